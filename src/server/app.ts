@@ -1,0 +1,84 @@
+/**
+ * Builds the Fastify instance: body limits and JSON errors, the permission guard, the API modules, the
+ * built console under /ui (with history fallback) and the Web Server root at /. Kept free of I/O setup
+ * so tests can build it over any store.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import fastifyMultipart from '@fastify/multipart'
+import fastifyStatic from '@fastify/static'
+import fastifyWebsocket from '@fastify/websocket'
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import { BODY_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '../shared/constants'
+import { SERVER_TEXT } from '../shared/messages'
+import { registerGuard } from './auth/guard'
+import { ApiError } from './errors'
+import { registerModules } from './modules'
+import type { Services } from './services'
+
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const { config } = services
+  const app = Fastify({
+    logger: config.quiet ? false : { level: 'info' },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  })
+
+  app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send({ error: error.code, message: error.message, ...error.details })
+    }
+    const status = error.statusCode ?? 500
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+      return reply.status(413).send({ error: 'payload_too_large', message: SERVER_TEXT.bodyTooLarge })
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.status(400).send({ error: 'bad_request', message: SERVER_TEXT.invalidJson })
+    }
+    if (error instanceof SyntaxError) {
+      return reply.status(400).send({ error: 'bad_request', message: SERVER_TEXT.invalidJson })
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ error: 'bad_request', message: error.message })
+    }
+    req.log.error(error)
+    services.serverLog('ERROR', error.message, { url: req.url, method: req.method })
+    return reply.status(500).send({ error: 'internal', message: 'Internal server error' })
+  })
+
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api') {
+      return reply.status(404).send({ error: 'not_found', message: SERVER_TEXT.notFound })
+    }
+    // History fallback: any /ui path without a file is a client route.
+    const index = path.join(config.uiDir, 'index.html')
+    if (req.url.startsWith('/ui') && req.method === 'GET' && fs.existsSync(index)) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(fs.readFileSync(index))
+    }
+    return reply.status(404).type('text/plain').send('Not found')
+  })
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
+  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20 } })
+  registerGuard(app, services)
+  await app.register(async (api) => registerModules(api, services), { prefix: '/api' })
+
+  if (fs.existsSync(config.uiDir)) {
+    await app.register(fastifyStatic, {
+      root: config.uiDir,
+      prefix: '/ui/',
+      decorateReply: false,
+      wildcard: false,
+    })
+  }
+  fs.mkdirSync(config.staticDir, { recursive: true })
+  // Wildcard: files uploaded to the Web Server root at run time must be served without a restart.
+  await app.register(fastifyStatic, {
+    root: config.staticDir,
+    prefix: '/',
+    decorateReply: false,
+    wildcard: true,
+  })
+  return app
+}

@@ -1,0 +1,96 @@
+/**
+ * Session tokens: HS256 JWTs (jose) signed with a secret kept in the data dir. Each token names a
+ * session document in the internal `_sessions` collection; logout deletes it, so a stolen token stops
+ * working at once instead of at its expiry.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { jwtVerify, SignJWT } from 'jose'
+import { SESSION_DEFAULT_SECONDS, SESSION_MAX_SECONDS } from '../../shared/constants'
+import type { DocumentStore } from '../store/types'
+
+export const SESSIONS = '_sessions'
+
+export interface SessionInfo {
+  user: string
+  sessionId: string
+  /** 'session' for login tokens, 'reset' for password-reset tokens. */
+  purpose: string
+}
+
+export interface TokenService {
+  issue(user: string, options?: { expireSeconds?: number; ip?: string; userAgent?: string }): Promise<string>
+  /** A short-lived token that only PATCH /api/auth/reset accepts. */
+  issueReset(user: string): Promise<string>
+  verify(token: string): Promise<SessionInfo | null>
+  revoke(sessionId: string): Promise<void>
+}
+
+export function loadSecret(dataDir: string): Uint8Array {
+  const file = path.join(dataDir, 'jwt.secret')
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true })
+    fs.writeFileSync(file, crypto.randomBytes(48).toString('base64'), { mode: 0o600 })
+  }
+  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim())
+}
+
+export function createTokenService(store: DocumentStore, secret: Uint8Array): TokenService {
+  const sign = (user: string, sessionId: string, purpose: string, seconds: number) =>
+    new SignJWT({ purpose })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user)
+      .setJti(sessionId)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
+      .sign(secret)
+
+  return {
+    async issue(user, options = {}) {
+      const seconds = clampExpiry(options.expireSeconds)
+      const sessionId = crypto.randomUUID()
+      await store.write(
+        {
+          op: 'create',
+          collection: SESSIONS,
+          id: sessionId,
+          body: {
+            user,
+            expires: new Date(Date.now() + seconds * 1000).toISOString(),
+            ip: options.ip ?? null,
+            userAgent: options.userAgent ?? null,
+          },
+        },
+        { user },
+      )
+      return sign(user, sessionId, 'session', seconds)
+    },
+    issueReset(user) {
+      return sign(user, crypto.randomUUID(), 'reset', 3600)
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] })
+        if (!payload.sub || !payload.jti) return null
+        const purpose = typeof payload.purpose === 'string' ? payload.purpose : 'session'
+        if (purpose === 'session' && !(await store.get(SESSIONS, payload.jti))) return null
+        return { user: payload.sub, sessionId: payload.jti, purpose }
+      } catch {
+        return null
+      }
+    },
+    async revoke(sessionId) {
+      if (await store.get(SESSIONS, sessionId)) {
+        await store.write({ op: 'delete', collection: SESSIONS, id: sessionId }, { user: null })
+      }
+    },
+  }
+}
+
+/** `expire` on login is in seconds; absent or invalid means the default, and it is capped at a year. */
+export function clampExpiry(expire: unknown): number {
+  const n = typeof expire === 'string' ? Number(expire) : expire
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) return SESSION_DEFAULT_SECONDS
+  return Math.min(Math.floor(n), SESSION_MAX_SECONDS)
+}

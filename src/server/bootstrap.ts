@@ -1,0 +1,70 @@
+/**
+ * First start on an empty data dir: the admin user (password from MOMENTUM_ADMIN_PASSWORD or random,
+ * printed once by main.ts), the `admins` group holding `*:*`, the known settings, and — unless
+ * MOMENTUM_SEED=none — the sample data set from seed.ts so a newcomer sees a living console.
+ * "Empty" means no users collection yet, so a restart never re-seeds or resets a password.
+ */
+import crypto from 'node:crypto'
+import { hashPassword, PASSWORD_SECRET } from './auth/passwords'
+import { sampleWrites } from './seed'
+import type { Services } from './services'
+import type { Write } from './store/types'
+
+export interface BootstrapResult {
+  adminCreated: boolean
+  adminPassword?: string
+}
+
+export const ADMIN_USER = 'admin'
+export const ADMIN_GROUP = 'admins'
+
+export async function bootstrap(services: Services): Promise<BootstrapResult> {
+  const { store, config } = services
+  if ((await store.list('users', { limit: 1 })).total > 0) return { adminCreated: false }
+
+  const adminPassword = config.adminPassword ?? crypto.randomBytes(12).toString('base64url')
+  const writes: Write[] = [
+    {
+      op: 'create',
+      collection: 'groups',
+      id: ADMIN_GROUP,
+      body: { name: 'Administrators', description: 'Full access to everything', permissions: ['*:*'] },
+    },
+    {
+      op: 'create',
+      collection: 'users',
+      id: ADMIN_USER,
+      body: { name: 'Administrator', email: 'admin@example.com', groups: [ADMIN_GROUP], totp: false },
+    },
+    ...defaultSettings(),
+  ]
+  if (config.seed === 'sample') writes.push(...sampleWrites())
+  await store.writeMany(writes, { user: null })
+  await store.secrets.set(PASSWORD_SECRET, ADMIN_USER, await hashPassword(adminPassword))
+  if (config.seed === 'sample') {
+    for (const user of ['alice', 'bob', 'carol']) {
+      await store.secrets.set(PASSWORD_SECRET, user, await hashPassword(`${user}-password`))
+    }
+  }
+  services.serverLog('INFO', 'First start: created the admin user and default settings')
+  return { adminCreated: true, adminPassword }
+}
+
+function defaultSettings(): Write[] {
+  const values: Record<string, unknown> = {
+    title: 'Momentum',
+    description: 'Back-office console',
+    version: '0.1.0',
+    logo: '',
+    contact: '',
+    public_url: '',
+    pwa: { name: 'Momentum Console', short_name: 'Momentum' },
+    theme: { background: '#f6f7f9', primary: '#1f6feb', accent: '#f59e0b', darkMode: false },
+  }
+  return Object.entries(values).map(([id, value]) => ({
+    op: 'create',
+    collection: 'settings',
+    id,
+    body: { value },
+  }))
+}

@@ -1,0 +1,82 @@
+/**
+ * Opens the store, prepares the data dir (first-start bootstrap: admin user, admin group, sample data,
+ * VAPID keys), builds the app and listens. main.ts calls it with the environment's configuration;
+ * tests call it with a temp data dir and port 0.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import type { LogLevel } from '../shared/constants'
+import { buildApp } from './app'
+import { createTokenService, loadSecret } from './auth/tokens'
+import { bootstrap, type BootstrapResult } from './bootstrap'
+import type { ServerConfig } from './config'
+import type { Services } from './services'
+import { openStore } from './store/open'
+
+export interface RunningServer {
+  url: string
+  app: FastifyInstance
+  services: Services
+  bootstrap: BootstrapResult
+  close(): Promise<void>
+}
+
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  fs.mkdirSync(config.dataDir, { recursive: true })
+  const store = await openStore(config)
+  const tokens = createTokenService(store, loadSecret(config.dataDir))
+  const services: Services = {
+    config,
+    store,
+    tokens,
+    async permissionsOf(user) {
+      const doc = await store.get('users', user)
+      const groups = Array.isArray(doc?.groups) ? (doc.groups as unknown[]) : []
+      const perms = new Set<string>()
+      for (const g of groups) {
+        if (typeof g !== 'string') continue
+        const group = await store.get('groups', g)
+        for (const p of Array.isArray(group?.permissions) ? group.permissions : []) {
+          if (typeof p === 'string') perms.add(p)
+        }
+      }
+      return [...perms]
+    },
+    serverLog(level: LogLevel, message: string, ctx?: Record<string, unknown>) {
+      if (!config.quiet) console.log(`[${level}] ${message}`)
+      store
+        .write(
+          {
+            op: 'create',
+            collection: 'logs/server',
+            body: { time: new Date().toISOString(), level, log: message, ctx: ctx ?? null },
+          },
+          { user: null },
+        )
+        .catch(() => {
+          // The server log must never take a request down with it.
+        })
+    },
+  }
+  const boot = await bootstrap(services)
+  const app = await buildApp(services)
+  await app.listen({ port: config.port, host: config.host })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+  return {
+    url,
+    app,
+    services,
+    bootstrap: boot,
+    async close() {
+      await app.close()
+      await store.close()
+    },
+  }
+}
+
+export function dataFile(config: ServerConfig, name: string): string {
+  return path.join(config.dataDir, name)
+}

@@ -1,0 +1,18 @@
+/**
+ * The services every module receives. Built once per server; modules take them as a parameter instead
+ * of importing singletons, so tests run many servers side by side in one process.
+ */
+import type { LogLevel } from '../shared/constants'
+import type { ServerConfig } from './config'
+import type { TokenService } from './auth/tokens'
+import type { DocumentStore } from './store/types'
+
+export interface Services {
+  config: ServerConfig
+  store: DocumentStore
+  tokens: TokenService
+  /** Permissions of a user: the union of their groups' permissions. */
+  permissionsOf(user: string): Promise<string[]>
+  /** Appends to the server's own log channel (logs/server) and to stdout. */
+  serverLog(level: LogLevel, message: string, ctx?: Record<string, unknown>): void
+}

@@ -1,0 +1,152 @@
+/**
+ * The DocumentStore contract (ARCHITECTURE §2). Every collection the API serves — the ten modules,
+ * `data/{name}`, `logs/{channel}` — is a set of documents in one store, named by its permission path,
+ * so one change log feeds sync for all of them. Collections whose name starts with `_` are internal
+ * (sessions, mail outbox, …): they never enter the change log and are never served or synced.
+ *
+ * Secrets (password hashes, TOTP secrets, token hashes) live in a separate key/value table and never
+ * in a document, so no list, change feed or backup of documents can leak them.
+ *
+ * All methods are async so the PostgreSQL store can implement the same contract; the SQLite store does
+ * its work synchronously inside better-sqlite3 transactions.
+ */
+export interface DocMeta {
+  _id: string
+  /** Per-document revision: 1 on create, +1 on every write. */
+  _rev: number
+  _created: string
+  _updated: string
+  _updatedBy: string | null
+}
+export type Doc = DocMeta & Record<string, unknown>
+export type Body = Record<string, unknown>
+
+export type ChangeOp = 'upsert' | 'delete'
+export interface Change {
+  /** Global, gap-free within an epoch, in commit order. */
+  seq: number
+  collection: string
+  id: string
+  op: ChangeOp
+  rev: number
+  /** The document after the write; null for a delete (a tombstone). */
+  doc: Doc | null
+  idempotencyKey: string | null
+  time: string
+}
+
+/** A MongoDB-style filter (subset documented in docs/query.md). */
+export type Filter = Record<string, unknown>
+export type SortSpec = Array<[field: string, dir: 1 | -1]>
+
+export interface ListOptions {
+  filter?: Filter
+  sort?: SortSpec
+  limit?: number
+  offset?: number
+}
+export interface ListResult {
+  items: Doc[]
+  total: number
+}
+
+/** Raw query form of /api/data/{collection}?raw (SPEC §7): operand plus query. */
+export type RawQuery =
+  | {
+      operand: 'find'
+      filter?: Filter
+      sort?: SortSpec | Record<string, 1 | -1>
+      limit?: number
+      skip?: number
+    }
+  | { operand: 'count'; filter?: Filter }
+  | { operand: 'distinct'; field: string; filter?: Filter }
+
+export type Write =
+  /** Creates; 409 when the id exists. Without an id the store generates a time-ordered one. */
+  | { op: 'create'; collection: string; id?: string; body: Body }
+  /** Replaces the whole body; creates when missing unless expectedRev is given (then 404). */
+  | { op: 'put'; collection: string; id: string; body: Body; expectedRev?: number }
+  /** JSON merge patch (RFC 7386): nested objects merge, null removes a field. 404 when missing. */
+  | { op: 'patch'; collection: string; id: string; body: Body; expectedRev?: number }
+  /** Deletes and leaves a tombstone in the change log. 404 when missing. */
+  | { op: 'delete'; collection: string; id: string; expectedRev?: number }
+
+export interface WriteContext {
+  /** Who wrote it, recorded as _updatedBy. */
+  user: string | null
+  /** Idempotency-Key header: a repeat returns the stored response and writes nothing. */
+  idempotencyKey?: string
+  /** Hash of method, path and body; a key reused for a different request is refused. */
+  requestHash?: string
+}
+
+export interface WriteResult {
+  status: number
+  /** The document written (or `{ok: true, _id, _rev}` for a delete), or the stored response on replay. */
+  body: unknown
+  replayed: boolean
+  change?: Change
+}
+
+export interface ChangesPage {
+  changes: Change[]
+  /** The last seq examined, even when the filter dropped it, so a filtered reader never rescans. */
+  cursor: number
+  more: boolean
+}
+
+export interface CollectionInfo {
+  name: string
+  count: number
+}
+
+export interface DocumentStore {
+  readonly kind: 'sqlite' | 'postgres'
+  /** Random id of this data set; a new one means clients must rebuild their mirror. */
+  epoch(): Promise<string>
+  /** Starts a new epoch (after a restore or reset). */
+  resetEpoch(): Promise<string>
+  get(collection: string, id: string): Promise<Doc | null>
+  list(collection: string, options?: ListOptions): Promise<ListResult>
+  /** Collections with at least one document, optionally under a prefix such as `data/`. */
+  collections(prefix?: string): Promise<CollectionInfo[]>
+  /**
+   * Applies one write in one transaction together with its change-log row and its idempotency record.
+   * Throws ApiError 404 (missing), 409 (stale expectedRev, details.current = the current doc, or an
+   * existing id on create) and 422-style 400 (idempotency key reused for another request).
+   */
+  write(write: Write, ctx: WriteContext): Promise<WriteResult>
+  /** Applies many writes in one transaction (seed, import); all or nothing. */
+  writeMany(writes: Write[], ctx: WriteContext): Promise<WriteResult[]>
+  /** Deletes every document of a collection, leaving a tombstone each. Returns how many. */
+  clear(collection: string, ctx: WriteContext): Promise<number>
+  /** Changes with seq > after, oldest first, at most `limit`, keeping those the predicate accepts. */
+  changes(after: number, limit: number, accept?: (collection: string) => boolean): Promise<ChangesPage>
+  headSeq(): Promise<number>
+  /** Called after each commit with its changes in seq order. Returns an unsubscribe function. */
+  onCommit(listener: (changes: Change[]) => void): () => void
+  /** Runs a raw query (find, count, distinct), translated to parameterised SQL. */
+  query(collection: string, query: RawQuery): Promise<unknown>
+  /** Looks up a stored idempotent response for non-document routes. */
+  getIdempotent(
+    key: string,
+    user: string | null,
+  ): Promise<{ status: number; body: unknown; requestHash: string } | null>
+  putIdempotent(
+    key: string,
+    user: string | null,
+    requestHash: string,
+    status: number,
+    body: unknown,
+  ): Promise<void>
+  secrets: SecretStore
+  close(): Promise<void>
+}
+
+/** Small key/value table for secrets, never part of a document or the change log. */
+export interface SecretStore {
+  get(kind: string, id: string): Promise<string | null>
+  set(kind: string, id: string, value: string): Promise<void>
+  delete(kind: string, id: string): Promise<void>
+}

@@ -1,0 +1,98 @@
+/** SPEC §9 business constants and limits, one definition each. */
+
+/** Websocket reconnect delay (SPEC §9); the client adds jitter so many tabs don't reconnect in step. */
+export const WS_RECONNECT_MS = 15_000
+/** Install prompt appears about a minute after load (SPEC §9), once the user has had time to look. */
+export const INSTALL_PROMPT_DELAY_MS = 60_000
+export const ANALYTICS_SHARED_ID_WAIT_MS = 200
+export const SPEED_TEST_FIRST_BYTES = 1_000_000
+export const SPEED_TEST_SECOND_BYTES = 20_000_000
+/** 10 MB/s: only a fast link earns the bigger second download (SPEC §9). */
+export const SPEED_TEST_FAST_BYTES_PER_S = 10_000_000
+export const SOCIAL_PREVIEW = { width: 1200, height: 630 } as const
+export const DEFAULT_LOG_LEVEL = 'ERROR'
+export const SDK_VERSION = '0.55.2'
+export const PUSH_USER_VISIBLE_ONLY = true
+export const STORAGE_COPY_SUFFIX = ' (COPY)'
+export const TOAST_TIMEOUT_MS = 5000
+export const TOAST_TICK_MS = 10
+export const TOAST_COLOURS = { success: 'green', error: 'red', warning: 'orange' } as const
+export type ToastColour = (typeof TOAST_COLOURS)[keyof typeof TOAST_COLOURS]
+export const NARROW_BREAKPOINT_PX = 576
+export const SIDEBAR_EXPANDED_PX = 290
+export const SIDEBAR_COLLAPSED_PX = 50
+export const CHAT_MAX_HEIGHT = '70vh'
+export const CHAT_SCROLL_DELAY_MS = 100
+export const CHAT_INPUT_MAX_HEIGHT_PX = 150
+export const BREADCRUMB_DEBOUNCE_MS = 200
+export const TOOLBAR_DARKEN_SCROLL_PX = 50
+export const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const
+export const BYTE_STEP = 1024
+/** SPEC §3 log levels, most severe first. */
+export const LOG_LEVELS = ['ERROR', 'WARN', 'INFO', 'LOG', 'DEBUG'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+/** SPEC §7 collection modules served at /api/{module}. */
+export const MODULES = [
+  'actions',
+  'discounts',
+  'forms',
+  'groups',
+  'products',
+  'schemas',
+  'settings',
+  'tokens',
+  'transactions',
+  'users',
+] as const
+export type ModuleName = (typeof MODULES)[number]
+/** SPEC §3 known settings ids. */
+export const SETTING_IDS = [
+  'title',
+  'description',
+  'version',
+  'logo',
+  'contact',
+  'public_url',
+  'pwa',
+  'theme',
+  'push_public_key',
+  'stripe_token',
+  'webrtc_key',
+  'webrtc_port',
+] as const
+/** Settings anyone may read before login: the shell needs them for theme and branding (issue 2). */
+export const PUBLIC_SETTING_IDS = [
+  'title',
+  'description',
+  'version',
+  'logo',
+  'contact',
+  'public_url',
+  'pwa',
+  'theme',
+  'push_public_key',
+] as const
+/** Log channel reserved for the server's own log (SPEC §5). */
+export const SERVER_LOG_CHANNEL = 'server'
+/** Channel the console logs its own errors to (SPEC §8). */
+export const CLIENT_LOG_CHANNEL = 'client'
+/** Web Lock held by the tab that syncs (ARCHITECTURE §3). */
+export const SYNC_LOCK_NAME = 'momentum-sync'
+/** Background Sync tag registered on every outbox append (issue 5). */
+export const OUTBOX_SYNC_TAG = 'outbox'
+/** Sync pull page size: large enough to amortise a request, small enough for one IndexedDB transaction. */
+export const SYNC_PAGE_DEFAULT = 500
+export const SYNC_PAGE_MAX = 2000
+/** Default and largest page for collection lists. */
+export const LIST_LIMIT_DEFAULT = 100
+export const LIST_LIMIT_MAX = 1000
+/** JSON request bodies above this are refused with 413; uploads have their own limit. */
+export const BODY_LIMIT_BYTES = 5 * 1024 * 1024
+export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024
+/** Login throttling: failures allowed per username+IP and per IP inside the window. */
+export const LOGIN_MAX_FAILURES_PER_USER = 5
+export const LOGIN_MAX_FAILURES_PER_IP = 20
+export const LOGIN_WINDOW_MS = 15 * 60_000
+/** Session tokens default to a week; `expire` on login may ask for less or more, up to a year. */
+export const SESSION_DEFAULT_SECONDS = 7 * 24 * 3600
+export const SESSION_MAX_SECONDS = 365 * 24 * 3600

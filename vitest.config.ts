@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: [
+      'src/**/*.test.ts',
+      'tests/shared/**/*.test.ts',
+      'tests/server/**/*.test.ts',
+      'tests/sync/**/*.test.ts',
+    ],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+})
