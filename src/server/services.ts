@@ -3,8 +3,8 @@
  * of importing singletons, so tests run many servers side by side in one process.
  */
 import type { LogLevel } from '../shared/constants'
-import type { ServerConfig } from './config'
 import type { TokenService } from './auth/tokens'
+import type { ServerConfig } from './config'
 import type { DocumentStore } from './store/types'
 
 export interface Services {

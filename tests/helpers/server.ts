@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { type ServerConfig, configFromEnv } from '../../src/server/config'
+import { configFromEnv, type ServerConfig } from '../../src/server/config'
 import { type RunningServer, startServer } from '../../src/server/server'
 
 export const ADMIN_PASSWORD = 'admin-test-password'

@@ -317,7 +317,7 @@ export function openSqliteStore(file: string): DocumentStore {
         for (const r of rows) {
           budget--
           cursor = r.seq
-          if (!accept || accept(r.collection)) changes.push(toChange(r))
+          if (!accept || accept(r.collection, r.id)) changes.push(toChange(r))
           if (changes.length >= limit) break
         }
       }

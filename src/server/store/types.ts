@@ -122,7 +122,11 @@ export interface DocumentStore {
   /** Deletes every document of a collection, leaving a tombstone each. Returns how many. */
   clear(collection: string, ctx: WriteContext): Promise<number>
   /** Changes with seq > after, oldest first, at most `limit`, keeping those the predicate accepts. */
-  changes(after: number, limit: number, accept?: (collection: string) => boolean): Promise<ChangesPage>
+  changes(
+    after: number,
+    limit: number,
+    accept?: (collection: string, id: string) => boolean,
+  ): Promise<ChangesPage>
   headSeq(): Promise<number>
   /** Called after each commit with its changes in seq order. Returns an unsubscribe function. */
   onCommit(listener: (changes: Change[]) => void): () => void

@@ -1,0 +1,55 @@
+/**
+ * How every document-writing route talks to the store: If-Match becomes expectedRev, Idempotency-Key
+ * plus a hash of the request becomes the idempotency context, and the store's result is sent with the
+ * new revision in ETag. One place, so the sync engine can rely on identical semantics on every route.
+ */
+import crypto from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { badRequest } from '../errors'
+import type { Services } from '../services'
+import { isPlainObject } from '../store/doc'
+import type { Body, Write, WriteContext } from '../store/types'
+
+/** `If-Match: 3` or `"3"` or `W/"3"` → 3; absent → undefined; anything else → 400. */
+export function parseIfMatch(req: FastifyRequest): number | undefined {
+  const raw = req.headers['if-match']
+  if (raw === undefined || raw === '' || raw === '*') return undefined
+  const text = String(raw).trim().replace(/^W\//, '').replace(/^"|"$/g, '')
+  if (!/^\d{1,15}$/.test(text)) throw badRequest('If-Match must be a document revision number')
+  return Number(text)
+}
+
+export function writeContext(req: FastifyRequest): WriteContext {
+  const key = req.headers['idempotency-key']
+  const ctx: WriteContext = { user: req.auth.user }
+  if (typeof key === 'string' && key) {
+    if (key.length > 200) throw badRequest('Idempotency-Key is too long')
+    ctx.idempotencyKey = key
+    ctx.requestHash = crypto
+      .createHash('sha256')
+      .update(`${req.method} ${req.url.split('?')[0]} ${JSON.stringify(req.body ?? null)}`)
+      .digest('hex')
+  }
+  return ctx
+}
+
+/** The request body as a document body: a JSON object, else 400. */
+export function bodyObject(req: FastifyRequest): Body {
+  if (!isPlainObject(req.body)) throw badRequest('Request body must be a JSON object')
+  return req.body
+}
+
+/** Runs one write for a request and sends the store's answer (status, body, ETag, replay marker). */
+export async function sendWrite(
+  services: Services,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  write: Write,
+  present: (body: unknown) => unknown = (b) => b,
+): Promise<FastifyReply> {
+  const result = await services.store.write(write, writeContext(req))
+  const body = result.body as { _rev?: unknown } | null
+  if (body && typeof body._rev === 'number') reply.header('etag', `"${body._rev}"`)
+  if (result.replayed) reply.header('idempotent-replayed', 'true')
+  return reply.status(result.status).send(present(result.body))
+}
