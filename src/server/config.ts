@@ -26,6 +26,8 @@ export interface ServerConfig {
   aiBaseUrl?: string
   aiModel?: string
   aiApiKey?: string
+  /** How long the assistant waits for the model before answering 504 (MOMENTUM_AI_TIMEOUT_MS). */
+  aiTimeoutMs?: number
   /** Anyone may POST /api/auth/register when true; otherwise it needs users:c. */
   openRegistration: boolean
   /** Silences the request log (tests). */
@@ -48,6 +50,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     aiBaseUrl: env.MOMENTUM_AI_URL || undefined,
     aiModel: env.MOMENTUM_AI_MODEL || undefined,
     aiApiKey: env.MOMENTUM_AI_KEY || undefined,
+    aiTimeoutMs: env.MOMENTUM_AI_TIMEOUT_MS ? Number(env.MOMENTUM_AI_TIMEOUT_MS) : undefined,
     openRegistration: env.MOMENTUM_OPEN_REGISTRATION === 'true',
     quiet: env.MOMENTUM_QUIET === 'true',
   }

@@ -70,3 +70,40 @@ export const SERVER_TEXT = {
   cursorExpired: 'The sync cursor is from another epoch; rebuild the mirror',
   badQuery: 'Invalid query',
 } as const
+
+/**
+ * The assistant's texts the spec leaves open (server errors and the popup's own words); chosen in
+ * docs/decisions/feedback.md.
+ */
+export const AI_TEXT = {
+  notConfigured: 'The AI assistant is not configured on this server.',
+  notConfiguredHint: 'Ask an administrator to set MOMENTUM_AI_URL and MOMENTUM_AI_MODEL.',
+  unreachable: 'The AI service cannot be reached',
+  timeout: 'The AI service did not answer in time',
+  badReply: 'The AI service sent a reply that is not a chat completion',
+  upstreamStatus: (status: number, detail: string) =>
+    `The AI service answered ${status}${detail ? `: ${detail}` : ''}`,
+  title: 'AI Assistant',
+  send: 'Send',
+  clear: 'Clear conversation',
+  close: 'Close',
+  typing: 'The assistant is typing',
+  empty: 'Ask a question about the console or the data you are looking at.',
+} as const
+
+/** Feedback parts of the shell (toasts, confirmations, install prompt, connection state). */
+export const FEEDBACK_TEXT = {
+  success: 'Success',
+  error: 'Error',
+  warning: 'Warning',
+  close: 'Close',
+  cancel: 'Cancel',
+  confirmDelete: 'Confirm Delete',
+  installTitle: (title: string) => `Install ${title}`,
+  installExplain: 'Add this app to your home screen for quick access, full screen and offline use.',
+  installAndroid: ['Open the dropdown menu', 'Press Add to Home Screen'],
+  installOther: ['Press the Share button', 'Then press Add to Home Screen'],
+  online: 'Online',
+  offline: 'Offline',
+  reconnecting: 'Reconnecting',
+} as const

@@ -1,0 +1,87 @@
+/**
+ * Login throttling: failed attempts are counted per IP and per username+IP inside a sliding window
+ * (LOGIN_WINDOW_MS); once either count reaches its limit further attempts get 429 until the oldest
+ * failure leaves the window. Per username+IP rather than per username alone, so nobody can lock a
+ * colleague out by typing their name wrong from another machine; the per-IP limit caps guessing
+ * across many usernames.
+ *
+ * Held in memory: it resets on restart and is per instance behind a load balancer, which only loosens
+ * the limit by the number of instances (docs/decisions/auth.md). The clock is a parameter for tests.
+ */
+import {
+  LOGIN_MAX_FAILURES_PER_IP,
+  LOGIN_MAX_FAILURES_PER_USER,
+  LOGIN_WINDOW_MS,
+} from '../../shared/constants'
+
+export interface LoginLimiterOptions {
+  maxPerUser?: number
+  maxPerIp?: number
+  windowMs?: number
+  now?: () => number
+}
+
+export interface LoginLimiter {
+  /** Milliseconds until an attempt is allowed again, or 0 when it is allowed now. */
+  blockedFor(ip: string, username: string): number
+  recordFailure(ip: string, username: string): void
+  /** A success clears the username+IP count; the IP count stays, so one good account can't reset it. */
+  recordSuccess(ip: string, username: string): void
+}
+
+/** Above this many tracked keys, expired ones are swept so a flood of usernames can't grow memory. */
+const SWEEP_ABOVE_KEYS = 10_000
+
+export function createLoginLimiter(options: LoginLimiterOptions = {}): LoginLimiter {
+  const maxPerUser = options.maxPerUser ?? LOGIN_MAX_FAILURES_PER_USER
+  const maxPerIp = options.maxPerIp ?? LOGIN_MAX_FAILURES_PER_IP
+  const windowMs = options.windowMs ?? LOGIN_WINDOW_MS
+  const now = options.now ?? Date.now
+  /** key → failure times, oldest first, never longer than the key's limit. */
+  const failures = new Map<string, number[]>()
+
+  const ipKey = (ip: string) => `ip\u0000${ip}`
+  const userKey = (ip: string, username: string) => `user\u0000${ip}\u0000${username.toLowerCase()}`
+
+  const recent = (key: string): number[] => {
+    const list = failures.get(key)
+    if (!list) return []
+    const cutoff = now() - windowMs
+    while (list.length && list[0]! <= cutoff) list.shift()
+    if (!list.length) failures.delete(key)
+    return list
+  }
+
+  const waitFor = (key: string, max: number): number => {
+    const list = recent(key)
+    if (list.length < max) return 0
+    // Blocked until enough of the oldest failures leave the window to drop below the limit.
+    return list[list.length - max]! + windowMs - now()
+  }
+
+  const push = (key: string, max: number) => {
+    const list = recent(key)
+    list.push(now())
+    while (list.length > max) list.shift()
+    failures.set(key, list)
+  }
+
+  const sweep = () => {
+    if (failures.size <= SWEEP_ABOVE_KEYS) return
+    for (const key of [...failures.keys()]) recent(key)
+  }
+
+  return {
+    blockedFor(ip, username) {
+      return Math.max(waitFor(ipKey(ip), maxPerIp), waitFor(userKey(ip, username), maxPerUser), 0)
+    },
+    recordFailure(ip, username) {
+      push(ipKey(ip), maxPerIp)
+      push(userKey(ip, username), maxPerUser)
+      sweep()
+    },
+    recordSuccess(ip, username) {
+      failures.delete(userKey(ip, username))
+    },
+  }
+}
