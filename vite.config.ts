@@ -5,12 +5,13 @@
  */
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
 
 const API_TARGET = process.env.MOMENTUM_API ?? 'http://127.0.0.1:8080'
 
 export default defineConfig(({ command }) => ({
   base: command === 'serve' ? '/' : '/ui/',
-  plugins: [react()],
+  plugins: [react(), pwa()],
   build: { outDir: 'dist/ui', emptyOutDir: true, sourcemap: true },
   server: {
     port: 5173,
@@ -18,3 +19,27 @@ export default defineConfig(({ command }) => ({
     proxy: { '/api': { target: API_TARGET, ws: true, changeOrigin: false } },
   },
 }))
+
+/**
+ * PWA (docs/decisions/pwa.md): src/sw.ts is built into dist/ui/sw.js with the precache list injected.
+ * injectManifest because the worker does push and Background Sync; no plugin manifest (the server
+ * generates it from settings) and no injected registration (src/app/pwa registers and announces
+ * updates); a classic iife worker that every browser with service workers can start.
+ */
+function pwa() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src',
+    filename: 'sw.ts',
+    scope: '/ui/',
+    base: '/ui/',
+    manifest: false,
+    injectRegister: false,
+    injectManifest: {
+      rollupFormat: 'iife',
+      globPatterns: ['**/*.{js,css,html,png,svg,ico,webp,woff,woff2}'],
+      maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+    },
+    devOptions: { enabled: false },
+  })
+}

@@ -11,7 +11,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 if (fs.existsSync(CHROMIUM)) process.exit(0)
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
 if (!isRoot) {
-  console.error(`Chromium is missing at ${CHROMIUM}. Install it, then run the tests again:\n  sudo apt-get update && sudo apt-get install -y chromium fonts-dejavu-core`)
+  console.error(
+    `Chromium is missing at ${CHROMIUM}. Install it, then run the tests again:\n  sudo apt-get update && sudo apt-get install -y chromium fonts-dejavu-core`,
+  )
   process.exit(1)
 }
 console.log('Installing Chromium with apt-get (one time)...')

@@ -20,9 +20,15 @@ function newestMtime(dir) {
 const stale = !fs.existsSync(index) || newestMtime(path.join(root, 'src')) > fs.statSync(index).mtimeMs
 if (stale) {
   console.log('Building the console (dist/ui)...')
-  const build = spawnSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
+  const build = spawnSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
-const server = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server/main.ts'], { cwd: root, stdio: 'inherit' })
+const server = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server/main.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+})
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig))
 server.on('exit', (code) => process.exit(code ?? 0))

@@ -12,7 +12,8 @@ const root = path.resolve(import.meta.dirname, '..')
 const bin = (name) => path.join(root, 'node_modules/.bin', name)
 const results = path.join(root, 'test-results')
 fs.mkdirSync(results, { recursive: true })
-const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts }).status ?? 1
+const run = (cmd, args, opts = {}) =>
+  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts }).status ?? 1
 
 const only = process.argv[2] // optional: 'unit' or 'e2e'
 let passed = 0
@@ -22,7 +23,12 @@ let broken = false
 if (only !== 'e2e') {
   const unitJson = path.join(results, 'unit.json')
   fs.rmSync(unitJson, { force: true })
-  const code = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitJson}`])
+  const code = run(bin('vitest'), [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${unitJson}`,
+  ])
   if (fs.existsSync(unitJson)) {
     const r = JSON.parse(fs.readFileSync(unitJson, 'utf8'))
     passed += r.numPassedTests
@@ -39,7 +45,9 @@ if (only !== 'unit') {
   if (run(bin('vite'), ['build', '--logLevel', 'warn']) !== 0) process.exit(1)
   const e2eJson = path.join(results, 'e2e.json')
   fs.rmSync(e2eJson, { force: true })
-  const code = run(bin('playwright'), ['test'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson } })
+  const code = run(bin('playwright'), ['test'], {
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
+  })
   if (fs.existsSync(e2eJson)) {
     const s = JSON.parse(fs.readFileSync(e2eJson, 'utf8')).stats
     passed += s.expected + (s.flaky ?? 0)

@@ -14,6 +14,7 @@ import { SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
 import { ApiError } from './errors'
 import { registerModules } from './modules'
+import { manifestRoute } from './modules/manifest'
 import type { Services } from './services'
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -63,6 +64,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20 } })
   registerGuard(app, services)
   await app.register(async (api) => registerModules(api, services), { prefix: '/api' })
+  // PWA: the web app manifest lives beside the console under /ui, generated from settings.
+  await manifestRoute(app, services)
 
   if (fs.existsSync(config.uiDir)) {
     await app.register(fastifyStatic, {

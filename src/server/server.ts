@@ -11,6 +11,8 @@ import { buildApp } from './app'
 import { createTokenService, loadSecret } from './auth/tokens'
 import { type BootstrapResult, bootstrap } from './bootstrap'
 import type { ServerConfig } from './config'
+import { createMailService } from './mail/outbox'
+import { createHub } from './realtime/hub'
 import type { Services } from './services'
 import { openStore } from './store/open'
 
@@ -30,6 +32,13 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     config,
     store,
     tokens,
+    hub: createHub(),
+    mail: createMailService({
+      store,
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      log: (level, message, ctx) => services.serverLog(level, message, ctx),
+    }),
     async permissionsOf(user) {
       const doc = await store.get('users', user)
       const groups = Array.isArray(doc?.groups) ? (doc.groups as unknown[]) : []
@@ -72,6 +81,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     bootstrap: boot,
     async close() {
       await app.close()
+      await services.mail.close()
       await store.close()
     },
   }

@@ -96,3 +96,5 @@ export const LOGIN_WINDOW_MS = 15 * 60_000
 /** Session tokens default to a week; `expire` on login may ask for less or more, up to a year. */
 export const SESSION_DEFAULT_SECONDS = 7 * 24 * 3600
 export const SESSION_MAX_SECONDS = 365 * 24 * 3600
+/** Largest /api/tools/dummy-file: above the 20 MB second speed-test download (SPEC §9), no more. */
+export const DUMMY_FILE_MAX_BYTES = 25_000_000

@@ -69,6 +69,9 @@ export const SERVER_TEXT = {
   idempotencyMismatch: 'This Idempotency-Key was already used for a different request',
   cursorExpired: 'The sync cursor is from another epoch; rebuild the mirror',
   badQuery: 'Invalid query',
+  resetTokenInvalid: 'This password reset link is not valid or was already used',
+  totpNotPending: 'Start the authenticator set-up first',
+  totpMethodUnsupported: "Unsupported two-factor method: use 'totp'",
 } as const
 
 /**
@@ -89,6 +92,7 @@ export const AI_TEXT = {
   close: 'Close',
   typing: 'The assistant is typing',
   empty: 'Ask a question about the console or the data you are looking at.',
+  messagesName: 'messages',
 } as const
 
 /** Feedback parts of the shell (toasts, confirmations, install prompt, connection state). */
@@ -106,4 +110,104 @@ export const FEEDBACK_TEXT = {
   online: 'Online',
   offline: 'Offline',
   reconnecting: 'Reconnecting',
+} as const
+
+/** Refusals of the sync pull and the websocket (docs/sync-protocol.md); the spec leaves them open. */
+export const SYNC_TEXT = {
+  badCursor: 'cursor must be a whole number, 0 or more',
+  badLimit: (max: number): string => `limit must be a whole number from 1 to ${max}`,
+  badEpoch: 'epoch must be the string the server sent',
+  badMessage: 'A message must be JSON {event, payload}',
+  unknownEvent: (event: string): string => `Unknown event '${event}'`,
+  badTopic: (max: number): string => `topic must be a non-empty string of at most ${max} characters`,
+  tooManyTopics: (max: number): string => `A socket may subscribe to at most ${max} topics`,
+  sessionEnded: 'The session has ended; log in again',
+  permissionsChanged: 'Your permissions changed; rebuild the mirror',
+} as const
+
+/** Refusals of the collection modules, user images and tools (docs/api.md); the spec leaves them open. */
+export const COLLECTION_TEXT = {
+  settingReadOnly: 'This setting is managed by the server and cannot be changed through the API',
+  passwordInvalid: 'password must be a non-empty string',
+  groupsInvalid: 'groups must be a list of group ids',
+  permissionsInvalid: 'permissions must be a list of path:letters strings, e.g. users:r',
+  imageMissing: "Send the image as multipart form data in the field 'file'",
+  imageNotImage: 'Only image files can be uploaded (PNG, JPEG, GIF, WebP, AVIF, BMP, ICO or SVG)',
+  imageNone: 'This user has no image',
+  dummySize: (max: number): string => `size must be a whole number of bytes from 0 to ${max}`,
+} as const
+
+/** Refusals of the query subset (docs/query.md) used by /api/data and every list; the spec leaves them open. */
+export const QUERY_TEXT = {
+  notObject: 'Invalid query: a filter must be a JSON object',
+  notJson: (param: string): string => `Invalid query: ${param} is not valid JSON`,
+  unknownOperator: (op: string): string => `Invalid query: unknown operator ${op}`,
+  badField: (field: string): string =>
+    `Invalid query: bad field name "${field}" (letters, digits, _ and -, dotted for nested fields)`,
+  mixedOperators: (field: string): string =>
+    `Invalid query: the value of ${field} mixes $operators and plain fields`,
+  badOperand: (op: string, expected: string): string => `Invalid query: ${op} needs ${expected}`,
+  tooComplex: 'Invalid query: too many conditions or too deeply nested',
+  regexTooLong: (max: number): string => `Invalid query: $regex is longer than ${max} characters`,
+  regexInvalid: (reason: string): string =>
+    `Invalid query: $regex is not a valid regular expression (${reason})`,
+  regexUnsafe: 'Invalid query: $regex has nested repetition that could take exponential time',
+  regexOptions: 'Invalid query: $options may hold only the letters i, m and s, with $regex',
+  badSort: 'Invalid query: sort is field names (prefix - for descending) or {"field": 1 or -1}',
+  badNumber: (name: string, max: number): string =>
+    `Invalid query: ${name} must be a whole number from 0 to ${max}`,
+  badOperandName: 'Invalid raw query: operand must be find, count or distinct',
+  unknownKey: (operand: string, key: string): string => `Invalid raw query: ${operand} does not take ${key}`,
+  rawNeedsCollection:
+    'Raw queries need read access to the whole collection; some of its documents are hidden from you',
+} as const
+
+/** Refusals of the logs API (docs/query.md#logs); the spec leaves them open except the reserved channel. */
+export const LOG_TEXT = {
+  channelsReserved: "The log channel 'channels' is reserved",
+  badEntry: 'A log entry must be an object {level, log, ctx}',
+  badLevel: (levels: readonly string[]): string => `Invalid log level: use one of ${levels.join(', ')}`,
+  badLog: (max: number): string => `A log entry needs log as a string of at most ${max} characters`,
+  badTime: 'Invalid log time: use an ISO 8601 date or epoch milliseconds',
+  badCount: (max: number): string => `Send from 1 to ${max} log entries at a time`,
+  badSearch: (max: number): string => `q must be at most ${max} characters`,
+} as const
+
+/** Console shell texts the spec leaves open (see docs/decisions/shell.md). */
+export const SHELL_TEXT = {
+  comingSoon: (screen: string): string => `${screen} — this screen is coming in a later release.`,
+  notFound: 'Page not found',
+  notFoundText: (path: string): string => `There is no page at ${path}.`,
+  serverUnreachable: 'Cannot reach the server. Check your connection and try again.',
+  hostedNoOpener: 'This login window was not opened by a page that is waiting for it.',
+  hostedBadHost: 'This login link does not say which site to return to.',
+  totpPrompt: 'Enter the 6-digit code from your authenticator app.',
+  notificationsLater: 'Notification settings arrive in a later release.',
+  restoring: 'Connecting to the server…',
+} as const
+
+/** Service worker, manifest and push texts the spec leaves open (docs/decisions/pwa.md). */
+export const PWA_TEXT = {
+  updateAvailable: 'A new version is available',
+  reload: 'Reload',
+  updateLater: 'Later',
+  updateUnsaved: 'Save or undo your changes first; the new version loads when you press Reload.',
+  notifications: 'Notifications',
+  notificationsOn: 'You will get notifications on this device.',
+  notificationsOff: 'Turn on to get notifications on this device.',
+  pushUnsupported: 'This browser cannot receive push notifications.',
+  pushInsecure: 'Notifications need a secure connection (HTTPS or localhost).',
+  pushNoWorker: 'Notifications need the service worker, which is not running (it is off in development).',
+  pushDenied: 'Notifications are blocked for this site; allow them in the browser settings.',
+  pushNoKey: 'The server has no push key yet.',
+  pushFailed: (reason: string): string => `Could not change notifications: ${reason}`,
+  subscriptionInvalid:
+    'A push subscription needs endpoint (an http or https URL) and keys {p256dh, auth} as the browser gives them',
+  endpointMissing: 'Send the subscription (or {endpoint}) to remove',
+  notifyToMissing: 'to must be a user id or a non-empty list of user ids',
+  notifyTitleMissing: 'title must be a non-empty string',
+  notifyFieldInvalid: (field: string): string => `${field} must be a string`,
+  notifyUrlInvalid: 'url must be a path on this site or an http(s) address',
+  notifyTooLarge: (max: number): string =>
+    `The notification is too large: title, body, url and icon must fit in ${max} bytes`,
 } as const

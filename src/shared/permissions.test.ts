@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { can, check, decide, methodLetter, PermissionSyntaxError, parsePermission, parsePermissions } from './permissions'
+import {
+  can,
+  check,
+  decide,
+  methodLetter,
+  PermissionSyntaxError,
+  parsePermission,
+  parsePermissions,
+} from './permissions'
 
-const allowed = (perms: string[], path: string, m: 'c' | 'r' | 'u' | 'd') => decide(parsePermissions(perms), path, m).allowed
+const allowed = (perms: string[], path: string, m: 'c' | 'r' | 'u' | 'd') =>
+  decide(parsePermissions(perms), path, m).allowed
 
 describe('permission syntax', () => {
   it('parses path:letters with c r u d', () => {
@@ -52,7 +61,8 @@ describe('matching', () => {
     expect(allowed(['data/*:n', 'data/a:r'], 'data/a', 'r')).toBe(true)
   })
   it('n blocks every method', () => {
-    for (const m of ['c', 'r', 'u', 'd'] as const) expect(allowed(['users:*', 'users/root:n'], 'users/root', m)).toBe(false)
+    for (const m of ['c', 'r', 'u', 'd'] as const)
+      expect(allowed(['users:*', 'users/root:n'], 'users/root', m)).toBe(false)
   })
   it('on a full tie n wins, failing closed', () => {
     expect(allowed(['users:r', 'users:n'], 'users', 'r')).toBe(false)
@@ -80,11 +90,21 @@ describe('requirements and messages', () => {
     expect(check(['logs:r'], ['logs:r', 'logs/server:r'], 'any').ok).toBe(true)
   })
   it("fails 'all' with 'Requires all: ...'", () => {
-    expect(check(['users:r'], ['users:r', 'groups:r'], 'all')).toEqual({ ok: false, message: 'Requires all: users:r, groups:r' })
+    expect(check(['users:r'], ['users:r', 'groups:r'], 'all')).toEqual({
+      ok: false,
+      message: 'Requires all: users:r, groups:r',
+    })
     expect(check(['users:cr'], ['users:cr'], 'all').ok).toBe(true)
     expect(check(['users:c'], ['users:cr'], 'all').ok).toBe(false)
   })
   it('maps HTTP methods to letters', () => {
-    expect(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map(methodLetter)).toEqual(['r', 'c', 'u', 'u', 'd', 'r'])
+    expect(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map(methodLetter)).toEqual([
+      'r',
+      'c',
+      'u',
+      'u',
+      'd',
+      'r',
+    ])
   })
 })

@@ -24,7 +24,9 @@ describe.runIf(spec)('shared strings match SPEC.md', () => {
     expect(spec).toContain(`install prompt delay ${C.INSTALL_PROMPT_DELAY_MS / 1000} s`)
     expect(spec).toContain(`Toast timeout ${C.TOAST_TIMEOUT_MS} ms, tick ${C.TOAST_TICK_MS} ms`)
     expect(spec).toContain(`Narrow breakpoint ${C.NARROW_BREAKPOINT_PX} px`)
-    expect(spec).toContain(`Sidebar ${C.SIDEBAR_EXPANDED_PX} px expanded, ${C.SIDEBAR_COLLAPSED_PX} px collapsed`)
+    expect(spec).toContain(
+      `Sidebar ${C.SIDEBAR_EXPANDED_PX} px expanded, ${C.SIDEBAR_COLLAPSED_PX} px collapsed`,
+    )
     expect(spec).toContain(`Breadcrumb update debounced ${C.BREADCRUMB_DEBOUNCE_MS} ms`)
     expect(spec).toContain(`Toolbar darkens after scrolling over ${C.TOOLBAR_DARKEN_SCROLL_PX} px`)
     expect(spec).toContain(`SDK version ${C.SDK_VERSION}`)

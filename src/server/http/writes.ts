@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { badRequest } from '../errors'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
-import type { Body, Write, WriteContext } from '../store/types'
+import type { Body, Write, WriteContext, WriteResult } from '../store/types'
 
 /** `If-Match: 3` or `"3"` or `W/"3"` → 3; absent → undefined; anything else → 400. */
 export function parseIfMatch(req: FastifyRequest): number | undefined {
@@ -39,15 +39,21 @@ export function bodyObject(req: FastifyRequest): Body {
   return req.body
 }
 
-/** Runs one write for a request and sends the store's answer (status, body, ETag, replay marker). */
+/**
+ * Runs one write for a request and sends the store's answer (status, body, ETag, replay marker).
+ * `afterCommit` runs once the write is committed and before the answer goes out, but not on a replay:
+ * side effects kept outside documents (a password hash, a file) happen exactly once per request.
+ */
 export async function sendWrite(
   services: Services,
   req: FastifyRequest,
   reply: FastifyReply,
   write: Write,
   present: (body: unknown) => unknown = (b) => b,
+  afterCommit?: (result: WriteResult) => Promise<void>,
 ): Promise<FastifyReply> {
   const result = await services.store.write(write, writeContext(req))
+  if (afterCommit && !result.replayed) await afterCommit(result)
   const body = result.body as { _rev?: unknown } | null
   if (body && typeof body._rev === 'number') reply.header('etag', `"${body._rev}"`)
   if (result.replayed) reply.header('idempotent-replayed', 'true')

@@ -4,8 +4,28 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { Services } from '../services'
+import { aiModule } from './ai'
+import { authModule } from './auth'
+import { collectionsModule } from './collections'
+import { dataModule } from './data'
+import { logsModule } from './logs'
+import { notificationsModule } from './notifications'
+import { settingsModule } from './settings'
+import { registerSync } from './sync'
+import { toolsModule } from './tools'
+import { usersModule } from './users'
 
 export async function registerModules(api: FastifyInstance, services: Services): Promise<void> {
   void api
   void services
+  await aiModule(api, services)
+  await authModule(api, services)
+  await registerSync(api, services)
+  await collectionsModule(api, services)
+  await usersModule(api, services)
+  await settingsModule(api, services)
+  await toolsModule(api, services)
+  await dataModule(api, services)
+  await logsModule(api, services)
+  await notificationsModule(api, services)
 }

@@ -10,7 +10,8 @@ import Database from 'better-sqlite3'
 import { SERVER_TEXT } from '../../shared/messages'
 import { badRequest, conflict, notFound } from '../errors'
 import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
-import { compileFilter, compileSort, jsonPath } from './query'
+import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'
+import { registerQueryFunctions } from './query-regex'
 import type {
   Body,
   Change,
@@ -69,6 +70,7 @@ export function openSqliteStore(file: string): DocumentStore {
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 5000')
   db.exec(SCHEMA)
+  registerQueryFunctions(db)
   if (!db.prepare('SELECT value FROM meta WHERE key = ?').get('epoch')) {
     db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('epoch', crypto.randomUUID())
   }
@@ -334,13 +336,8 @@ export function openSqliteStore(file: string): DocumentStore {
     async query(collection, q: RawQuery) {
       if (q.operand === 'count') return listSync(collection, { filter: q.filter, limit: 0 }).total
       if (q.operand === 'distinct') {
-        const where = compileFilter(q.filter)
-        const rows = db
-          .prepare<unknown[], { v: unknown }>(
-            `SELECT DISTINCT json_extract(body, ?) AS v FROM docs WHERE collection = ? AND (${where.sql}) AND json_type(body, ?) IS NOT NULL ORDER BY v`,
-          )
-          .all(jsonPath(q.field), collection, ...where.params, jsonPath(q.field))
-        return rows.map((r) => r.v)
+        const d = compileDistinct(collection, q.field, q.filter)
+        return decodeDistinct(db.prepare<unknown[], { t: string; v: unknown }>(d.sql).all(...d.params))
       }
       if (q.operand === 'find') {
         return listSync(collection, {

@@ -1,0 +1,49 @@
+/**
+ * The console's composition: router (base per env.ts), the providers and overlays other parts mount,
+ * and the routes. Other areas plug in by adding a marked line to the lists in SLOTS below; the shell
+ * itself never imports them.
+ */
+import { Fragment, type PropsWithChildren } from 'react'
+import { Router } from 'wouter'
+import { ROUTER_BASE } from './env'
+import { feedbackOverlays, feedbackToolbar, openAssistant } from './feedback/shell-parts' // feedback
+import { UpdateBanner } from './pwa/UpdateBanner' // pwa
+import { AppRoutes } from './routes/AppRoutes'
+import { EMPTY_SLOTS, type ShellSlots, SlotsContext } from './shell/slots'
+
+const SLOTS: ShellSlots = {
+  ...EMPTY_SLOTS,
+  // Providers wrapping every page, outermost first. e.g. `ToastProvider, // feedback`
+  providers: [],
+  // Toolbar controls left of Save. e.g. `OnlineIndicator, // feedback`
+  toolbar: [...feedbackToolbar], // feedback: connection indicator
+  // Rendered once beside every page. e.g. `ToastStack, AssistantPopup, InstallPrompt, // feedback`
+  overlays: [...feedbackOverlays, UpdateBanner], // feedback: toasts, confirm dialog, assistant, install prompt; pwa: update banner
+  // The sidebar's AI Assistant entry. e.g. `openAssistant: () => assistant.open(), // feedback`
+  openAssistant, // feedback
+}
+
+function Providers({ children }: PropsWithChildren) {
+  return SLOTS.providers.reduceRight<React.ReactNode>(
+    (inner, P) => <P key={P.displayName ?? P.name}>{inner}</P>,
+    children,
+  )
+}
+
+export function App() {
+  return (
+    <SlotsContext.Provider value={SLOTS}>
+      <Router base={ROUTER_BASE}>
+        <Providers>
+          <AppRoutes />
+          {SLOTS.overlays.map((O, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed list set at start-up
+            <Fragment key={i}>
+              <O />
+            </Fragment>
+          ))}
+        </Providers>
+      </Router>
+    </SlotsContext.Provider>
+  )
+}

@@ -1,0 +1,60 @@
+/**
+ * Hosted login for pages that are not the console (SPEC §2 "Hosted pages"): open the platform's
+ * /ui/login in a popup with redirect=postmessage&host=<our origin>; the login page posts `{token}` back
+ * to us, targeted at our origin only, and closes. Only messages from the platform's origin and from
+ * that popup are believed. The ports (window, base) are parameters so a page on any origin can use it.
+ */
+import { UI_TEXT } from '../../shared/messages'
+
+export interface HostedLoginOptions {
+  /** The platform origin, e.g. https://platform.example.com. Defaults to this page's origin. */
+  base?: string
+  /** The window to open the popup from and listen on. */
+  win?: Window
+  /** Popup size; the login card fits in 420×640. */
+  width?: number
+  height?: number
+}
+
+export function hostedLoginUrl(base: string, host: string): string {
+  const params = new URLSearchParams({ redirect: 'postmessage', host })
+  return `${base.replace(/\/+$/, '')}/ui/login?${params}`
+}
+
+/** Resolves the session token, or rejects with 'Unable to open login' / 'Unknown response from login'. */
+export function hostedLogin(opts: HostedLoginOptions = {}): Promise<string> {
+  const win = opts.win ?? window
+  const base = opts.base ?? win.location.origin
+  const platformOrigin = new URL(base).origin
+  const width = opts.width ?? 420
+  const height = opts.height ?? 640
+  const left = Math.max(0, (win.screenX ?? 0) + (win.outerWidth - width) / 2)
+  const top = Math.max(0, (win.screenY ?? 0) + (win.outerHeight - height) / 2)
+  const popup = win.open(
+    hostedLoginUrl(base, win.location.origin),
+    'momentum-login',
+    `popup=yes,width=${width},height=${height},left=${left},top=${top}`,
+  )
+  if (!popup) return Promise.reject(new Error(UI_TEXT.unableToOpenLogin))
+
+  return new Promise<string>((resolve, reject) => {
+    const done = () => {
+      win.removeEventListener('message', onMessage)
+      win.clearInterval(watch)
+    }
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== platformOrigin || event.source !== popup) return
+      done()
+      const token = (event.data as { token?: unknown } | null)?.token
+      if (typeof token === 'string' && token) resolve(token)
+      else reject(new Error(UI_TEXT.unknownLoginResponse))
+    }
+    // A popup closed without answering never will: settle instead of waiting forever.
+    const watch = win.setInterval(() => {
+      if (!popup.closed) return
+      done()
+      reject(new Error(UI_TEXT.unknownLoginResponse))
+    }, 500)
+    win.addEventListener('message', onMessage)
+  })
+}

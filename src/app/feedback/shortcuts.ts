@@ -1,0 +1,70 @@
+/**
+ * The keyboard shortcuts of SPEC §9 as a registry: pages register what Ctrl/Cmd+S (and the others)
+ * mean while they are mounted; the most recent registration wins, so a dialog or a nested editor
+ * overrides its page and the page gets it back on unmount. Inside text fields the browser's own
+ * select-all, delete, undo and redo stay untouched: only save is taken there.
+ */
+export type ShortcutName = 'selectAll' | 'delete' | 'save' | 'redo' | 'undo'
+export type ShortcutHandler = (event: KeyboardEvent) => void
+
+interface KeyLike {
+  key: string
+  ctrlKey: boolean
+  metaKey: boolean
+  shiftKey: boolean
+  altKey: boolean
+}
+
+export function shortcutOf(e: KeyLike): ShortcutName | null {
+  if (e.altKey) return null
+  const mod = e.ctrlKey || e.metaKey
+  const key = e.key.toLowerCase()
+  if (!mod) return e.key === 'Delete' && !e.shiftKey ? 'delete' : null
+  if (key === 'a' && !e.shiftKey) return 'selectAll'
+  if (key === 's' && !e.shiftKey) return 'save'
+  if (key === 'y' && !e.shiftKey) return 'redo'
+  // Cmd+Shift+Z is redo on macOS; the spec's Ctrl/Cmd+Y stays the primary one.
+  if (key === 'z') return e.shiftKey ? 'redo' : 'undo'
+  return null
+}
+
+export function isTextEntry(target: EventTarget | null): boolean {
+  if (!target || typeof (target as Element).closest !== 'function') return false
+  const el = target as HTMLElement
+  if (el.isContentEditable) return true
+  if (el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true
+  if (el.tagName !== 'INPUT') return false
+  const type = (el as HTMLInputElement).type
+  return !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'color', 'range', 'image'].includes(type)
+}
+
+const stacks = new Map<ShortcutName, ShortcutHandler[]>()
+let installed = false
+
+export function registerShortcut(name: ShortcutName, handler: ShortcutHandler): () => void {
+  installShortcuts()
+  const stack = stacks.get(name) ?? []
+  stack.push(handler)
+  stacks.set(name, stack)
+  return () => {
+    const i = stack.lastIndexOf(handler)
+    if (i >= 0) stack.splice(i, 1)
+  }
+}
+
+function onKeyDown(e: KeyboardEvent) {
+  if (e.defaultPrevented || e.isComposing) return
+  const name = shortcutOf(e)
+  if (!name) return
+  if (name !== 'save' && isTextEntry(e.target)) return
+  const handler = stacks.get(name)?.at(-1)
+  if (!handler) return
+  e.preventDefault()
+  handler(e)
+}
+
+function installShortcuts() {
+  if (installed || typeof window === 'undefined') return
+  installed = true
+  window.addEventListener('keydown', onKeyDown)
+}

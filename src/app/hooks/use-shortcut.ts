@@ -1,0 +1,13 @@
+/** Binds one SPEC §9 shortcut to a handler while the calling component is mounted. */
+import { useEffect, useRef } from 'react'
+import { registerShortcut, type ShortcutHandler, type ShortcutName } from '../feedback/shortcuts'
+
+export function useShortcut(name: ShortcutName, handler: ShortcutHandler | null | undefined): void {
+  const ref = useRef(handler)
+  ref.current = handler
+  const active = !!handler
+  useEffect(() => {
+    if (!active) return
+    return registerShortcut(name, (e) => ref.current?.(e))
+  }, [name, active])
+}

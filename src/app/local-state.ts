@@ -1,0 +1,54 @@
+/**
+ * Small local state of the console (token, last session, shell preferences, public settings), kept in
+ * IndexedDB through idb-keyval in its own database so it never mixes with the synced data (src/db).
+ * main.tsx preloads every key before the first render, so the shell reads them synchronously and a
+ * reload shows the remembered sidebar state and theme without a flash. If IndexedDB is unavailable
+ * (some private modes) the values live in memory for the tab's lifetime.
+ */
+import { createStore, del, getMany, set, type UseStore } from 'idb-keyval'
+
+export const LOCAL_KEYS = ['token', 'session', 'sidebarCollapsed', 'settings'] as const
+export type LocalKey = (typeof LOCAL_KEYS)[number]
+
+let store: UseStore | null = null
+const memory = new Map<LocalKey, unknown>()
+
+function idb(): UseStore | null {
+  if (store) return store
+  try {
+    store = createStore('momentum-console', 'local')
+  } catch {
+    store = null
+  }
+  return store
+}
+
+/** Reads every key once; afterwards `readLocal` is synchronous. */
+export async function preloadLocal(): Promise<void> {
+  const s = idb()
+  if (!s) return
+  try {
+    const values = await getMany([...LOCAL_KEYS], s)
+    LOCAL_KEYS.forEach((k, i) => {
+      if (values[i] !== undefined) memory.set(k, values[i])
+    })
+  } catch {
+    // Unreadable storage: start as a first visit.
+  }
+}
+
+export function readLocal<T>(key: LocalKey): T | undefined {
+  return memory.get(key) as T | undefined
+}
+
+/** Writes through to IndexedDB; a failed write keeps the in-memory value for this tab. */
+export function writeLocal(key: LocalKey, value: unknown): void {
+  const s = idb()
+  if (value === undefined || value === null) {
+    memory.delete(key)
+    if (s) del(key, s).catch(() => {})
+    return
+  }
+  memory.set(key, value)
+  if (s) set(key, value, s).catch(() => {})
+}

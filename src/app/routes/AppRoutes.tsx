@@ -1,0 +1,70 @@
+/**
+ * Picks the route for the current path from the one route table, applies the guard (SPEC §4), sets the
+ * document title, and renders the screen with or without the shell.
+ */
+import { useEffect } from 'react'
+import { Redirect, useLocation, useSearch } from 'wouter'
+import { SHELL_TEXT } from '../../shared/messages'
+import { inFrame } from '../env'
+import { useSession, useSite } from '../session/use-session'
+import { setCurrentPathSource, usePageChrome } from '../shell/page-chrome'
+import { Shell } from '../shell/Shell'
+import { screenFor } from './screens'
+import { matchRoute, routeTitle } from './table'
+
+/** The login page's own redirect target, or '/' when it is missing or points off-site. */
+export function safeRedirect(value: string | null): string {
+  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/'
+  return value
+}
+
+export function isHostedLogin(search: URLSearchParams): boolean {
+  return search.get('redirect') === 'postmessage'
+}
+
+export function AppRoutes() {
+  const [path] = useLocation()
+  const search = useSearch()
+  const session = useSession()
+  const site = useSite()
+  const { route, params } = matchRoute(path)
+  const title = routeTitle(route)
+  const chrome = usePageChrome(path, title)
+
+  useEffect(() => setCurrentPathSource(() => path), [path])
+  useEffect(() => {
+    document.title = `${chrome.title} · ${site.title}`
+  }, [chrome.title, site.title])
+
+  if (session.status === 'restoring') {
+    return (
+      <div className="splash" role="status">
+        <span className="spinner" aria-hidden="true" />
+        {SHELL_TEXT.restoring}
+      </div>
+    )
+  }
+  const loggedIn = session.status === 'authenticated'
+  if (route.auth === 'required' && !loggedIn) {
+    const intended = `${path}${search ? `?${search}` : ''}`
+    return <Redirect to={`/login?redirect=${encodeURIComponent(intended)}`} replace />
+  }
+  // The hosted login serves another site: it always asks, even when this console is logged in.
+  if (route.auth === 'guest' && loggedIn && !isHostedLogin(new URLSearchParams(search))) {
+    return <Redirect to="/" replace />
+  }
+
+  const Screen = screenFor(route.screen)
+  const screen = <Screen key={route.pattern} title={title} params={params} />
+  if (!route.shell || inFrame())
+    return (
+      <main id="main" className="bare-page">
+        {screen}
+      </main>
+    )
+  return (
+    <Shell route={route} chrome={chrome}>
+      {screen}
+    </Shell>
+  )
+}

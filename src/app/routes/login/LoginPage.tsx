@@ -1,0 +1,191 @@
+/**
+ * Login (SPEC §2 /login, §5): username and password, both trimmed; a second step for the
+ * authenticator code when the server answers totp_required; errors inline. Afterwards the user goes to
+ * the `redirect` query. Hosted mode (redirect=postmessage&host=<origin>) logs in for another site: the
+ * token is posted to window.opener for that origin only and the window closes; this console's own
+ * session is left as it was.
+ */
+import { KeyRound, LoaderCircle } from 'lucide-react'
+import { type FormEvent, useId, useRef, useState } from 'react'
+import { useLocation, useSearch } from 'wouter'
+import { SHELL_TEXT, VALIDATION } from '../../../shared/messages'
+import { ApiError, api } from '../../api/client'
+import { type SessionResponse, setToken } from '../../session/session'
+import { useSite } from '../../session/use-session'
+import { isHostedLogin, safeRedirect } from '../AppRoutes'
+
+interface LoginResponse extends SessionResponse {
+  token: string
+}
+
+/** The origin a hosted login returns to, or null when `host` is not a usable http(s) origin. */
+export function hostedOrigin(host: string | null): string | null {
+  if (!host) return null
+  try {
+    const url = new URL(host)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null
+  } catch {
+    return null
+  }
+}
+
+function isTotpRequired(err: ApiError): boolean {
+  return err.code === 'totp_required' || (err.body as { totp?: unknown } | null)?.totp === true
+}
+
+export function LoginPage() {
+  const site = useSite()
+  const [, navigate] = useLocation()
+  const search = new URLSearchParams(useSearch())
+  const hosted = isHostedLogin(search)
+  const host = hosted ? hostedOrigin(search.get('host')) : null
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [totp, setTotp] = useState('')
+  const [step, setStep] = useState<'credentials' | 'totp'>('credentials')
+  const [error, setError] = useState<string | null>(hosted && !host ? SHELL_TEXT.hostedBadHost : null)
+  const [busy, setBusy] = useState(false)
+  const errorId = useId()
+  const totpRef = useRef<HTMLInputElement>(null)
+
+  const finish = async (res: LoginResponse) => {
+    if (hosted) {
+      if (!host) return setError(SHELL_TEXT.hostedBadHost)
+      if (!window.opener) return setError(SHELL_TEXT.hostedNoOpener)
+      ;(window.opener as Window).postMessage({ token: res.token }, host)
+      window.close()
+      return
+    }
+    await setToken(res.token, res)
+    navigate(safeRedirect(search.get('redirect')), { replace: true })
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    const id = username.trim()
+    const pw = password.trim()
+    if (!id || !pw) return setError(VALIDATION.loginMissing)
+    if (hosted && !host) return setError(SHELL_TEXT.hostedBadHost)
+    setBusy(true)
+    setError(null)
+    try {
+      const body: Record<string, string> = { username: id, password: pw }
+      if (step === 'totp') body.totp = totp.trim()
+      await finish(await api.request<LoginResponse>('/api/auth/login', { body }))
+    } catch (err) {
+      if (err instanceof ApiError && step === 'credentials' && isTotpRequired(err)) {
+        setStep('totp')
+        setTimeout(() => totpRef.current?.focus(), 0)
+      } else if (err instanceof ApiError) {
+        setError(err.message)
+      } else {
+        setError(SHELL_TEXT.serverUnreachable)
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const describedBy = error ? errorId : undefined
+  return (
+    <div className="login-page">
+      <div className="login-card">
+        <div className="login-brand">
+          {site.logo ? (
+            <img src={site.logo} alt="" className="brand-logo" />
+          ) : (
+            <span className="brand-mark brand-mark-lg" aria-hidden="true">
+              {site.title.charAt(0).toUpperCase()}
+            </span>
+          )}
+          <span className="login-site">{site.title}</span>
+        </div>
+        <h1>{step === 'totp' ? 'Two-step verification' : 'Log in'}</h1>
+        <p className="login-sub">
+          {step === 'totp'
+            ? SHELL_TEXT.totpPrompt
+            : host
+              ? `Log in to continue to ${host}`
+              : (site.description ?? 'Log in to manage your platform.')}
+        </p>
+        <form onSubmit={submit} noValidate>
+          {step === 'credentials' ? (
+            <>
+              <div className="field">
+                <label htmlFor="login-username">Username</label>
+                <input
+                  id="login-username"
+                  name="username"
+                  autoComplete="username"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  value={username}
+                  onChange={(e) => setUsername(e.target.value)}
+                  aria-describedby={describedBy}
+                  aria-invalid={error ? true : undefined}
+                  // biome-ignore lint/a11y/noAutofocus: the only task on this page
+                  autoFocus
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="login-password">Password</label>
+                <input
+                  id="login-password"
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  aria-describedby={describedBy}
+                  aria-invalid={error ? true : undefined}
+                />
+              </div>
+            </>
+          ) : (
+            <div className="field">
+              <label htmlFor="login-totp">Authenticator code</label>
+              <input
+                ref={totpRef}
+                id="login-totp"
+                name="totp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]*"
+                maxLength={10}
+                value={totp}
+                onChange={(e) => setTotp(e.target.value)}
+                aria-describedby={describedBy}
+              />
+            </div>
+          )}
+          {error && (
+            <p id={errorId} className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="button button-primary button-block" disabled={busy}>
+            {busy ? (
+              <LoaderCircle className="spin" size={18} aria-hidden="true" />
+            ) : (
+              step === 'totp' && <KeyRound size={18} aria-hidden="true" />
+            )}
+            {step === 'totp' ? 'Verify' : 'Log in'}
+          </button>
+          {step === 'totp' && (
+            <button
+              type="button"
+              className="button button-quiet button-block"
+              onClick={() => {
+                setStep('credentials')
+                setTotp('')
+                setError(null)
+              }}
+            >
+              Back
+            </button>
+          )}
+        </form>
+      </div>
+    </div>
+  )
+}

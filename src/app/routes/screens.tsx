@@ -1,0 +1,25 @@
+/**
+ * Route screen ids (routes/table.ts) → components. A screen another issue has not built yet falls back
+ * to ComingSoon; when it is built, add one line here.
+ */
+import type { ComponentType } from 'react'
+import { Home } from './home/Home'
+import { LoginPage } from './login/LoginPage'
+import { NotFound } from './not-found/NotFound'
+import { ComingSoon } from './placeholder/ComingSoon'
+
+export interface ScreenProps {
+  /** The route's display title. */
+  title: string
+  params: Record<string, string>
+}
+
+const SCREENS: Record<string, ComponentType<ScreenProps>> = {
+  home: Home,
+  login: LoginPage,
+  'not-found': NotFound,
+}
+
+export function screenFor(id: string): ComponentType<ScreenProps> {
+  return SCREENS[id] ?? ComingSoon
+}

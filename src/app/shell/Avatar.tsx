@@ -1,0 +1,58 @@
+/**
+ * The user's picture (SPEC §3: served at /api/users/{id}/image, with a token query when the API is on
+ * another origin, since an <img> cannot send the bearer header). Users without an uploaded image, or
+ * whose image fails to load, get their initials on a colour derived from their id.
+ */
+import { useState } from 'react'
+import { api } from '../api/client'
+import type { CurrentUser } from '../session/session'
+
+export function displayName(user: CurrentUser): string {
+  return typeof user.name === 'string' && user.name.trim() ? user.name.trim() : user._id
+}
+
+export function userImageUrl(userId: string): string {
+  const base = api.base()
+  const url = `${base}/api/users/${encodeURIComponent(userId)}/image`
+  const token = api.getToken()
+  return token && new URL(base).origin !== window.location.origin
+    ? `${url}?token=${encodeURIComponent(token)}`
+    : url
+}
+
+function initials(name: string): string {
+  const parts = name.split(/[\s._@-]+/).filter(Boolean)
+  return ((parts[0]?.[0] ?? '?') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase()
+}
+
+function hue(id: string): number {
+  let h = 0
+  for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) % 360
+  return h
+}
+
+export function Avatar({ user, size }: { user: CurrentUser; size: number }) {
+  const [failed, setFailed] = useState(false)
+  const name = displayName(user)
+  if (user.image && !failed) {
+    return (
+      <img
+        className="avatar"
+        src={userImageUrl(user._id)}
+        alt=""
+        width={size}
+        height={size}
+        onError={() => setFailed(true)}
+      />
+    )
+  }
+  return (
+    <span
+      className="avatar avatar-initials"
+      aria-hidden="true"
+      style={{ width: size, height: size, fontSize: size * 0.4, background: `hsl(${hue(user._id)} 45% 38%)` }}
+    >
+      {initials(name)}
+    </span>
+  )
+}

@@ -1,0 +1,98 @@
+/**
+ * The shell around every page that has one (SPEC §2): sidebar (logged-in users only), toolbar, the
+ * page, and the footer unless the route turns it off. The sidebar's collapsed state is remembered
+ * locally; on a narrow screen the sidebar is a drawer that the menu button opens and navigation closes.
+ */
+import { type CSSProperties, type ReactNode, useEffect, useState } from 'react'
+import { useLocation } from 'wouter'
+import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '../../shared/constants'
+import { readLocal, writeLocal } from '../local-state'
+import type { RouteDef } from '../routes/table'
+import { useSession } from '../session/use-session'
+import { Footer } from './Footer'
+import type { ResolvedChrome } from './page-chrome'
+import { Sidebar } from './Sidebar'
+import { Toolbar } from './Toolbar'
+import { useNarrow } from './use-narrow'
+
+const SIDEBAR_WIDTHS = {
+  '--sidebar-expanded': `${SIDEBAR_EXPANDED_PX}px`,
+  '--sidebar-collapsed': `${SIDEBAR_COLLAPSED_PX}px`,
+} as CSSProperties
+
+interface ShellProps {
+  route: RouteDef
+  chrome: ResolvedChrome
+  children: ReactNode
+}
+
+export function Shell({ route, chrome, children }: ShellProps) {
+  const { status } = useSession()
+  const [path] = useLocation()
+  const narrow = useNarrow()
+  const [collapsed, setCollapsed] = useState(() => readLocal<boolean>('sidebarCollapsed') === true)
+  const [mobileOpen, setMobileOpen] = useState(false)
+  const withSidebar = status === 'authenticated'
+
+  // SPEC §2: on a narrow screen the sidebar hides again after navigating.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each path change by design
+  useEffect(() => setMobileOpen(false), [path])
+
+  useEffect(() => {
+    if (!mobileOpen) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMobileOpen(false)
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [mobileOpen])
+
+  const setCollapsedRemembered = (next: boolean) => {
+    setCollapsed(next)
+    writeLocal('sidebarCollapsed', next)
+  }
+  const onMenu = () => (narrow ? setMobileOpen(!mobileOpen) : setCollapsedRemembered(!collapsed))
+  const showCollapsed = collapsed && !narrow
+
+  return (
+    <div
+      className="shell"
+      style={SIDEBAR_WIDTHS}
+      data-sidebar={
+        withSidebar
+          ? narrow
+            ? mobileOpen
+              ? 'drawer-open'
+              : 'drawer'
+            : showCollapsed
+              ? 'collapsed'
+              : 'expanded'
+          : 'none'
+      }
+    >
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      {withSidebar && (
+        <>
+          <Sidebar collapsed={showCollapsed} onExpand={() => setCollapsedRemembered(false)} />
+          {narrow && mobileOpen && (
+            <div className="scrim" aria-hidden="true" onClick={() => setMobileOpen(false)} />
+          )}
+        </>
+      )}
+      <div className="shell-main">
+        <Toolbar
+          crumbs={chrome.crumbs}
+          save={chrome.save}
+          narrow={narrow}
+          collapsed={collapsed}
+          mobileOpen={mobileOpen}
+          onMenu={onMenu}
+        />
+        <main id="main" className="page" tabIndex={-1}>
+          {children}
+        </main>
+        {route.footer && <Footer />}
+      </div>
+    </div>
+  )
+}

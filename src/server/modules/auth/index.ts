@@ -1,0 +1,22 @@
+/**
+ * The auth API (SPEC §7 Auth): login, session, logout, register, password reset and change, known
+ * hosts and TOTP. One login limiter per server is shared by login and password change, so guessing a
+ * password through either route counts against the same limit.
+ */
+import type { FastifyInstance } from 'fastify'
+import { createLoginLimiter } from '../../auth/rate-limit'
+import type { Services } from '../../services'
+import { knownHostRoutes } from './known-host'
+import { loginRoutes } from './login'
+import { passwordRoutes } from './password'
+import { registerRoutes } from './register'
+import { totpRoutes } from './totp'
+
+export async function authModule(api: FastifyInstance, services: Services): Promise<void> {
+  const limiter = createLoginLimiter()
+  loginRoutes(api, services, limiter)
+  registerRoutes(api, services)
+  passwordRoutes(api, services, limiter)
+  knownHostRoutes(api, services)
+  totpRoutes(api, services)
+}

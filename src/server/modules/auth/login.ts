@@ -1,0 +1,78 @@
+/**
+ * Login, session and logout (SPEC §7 Auth). Login answers an unknown user and a wrong password with
+ * the same 401 and the same work (passwords.ts hashes even when there is no user), so it can't be used
+ * to find usernames. A correct password for a TOTP user without a code is not a failure but the first
+ * of two steps: the 401 carries `totp: true` so the console shows the code field.
+ */
+import type { FastifyInstance } from 'fastify'
+import { SERVER_TEXT, VALIDATION } from '../../../shared/messages'
+import { bearerToken } from '../../auth/guard'
+import { PASSWORD_SECRET, verifyPassword } from '../../auth/passwords'
+import type { LoginLimiter } from '../../auth/rate-limit'
+import { hasTotp, verifyTotp } from '../../auth/totp'
+import { badRequest, unauthorized } from '../../errors'
+import type { Services } from '../../services'
+import type { Doc } from '../../store/types'
+import { body, clientInfo, enforceLoginLimit, publicUser, text, USERS } from './common'
+
+export function loginRoutes(api: FastifyInstance, services: Services, limiter: LoginLimiter): void {
+  const { store } = services
+
+  api.post('/auth/login', { config: { access: 'public' } }, async (req, reply) => {
+    const input = body(req)
+    const username = text(input.username)
+    const password = text(input.password)
+    if (!username || !password) throw badRequest(VALIDATION.loginMissing)
+
+    const { ip, userAgent } = clientInfo(req)
+    enforceLoginLimit(limiter, reply, ip, username)
+
+    const doc = await store.get(USERS, username)
+    const hash = await store.secrets.get(PASSWORD_SECRET, username)
+    // A hash left behind by a deleted user must not log anyone in, so both must exist.
+    if (!(await verifyPassword(password, doc ? hash : null))) {
+      limiter.recordFailure(ip, username)
+      throw unauthorized(SERVER_TEXT.loginFailed)
+    }
+
+    if (await hasTotp(store.secrets, username)) {
+      const code = text(input.totp === undefined || input.totp === null ? undefined : String(input.totp))
+      if (!code) throw unauthorized(SERVER_TEXT.totpRequired, { error: 'totp_required', totp: true })
+      if (!(await verifyTotp(store.secrets, username, code))) {
+        limiter.recordFailure(ip, username)
+        throw unauthorized(SERVER_TEXT.totpInvalid, { totp: true })
+      }
+    }
+
+    limiter.recordSuccess(ip, username)
+    const token = await services.tokens.issue(username, {
+      expireSeconds: input.expire as number,
+      ip,
+      userAgent,
+    })
+    const updated = await store.write(
+      { op: 'patch', collection: USERS, id: username, body: { lastLogin: new Date().toISOString() } },
+      { user: username },
+    )
+    return {
+      token,
+      user: publicUser(updated.body as Doc),
+      permissions: await services.permissionsOf(username),
+    }
+  })
+
+  api.get('/auth/session', { config: { access: 'session' } }, async (req) => {
+    const user = req.auth.user!
+    const doc = await store.get(USERS, user)
+    // A session outliving its user (deleted meanwhile) is no session.
+    if (!doc) throw unauthorized(SERVER_TEXT.notAuthenticated)
+    return { user: publicUser(doc), permissions: req.auth.permissions, token: bearerToken(req) }
+  })
+
+  // Public and always 200: logging out with an expired token has nothing left to do, and a 401 here
+  // would only make the console run its session-expiry path on top of the logout.
+  api.delete('/auth/logout', { config: { access: 'public' } }, async (req) => {
+    if (req.auth.sessionId && req.auth.purpose === 'session') await services.tokens.revoke(req.auth.sessionId)
+    return { ok: true }
+  })
+}

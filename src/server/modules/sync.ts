@@ -1,0 +1,58 @@
+/**
+ * The sync pull (ARCHITECTURE §3): GET /api/sync?cursor=N&limit=L[&epoch=E] pages through the change
+ * log after a cursor, keeping only what the caller may read (realtime/visibility.ts). The cursor it
+ * returns is the last seq examined, even when that row was filtered out, so a reader with narrow
+ * permissions never rescans. Also registers the websocket, whose `sync` event is the streaming form of
+ * the same pull.
+ *
+ * A stale epoch or a cursor beyond the head (a client that synced with another data set) answers 410
+ * with the current epoch: the client must rebuild its mirror rather than merge two histories.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX } from '../../shared/constants'
+import { SERVER_TEXT, SYNC_TEXT } from '../../shared/messages'
+import type { PullResponse } from '../../shared/sync-protocol'
+import { ApiError, badRequest } from '../errors'
+import { registerSocket } from '../realtime/socket'
+import { readFilter, userEpoch } from '../realtime/visibility'
+import type { Services } from '../services'
+
+const WHOLE = /^\d{1,15}$/
+
+export function gone(epoch: string): ApiError {
+  return new ApiError('gone', SERVER_TEXT.cursorExpired, { epoch })
+}
+
+/** A non-negative integer query parameter; `fallback` when absent, else 400 with `message`. */
+function wholeParam(value: unknown, fallback: number, message: string): number {
+  if (value === undefined || value === '') return fallback
+  if (typeof value !== 'string' || !WHOLE.test(value)) throw badRequest(message)
+  return Number(value)
+}
+
+function parsePull(req: FastifyRequest): { cursor: number; limit: number; epoch?: string } {
+  const q = (req.query ?? {}) as Record<string, unknown>
+  const cursor = wholeParam(q.cursor, 0, SYNC_TEXT.badCursor)
+  const limit = wholeParam(q.limit, SYNC_PAGE_DEFAULT, SYNC_TEXT.badLimit(SYNC_PAGE_MAX))
+  if (limit < 1 || limit > SYNC_PAGE_MAX) throw badRequest(SYNC_TEXT.badLimit(SYNC_PAGE_MAX))
+  if (q.epoch !== undefined && typeof q.epoch !== 'string') throw badRequest(SYNC_TEXT.badEpoch)
+  return { cursor, limit, epoch: q.epoch || undefined }
+}
+
+export async function registerSync(api: FastifyInstance, services: Services): Promise<void> {
+  const { store } = services
+
+  api.get('/sync', { config: { access: 'session' } }, async (req): Promise<PullResponse> => {
+    const { cursor, limit, epoch: clientEpoch } = parsePull(req)
+    const epoch = await userEpoch(store, req.auth.permissions)
+    if (clientEpoch !== undefined && clientEpoch !== epoch) throw gone(epoch)
+    if (cursor > (await store.headSeq())) throw gone(epoch)
+    const page = await store.changes(cursor, limit, readFilter(req.auth.grants))
+    // A reset between the two reads would pair old rows with the new epoch: refuse instead.
+    const after = await userEpoch(store, req.auth.permissions)
+    if (after !== epoch) throw gone(after)
+    return { epoch, changes: page.changes, cursor: page.cursor, more: page.more }
+  })
+
+  await registerSocket(api, services)
+}

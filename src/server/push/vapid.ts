@@ -1,0 +1,51 @@
+/**
+ * The server's VAPID key pair (RFC 8292). Created once, on the first start, and kept in the data dir
+ * next to the database: push services bind every subscription to the public key it was made with, so
+ * a key that changed would silently break every subscription. The public half is published as the
+ * server-managed setting `push_public_key`, which the console passes to pushManager.subscribe.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import webpush from 'web-push'
+import type { DocumentStore } from '../store/types'
+
+export interface VapidKeys {
+  publicKey: string
+  privateKey: string
+}
+
+export const VAPID_FILE = 'vapid.json'
+export const PUSH_KEY_SETTING = 'push_public_key'
+
+/** Reads the key pair from the data dir, creating it (readable by the owner only) when missing. */
+export function loadVapidKeys(dataDir: string): VapidKeys {
+  const file = path.join(dataDir, VAPID_FILE)
+  if (fs.existsSync(file)) {
+    const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<VapidKeys>
+    if (typeof keys.publicKey === 'string' && typeof keys.privateKey === 'string') {
+      return { publicKey: keys.publicKey, privateKey: keys.privateKey }
+    }
+    throw new Error(
+      `${file} is not a VAPID key pair; restore it from a backup or delete it to make a new one`,
+    )
+  }
+  const keys = webpush.generateVAPIDKeys()
+  // 'wx' refuses to overwrite: two instances starting together must not make two different pairs.
+  try {
+    fs.writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600, flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadVapidKeys(dataDir)
+    throw error
+  }
+  return keys
+}
+
+/** Publishes the public key as a setting; writes only when it differs, so a restart adds no change. */
+export async function publishPushKey(store: DocumentStore, publicKey: string): Promise<void> {
+  const current = await store.get('settings', PUSH_KEY_SETTING)
+  if (current?.value === publicKey) return
+  await store.write(
+    { op: 'put', collection: 'settings', id: PUSH_KEY_SETTING, body: { value: publicKey } },
+    { user: null },
+  )
+}

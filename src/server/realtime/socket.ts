@@ -1,0 +1,103 @@
+/**
+ * The websocket route /api/socket?token=…&url=… (ARCHITECTURE §2) and its wiring to the store.
+ *
+ * The route is `public` to the guard on purpose: a missing or bad token must get the protocol's answer
+ * (`connected: false`, then close), not an HTTP 401 that browsers hide from the page. One store
+ * listener serves every socket: each commit wakes the streaming pulls (which re-read the log), marks
+ * permissions stale when groups or users changed, and publishes each change to the topic named after
+ * its collection for subscribers allowed to read it. A sweep pings sockets (dropping dead ones, so
+ * their listeners go) and re-verifies idle sessions.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { WebSocket } from 'ws'
+import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_EVENTS } from '../../shared/sync-protocol'
+import { bearerToken } from '../auth/guard'
+import type { Services } from '../services'
+import type { Change } from '../store/types'
+import { CLOSE_UNAUTHENTICATED, Connection } from './connection'
+import { canReadChange } from './visibility'
+
+/** Dead-peer detection and idle session checks; long enough to cost nothing, short enough to free leaks. */
+const SWEEP_MS = 30_000
+/** Collections whose changes can alter someone's permissions. */
+const PERMISSION_SOURCES = new Set(['groups', 'users'])
+
+export async function registerSocket(api: FastifyInstance, services: Services): Promise<void> {
+  const { hub, store } = services
+  const connections = new Set<Connection>()
+
+  const unlisten = store.onCommit((changes: Change[]) => {
+    const permissions = changes.some((c) => PERMISSION_SOURCES.has(c.collection))
+    for (const conn of connections) conn.committed(permissions)
+    for (const change of changes) {
+      hub.publish(change.collection, change, {
+        accept: (client) => canReadChange(client.grants, change.collection, change.id),
+      })
+    }
+  })
+
+  const socketOf = new WeakMap<Connection, WebSocket>()
+  const sweep = setInterval(() => {
+    for (const conn of connections) {
+      const socket = socketOf.get(conn)
+      if (!socket) continue
+      if (!conn.alive) {
+        socket.terminate()
+        continue
+      }
+      conn.alive = false
+      socket.ping()
+      void conn.sweep().catch(() => {
+        // A failed check is retried on the next sweep.
+      })
+    }
+  }, SWEEP_MS)
+  sweep.unref()
+
+  api.addHook('onClose', async () => {
+    clearInterval(sweep)
+    unlisten()
+    for (const conn of connections) socketOf.get(conn)?.terminate()
+  })
+
+  api.get('/socket', { websocket: true, config: { access: 'public' } }, (socket, req: FastifyRequest) => {
+    const auth = req.auth
+    const token = bearerToken(req)
+    if (!token || !auth?.user || auth.purpose !== 'session' || !auth.sessionId) {
+      socket.send(
+        JSON.stringify({
+          event: SERVER_EVENTS.connected,
+          payload: { connected: false, message: SERVER_TEXT.notAuthenticated },
+        }),
+      )
+      socket.close(CLOSE_UNAUTHENTICATED, 'unauthenticated')
+      return
+    }
+    const query = (req.query ?? {}) as Record<string, unknown>
+    const conn = new Connection({
+      socket,
+      services,
+      token,
+      user: auth.user,
+      sessionId: auth.sessionId,
+      permissions: auth.permissions,
+      url: typeof query.url === 'string' ? query.url : null,
+    })
+    connections.add(conn)
+    socketOf.set(conn, socket)
+    const detach = hub.attach(conn)
+    socket.on('pong', () => {
+      conn.alive = true
+    })
+    socket.on('close', () => {
+      connections.delete(conn)
+      detach()
+      conn.dispose()
+    })
+    socket.on('error', () => {
+      // 'close' follows and cleans up.
+    })
+    conn.open()
+  })
+}

@@ -1,0 +1,267 @@
+/**
+ * Every write the engine makes to the local database, each one Dexie transaction over all the tables it
+ * touches, so a mutation and its outbox entry, a pull page and its cursor, or a confirmed write and the
+ * next entry's revision always commit together (ARCHITECTURE §3).
+ *
+ * Invariant: a document with pending outbox entries or an open inbox item has a shadow row (the
+ * server's copy) and its visible row is the overlay; every other document's visible row IS the server
+ * copy and has no shadow.
+ */
+
+import { getVisible, MirrorBatch } from '../db/mirror'
+import type { MomentumDb } from '../db/schema'
+import type { InboxItem, InboxKind, OutboxEntry, ShadowRow, SyncDoc } from '../db/types'
+import type { SyncChange } from '../shared/sync-protocol'
+import { overlay } from './overlay'
+import { MutationError, planRequest, type WriteKind } from './requests'
+
+const tables = (db: MomentumDb) => [db.docs, db.settings, db.logs, db.shadows, db.outbox, db.inbox, db.meta]
+
+async function entriesOf(db: MomentumDb, collection: string, id: string): Promise<OutboxEntry[]> {
+  const rows = await db.outbox.where('[collection+docId]').equals([collection, id]).toArray()
+  return rows.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))
+}
+
+/** Writes the visible row of one document from its shadow, pending entries and inbox item. */
+async function recompute(
+  db: MomentumDb,
+  collection: string,
+  id: string,
+  user: string,
+  now: string,
+): Promise<void> {
+  const batch = new MirrorBatch()
+  const shadow = await db.shadows.get([collection, id])
+  const item = await db.inbox.where('[collection+docId]').equals([collection, id]).first()
+  const entries = await entriesOf(db, collection, id)
+  if (!shadow) return
+  let visible: SyncDoc | null
+  let pending: 0 | 1 = 1
+  if (item) visible = item.mine
+  else if (entries.length) visible = overlay(shadow.doc, entries, user, now)
+  else {
+    visible = shadow.doc
+    pending = 0
+    await db.shadows.delete([collection, id])
+  }
+  if (visible) batch.put(collection, visible, pending)
+  else batch.delete(collection, id)
+  await batch.flush(db)
+}
+
+export interface MutationInput {
+  kind: WriteKind
+  collection: string
+  id: string
+  body: Record<string, unknown> | null
+  user: string
+  now: number
+  mutationId: string
+}
+
+/** The local half of a screen's write: visible row and outbox entry in one transaction. */
+export async function appendMutation(
+  db: MomentumDb,
+  m: MutationInput,
+): Promise<{ entry: OutboxEntry; doc: SyncDoc | null }> {
+  const nowIso = new Date(m.now).toISOString()
+  return db.transaction('rw', tables(db), async () => {
+    const open = await db.inbox.where('[collection+docId]').equals([m.collection, m.id]).count()
+    if (open) {
+      throw new MutationError(
+        'conflict-open',
+        `${m.collection}/${m.id} has an unresolved conflict; resolve it first`,
+      )
+    }
+    const prev = (await getVisible(db, m.collection, m.id)) ?? null
+    const plan = planRequest(m.kind, m.collection, m.id, m.body, prev)
+    const earlier = await entriesOf(db, m.collection, m.id)
+    let shadow = await db.shadows.get([m.collection, m.id])
+    if (!shadow) {
+      shadow = { collection: m.collection, id: m.id, doc: prev, rev: prev?._rev ?? 0 }
+      await db.shadows.put(shadow)
+    }
+    const chained = earlier.length > 0
+    const entry: OutboxEntry = {
+      mutationId: m.mutationId,
+      ...plan,
+      collection: m.collection,
+      docId: m.id,
+      baseRev: chained || !prev ? null : prev._rev,
+      chained: chained ? 1 : 0,
+      base: chained ? prev : shadow.doc,
+      createdAt: nowIso,
+      attempts: 0,
+      status: 'pending',
+      lastError: null,
+      notBefore: 0,
+    }
+    await db.outbox.add(entry)
+    await recompute(db, m.collection, m.id, m.user, nowIso)
+    return { entry, doc: (await getVisible(db, m.collection, m.id)) ?? null }
+  })
+}
+
+/** A write the server confirmed (its response, or its change in the feed by idempotency key). */
+export async function confirmEntry(
+  db: MomentumDb,
+  mutationId: string,
+  result: { doc: SyncDoc | null; rev: number },
+  user: string,
+  now: number,
+): Promise<void> {
+  await db.transaction('rw', tables(db), async () => {
+    const entry = await db.outbox.where('mutationId').equals(mutationId).first()
+    if (!entry) return
+    await db.outbox.delete(entry.seq!)
+    await afterConfirm(db, entry, result)
+    await recompute(db, entry.collection, entry.docId, user, new Date(now).toISOString())
+  })
+}
+
+async function afterConfirm(
+  db: MomentumDb,
+  entry: OutboxEntry,
+  result: { doc: SyncDoc | null; rev: number },
+) {
+  const next = (await entriesOf(db, entry.collection, entry.docId))[0]
+  if (next?.chained) {
+    await db.outbox.update(next.seq!, { baseRev: result.rev, chained: 0, base: result.doc })
+  }
+  const shadow = await db.shadows.get([entry.collection, entry.docId])
+  if (!shadow || shadow.rev < result.rev) {
+    await db.shadows.put({ collection: entry.collection, id: entry.docId, doc: result.doc, rev: result.rev })
+  }
+}
+
+export interface Rejection {
+  kind: InboxKind
+  status: number
+  message: string
+  /** The server's current document when it sent one (409), null when it has none (404). */
+  theirs: SyncDoc | null | undefined
+}
+
+/** Moves a refused write, and every later write of the same document, to the inbox. */
+export async function moveToInbox(
+  db: MomentumDb,
+  mutationId: string,
+  r: Rejection,
+  now: number,
+): Promise<void> {
+  await db.transaction('rw', tables(db), async () => {
+    const entry = await db.outbox.where('mutationId').equals(mutationId).first()
+    if (!entry) return
+    const entries = await entriesOf(db, entry.collection, entry.docId)
+    const shadow = await db.shadows.get([entry.collection, entry.docId])
+    let theirs = shadow?.doc ?? null
+    if (r.theirs !== undefined) {
+      theirs = r.theirs
+      if (!shadow || (r.theirs && r.theirs._rev > shadow.rev)) {
+        await db.shadows.put({
+          collection: entry.collection,
+          id: entry.docId,
+          doc: r.theirs,
+          rev: r.theirs?._rev ?? shadow?.rev ?? 0,
+        })
+      }
+    }
+    const item: InboxItem = {
+      mutationId,
+      kind: r.kind,
+      collection: entry.collection,
+      docId: entry.docId,
+      status: r.status,
+      message: r.message,
+      base: entry.base,
+      theirs,
+      mine: (await getVisible(db, entry.collection, entry.docId)) ?? null,
+      entries,
+      createdAt: new Date(now).toISOString(),
+    }
+    await db.outbox.bulkDelete(entries.map((e) => e.seq!))
+    await db.inbox.put(item)
+  })
+}
+
+export async function updateEntry(db: MomentumDb, seq: number, changes: Partial<OutboxEntry>): Promise<void> {
+  await db.outbox.update(seq, changes)
+}
+
+export interface PageInput {
+  changes: readonly SyncChange[]
+  cursor: number
+  epoch: string
+}
+
+/**
+ * One page of the change feed and its cursor, in one transaction with one bulkPut/bulkDelete per table.
+ * Documents with local writes get their shadow updated and their overlay recomputed instead; a change
+ * carrying one of our mutation ids confirms that outbox entry (the response may have been lost).
+ */
+export async function applyPage(db: MomentumDb, page: PageInput, user: string, now: number): Promise<void> {
+  const nowIso = new Date(now).toISOString()
+  await db.transaction('rw', tables(db), async () => {
+    const outbox = await db.outbox.toArray()
+    const byMutation = new Map(outbox.map((e) => [e.mutationId, e]))
+    const local = new Set(outbox.map((e) => `${e.collection}\u0000${e.docId}`))
+    for (const item of await db.inbox.toArray()) local.add(`${item.collection}\u0000${item.docId}`)
+
+    // Only the last change of a key matters within a page; earlier ones are superseded.
+    const last = new Map<string, SyncChange>()
+    for (const c of page.changes) last.set(`${c.collection}\u0000${c.id}`, c)
+
+    const batch = new MirrorBatch()
+    const touched: Array<[string, string]> = []
+    for (const c of page.changes) {
+      const own = c.idempotencyKey ? byMutation.get(c.idempotencyKey) : undefined
+      if (own) {
+        await db.outbox.delete(own.seq!)
+        await afterConfirm(db, own, { doc: c.doc, rev: c.rev })
+        touched.push([c.collection, c.id])
+      }
+    }
+    for (const [key, c] of last) {
+      if (local.has(key)) {
+        const shadow = await db.shadows.get([c.collection, c.id])
+        if (!shadow || shadow.rev < c.rev) {
+          const row: ShadowRow = { collection: c.collection, id: c.id, doc: c.doc, rev: c.rev }
+          await db.shadows.put(row)
+          await db.inbox.where('[collection+docId]').equals([c.collection, c.id]).modify({ theirs: c.doc })
+        }
+        touched.push([c.collection, c.id])
+      } else if (c.doc) batch.put(c.collection, c.doc)
+      else batch.delete(c.collection, c.id)
+    }
+    await batch.flush(db)
+    for (const [collection, id] of touched) await recompute(db, collection, id, user, nowIso)
+    await db.meta.bulkPut([
+      { key: 'cursor', value: page.cursor },
+      { key: 'epoch', value: page.epoch },
+    ])
+  })
+}
+
+/**
+ * A new epoch (restore, reset, or changed permissions): the mirror is rebuilt from cursor 0, while the
+ * outbox, the inbox and the shadows of documents with local writes stay, and their overlays are redrawn.
+ */
+export async function rebuildMirror(db: MomentumDb, epoch: string, user: string, now: number): Promise<void> {
+  const nowIso = new Date(now).toISOString()
+  await db.transaction('rw', tables(db), async () => {
+    await Promise.all([db.docs.clear(), db.settings.clear(), db.logs.clear()])
+    await db.meta.bulkPut([
+      { key: 'cursor', value: 0 },
+      { key: 'epoch', value: epoch },
+    ])
+    for (const s of await db.shadows.toArray()) await recompute(db, s.collection, s.id, user, nowIso)
+  })
+}
+
+export async function readCursor(db: MomentumDb): Promise<{ cursor: number; epoch: string | undefined }> {
+  const [c, e] = await db.meta.bulkGet(['cursor', 'epoch'])
+  return {
+    cursor: typeof c?.value === 'number' ? c.value : 0,
+    epoch: typeof e?.value === 'string' ? e.value : undefined,
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Pure document arithmetic of the overlay (ARCHITECTURE §3): the visible row is the server copy with the
+ * pending writes applied in order, computed here exactly as the server will compute it (JSON merge
+ * patch for PATCH, RFC 7386; full replacement for PUT and create), so what the user sees after a
+ * confirmed write does not jump.
+ */
+import type { OutboxEntry, SyncDoc } from '../db/types'
+
+const META = new Set(['_id', '_rev', '_created', '_updated', '_updatedBy'])
+
+export type Body = Record<string, unknown>
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+export function stripMeta(body: Body): Body {
+  const out: Body = {}
+  for (const [k, v] of Object.entries(body)) if (!META.has(k)) out[k] = v
+  return out
+}
+
+/** RFC 7386, the same rules as the server's store: objects merge, null removes, the rest replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {}
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k]
+    else out[k] = mergePatch(out[k], v)
+  }
+  return out
+}
+
+/** One pending write applied to the document before it (null = absent). */
+export function applyEntry(
+  prev: SyncDoc | null,
+  entry: OutboxEntry,
+  user: string,
+  now: string,
+): SyncDoc | null {
+  if (entry.op === 'delete') return null
+  const meta = {
+    _id: entry.docId,
+    _rev: prev?._rev ?? 0,
+    _created: prev?._created ?? now,
+    _updated: now,
+    _updatedBy: user,
+  }
+  if (entry.op === 'patch') {
+    const merged = mergePatch(stripMeta(prev ?? ({} as Body)), stripMeta(entry.body ?? {})) as Body
+    return { ...merged, ...meta }
+  }
+  return { ...stripMeta(entry.body ?? {}), ...meta }
+}
+
+export function overlay(
+  server: SyncDoc | null,
+  entries: readonly OutboxEntry[],
+  user: string,
+  now: string,
+): SyncDoc | null {
+  let doc = server
+  for (const e of entries) doc = applyEntry(doc, e, user, e.createdAt ?? now)
+  return doc
+}
+
+/** Top-level fields whose values differ between two versions (meta fields excluded). */
+export function changedFields(a: SyncDoc | null, b: SyncDoc | null): Set<string> {
+  const out = new Set<string>()
+  const x = a ? stripMeta(a) : {}
+  const y = b ? stripMeta(b) : {}
+  for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+    if (JSON.stringify(x[k]) !== JSON.stringify(y[k])) out.add(k)
+  }
+  return out
+}

@@ -1,0 +1,213 @@
+/**
+ * The leader's outbox replay (ARCHITECTURE §3). Entries go out in append order as ordinary REST calls
+ * with Idempotency-Key = mutationId, so a request whose response was lost is answered from the server's
+ * idempotency record instead of being applied twice, and If-Match = baseRev, so a stale write is never
+ * applied blindly. Outcomes:
+ *   2xx                → confirmed: the entry leaves the outbox, the next write of the doc gets its rev
+ *   unreachable, 5xx, 429 → the entry stays; retry after exponential backoff with jitter
+ *   401                → the entry stays; replay waits for a new token of the same user
+ *   409 on a PATCH whose fields the other writer did not touch → re-sent on the new rev (auto-merge)
+ *   409 otherwise, 404 on an edit → conflict inbox with base / theirs / mine
+ *   404 on a delete    → confirmed: the document is gone, which is what the user wanted
+ *   other 4xx          → rejected: inbox
+ * Entries go one at a time in append order. A refused write takes the later writes of its document to
+ * the inbox with it (they depend on it) and never holds back writes of other documents.
+ */
+import type { OutboxEntry, SyncDoc } from '../db/types'
+import type { EngineContext } from './context'
+import { call, messageOf } from './http'
+import { confirmEntry, moveToInbox, updateEntry } from './local'
+import { changedFields } from './overlay'
+import type { TimerHandle } from './ports'
+
+/** First retry after a second, doubling up to five minutes: a reboot of the server is rarely faster. */
+export const BACKOFF_BASE_MS = 1000
+export const BACKOFF_MAX_MS = 5 * 60_000
+
+export function backoffDelay(attempts: number, random: number): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1))
+  // Half fixed, half random: tabs and devices that failed together do not retry together.
+  return Math.round(ceiling / 2 + (ceiling / 2) * random)
+}
+
+const isDoc = (v: unknown): v is SyncDoc =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as SyncDoc)._id === 'string' &&
+  typeof (v as SyncDoc)._rev === 'number'
+
+export class Replayer {
+  private running: Promise<void> | null = null
+  private again = false
+  private timer: TimerHandle | null = null
+  private stopped = false
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  /** Starts a drain, or makes the running one look again when it finishes. */
+  kick(): Promise<void> {
+    if (this.stopped) return Promise.resolve()
+    if (this.running) {
+      this.again = true
+      return this.running
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false
+          await this.drain()
+        } while (this.again && !this.stopped)
+      } catch (error) {
+        // Storage trouble (the gate already set the status flag): try again later, keep everything.
+        this.ctx.status.update({ lastError: String((error as Error)?.message ?? error) })
+        if (!this.stopped && !this.ctx.closed()) {
+          this.schedule(this.ctx.ports.clock.now() + backoffDelay(3, this.ctx.ports.clock.random()))
+        }
+      } finally {
+        this.running = null
+      }
+    })()
+    return this.running
+  }
+
+  stop(): void {
+    this.stopped = true
+    if (this.timer !== null) this.ctx.ports.clock.clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  /** Resolves when no drain is running (tests and the service worker wait on it). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running
+  }
+
+  private schedule(at: number) {
+    const { clock } = this.ctx.ports
+    if (this.timer !== null) clock.clearTimeout(this.timer)
+    this.timer = clock.setTimeout(
+      () => {
+        this.timer = null
+        void this.kick()
+      },
+      Math.max(0, at - clock.now()),
+    )
+  }
+
+  /**
+   * The oldest entry, or when it is backing off, the time to look again. Entries behind it wait too:
+   * replay keeps the order writes were made in, across documents (a user created before the group
+   * that names it stays before it). A refused entry does not block: it leaves the outbox for the inbox.
+   */
+  private async next(): Promise<{ entry: OutboxEntry | null; wakeAt: number | null }> {
+    const first = await this.ctx.storage.run((db) => db.outbox.orderBy('seq').first())
+    if (!first) return { entry: null, wakeAt: null }
+    if (first.notBefore > this.ctx.ports.clock.now()) return { entry: null, wakeAt: first.notBefore }
+    return { entry: first, wakeAt: null }
+  }
+
+  private async drain(): Promise<void> {
+    const { ctx } = this
+    while (!this.stopped && !ctx.closed() && ctx.status.get().auth === 'ok') {
+      const { entry, wakeAt } = await this.next()
+      if (!entry) {
+        if (wakeAt !== null) this.schedule(wakeAt)
+        return
+      }
+      ctx.status.update({ network: 'syncing' })
+      const goOn = await this.send(entry)
+      if (!goOn) return
+    }
+  }
+
+  /** Sends one entry; false when replay must pause (offline, backoff, 401). */
+  private async send(e: OutboxEntry): Promise<boolean> {
+    const { ctx } = this
+    const { clock } = ctx.ports
+    const headers: Record<string, string> = { 'idempotency-key': e.mutationId }
+    if (e.baseRev !== null) headers['if-match'] = String(e.baseRev)
+    const res = await call(ctx.ports.transport, ctx.origin, e.path, {
+      method: e.method,
+      token: ctx.token(),
+      body: e.body,
+      headers,
+    })
+    if (ctx.closed() || this.stopped) return false
+    const now = clock.now()
+
+    if (res.ok) {
+      const doc = e.op === 'delete' || !isDoc(res.body) ? null : res.body
+      const rev =
+        isDoc(res.body) || typeof (res.body as { _rev?: unknown })?._rev === 'number'
+          ? (res.body as { _rev: number })._rev
+          : 0
+      await ctx.storage.run((db) => confirmEntry(db, e.mutationId, { doc, rev }, ctx.user, now))
+      ctx.status.update({ network: 'online', lastError: null })
+      return true
+    }
+    if (res.status === 0 || res.status >= 500 || res.status === 429) {
+      const attempts = e.attempts + 1
+      const retryAfter = res.status === 429 ? Number(res.headers.get('retry-after')) * 1000 : 0
+      const delay = Math.max(
+        backoffDelay(attempts, clock.random()),
+        Number.isFinite(retryAfter) ? retryAfter : 0,
+      )
+      const lastError =
+        res.status === 0
+          ? String((res.error as Error)?.message ?? res.error)
+          : messageOf(res.body, `HTTP ${res.status}`)
+      await ctx.storage.run((db) => updateEntry(db, e.seq!, { attempts, notBefore: now + delay, lastError }))
+      ctx.status.update({ network: res.status === 0 ? 'offline' : 'online', lastError })
+      this.schedule(now + delay)
+      return false
+    }
+    ctx.status.update({ network: 'online' })
+    if (res.status === 401) {
+      ctx.authExpired()
+      return false
+    }
+    const message = messageOf(res.body, `HTTP ${res.status}`)
+    if (res.status === 409) {
+      const current = (res.body as { current?: unknown })?.current
+      const theirs = isDoc(current) ? current : undefined
+      if (theirs && e.op === 'patch' && e.body && e.base) {
+        const touched = changedFields(e.base, theirs)
+        if (!Object.keys(e.body).some((k) => touched.has(k))) {
+          await ctx.storage.run((db) =>
+            updateEntry(db, e.seq!, {
+              baseRev: theirs._rev,
+              base: theirs,
+              attempts: e.attempts + 1,
+              lastError: message,
+            }),
+          )
+          return true
+        }
+      }
+      await ctx.storage.run((db) =>
+        moveToInbox(db, e.mutationId, { kind: 'conflict', status: 409, message, theirs }, now),
+      )
+      return true
+    }
+    if (res.status === 404 && e.op === 'delete') {
+      await ctx.storage.run((db) =>
+        confirmEntry(db, e.mutationId, { doc: null, rev: e.baseRev ?? 0 }, ctx.user, now),
+      )
+      return true
+    }
+    if (res.status === 404 && e.op === 'patch') {
+      await ctx.storage.run((db) =>
+        moveToInbox(db, e.mutationId, { kind: 'conflict', status: 404, message, theirs: null }, now),
+      )
+      return true
+    }
+    await ctx.storage.run((db) =>
+      moveToInbox(
+        db,
+        e.mutationId,
+        { kind: 'rejected', status: res.status, message, theirs: undefined },
+        now,
+      ),
+    )
+    return true
+  }
+}

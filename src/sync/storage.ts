@@ -1,0 +1,108 @@
+/**
+ * The engine's only door to IndexedDB. Browsers drop connections (storage pressure, a version change
+ * from a newer tab, "UnknownError" after a crash) and refuse writes when the quota is full; both must
+ * surface as a status the UI can show, never as silently lost data. A lost connection is reopened
+ * through the db port and the work retried once; a full disk is reported and the write rejected, so a
+ * mutate() that was not stored never resolves. The outbox is never cleared here.
+ */
+import type { MomentumDb } from '../db/schema'
+import type { DbPort } from './ports'
+
+export type StorageState = 'ok' | 'full' | 'reconnecting' | 'failed'
+
+export class StorageError extends Error {
+  constructor(
+    readonly reason: 'quota' | 'unavailable',
+    override readonly cause: unknown,
+  ) {
+    super(
+      reason === 'quota'
+        ? 'The device storage is full; the change was not saved'
+        : 'Local storage is unavailable; the change was not saved',
+    )
+    this.name = 'StorageError'
+  }
+}
+
+const CONNECTION_LOST = new Set([
+  'DatabaseClosedError',
+  'InvalidStateError',
+  'UnknownError',
+  'TransactionInactiveError',
+])
+
+function errorNames(e: unknown): string[] {
+  const names: string[] = []
+  let cur: unknown = e
+  for (let i = 0; i < 4 && cur && typeof cur === 'object'; i++) {
+    const { name, inner } = cur as { name?: unknown; inner?: unknown }
+    if (typeof name === 'string') names.push(name)
+    cur = inner
+  }
+  return names
+}
+
+export const isQuotaError = (e: unknown) => errorNames(e).includes('QuotaExceededError')
+export const isConnectionLost = (e: unknown) => errorNames(e).some((n) => CONNECTION_LOST.has(n))
+
+export class Storage {
+  private current: MomentumDb | null = null
+  private state: StorageState = 'ok'
+
+  constructor(
+    private readonly port: DbPort,
+    readonly name: string,
+    private readonly onState: (state: StorageState) => void,
+  ) {}
+
+  get db(): MomentumDb {
+    if (!this.current) throw new StorageError('unavailable', null)
+    return this.current
+  }
+
+  async open(): Promise<MomentumDb> {
+    this.current = await this.port.open(this.name)
+    return this.current
+  }
+
+  close(): void {
+    this.current?.close()
+    this.current = null
+  }
+
+  private set(state: StorageState) {
+    if (state === this.state) return
+    this.state = state
+    this.onState(state)
+  }
+
+  /** Runs `fn` on the database, reopening once after a lost connection. */
+  async run<T>(fn: (db: MomentumDb) => Promise<T>): Promise<T> {
+    try {
+      const result = await fn(this.db)
+      this.set('ok')
+      return result
+    } catch (error) {
+      if (isQuotaError(error)) {
+        this.set('full')
+        throw new StorageError('quota', error)
+      }
+      if (!isConnectionLost(error) || !this.current) throw error
+    }
+    this.set('reconnecting')
+    try {
+      this.current?.close()
+      await this.open()
+      const result = await fn(this.db)
+      this.set('ok')
+      return result
+    } catch (error) {
+      if (isQuotaError(error)) {
+        this.set('full')
+        throw new StorageError('quota', error)
+      }
+      this.set('failed')
+      throw isConnectionLost(error) ? new StorageError('unavailable', error) : error
+    }
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The live stream: the websocket's streaming pull (docs/sync-protocol.md). After every (re)connect it
+ * sends `sync` with the stored cursor and epoch, so nothing committed meanwhile is skipped. Each
+ * `changes` page carries `from`, the cursor it continues; against the stored cursor that tells
+ *   page.cursor <= cursor        → a duplicate (or a reordered page already covered): ignored
+ *   from <= cursor < page.cursor → applied, keeping only changes after the stored cursor
+ *   from > cursor                → a gap (a page was lost or overtaken): an HTTP pull fills it
+ * A `gone` or another epoch rebuilds the mirror and resyncs from 0. A closed socket reconnects after
+ * WS_RECONNECT_MS (SPEC §9) with jitter; close() stops for good. `connected: false` after a session
+ * ended is a 401: no reconnect until the engine gets a new token.
+ */
+import { WS_RECONNECT_MS } from '../shared/constants'
+import type { ChangesPayload, ConnectedPayload, GonePayload, SocketMessage } from '../shared/sync-protocol'
+import type { EngineContext } from './context'
+import { applyPage, readCursor, rebuildMirror } from './local'
+import type { SocketLike, TimerHandle } from './ports'
+import { pullAll } from './pull'
+
+export class LiveStream {
+  private socket: SocketLike | null = null
+  private timer: TimerHandle | null = null
+  private stopped = true
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  start(): void {
+    this.stopped = false
+    this.connect()
+  }
+
+  stop(): void {
+    this.stopped = true
+    if (this.timer !== null) this.ctx.ports.clock.clearTimeout(this.timer)
+    this.timer = null
+    const s = this.socket
+    this.socket = null
+    if (s) {
+      s.onclose = null
+      s.onmessage = null
+      s.onerror = null
+      try {
+        s.close()
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+
+  /** Reconnects at once (a new token, the browser came online). */
+  restart(): void {
+    this.stop()
+    this.start()
+  }
+
+  get connected(): boolean {
+    return this.socket !== null && this.socket.readyState === 1
+  }
+
+  private connect() {
+    const { ctx } = this
+    const token = ctx.token()
+    if (this.stopped || ctx.closed() || !token) return
+    const url = new URL('/api/socket', ctx.origin)
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
+    url.searchParams.set('token', token)
+    url.searchParams.set('url', 'sync')
+    let socket: SocketLike
+    try {
+      socket = ctx.ports.transport.socket(url.toString())
+    } catch {
+      return this.reconnectLater()
+    }
+    this.socket = socket
+    socket.onmessage = (ev) => {
+      let msg: SocketMessage
+      try {
+        msg = JSON.parse(String(ev.data)) as SocketMessage
+      } catch {
+        return
+      }
+      void this.handle(socket, msg).catch((error) =>
+        ctx.status.update({ lastError: String(error?.message ?? error) }),
+      )
+    }
+    socket.onclose = () => {
+      if (this.socket !== socket) return
+      this.socket = null
+      if (ctx.status.get().network !== 'offline') ctx.status.update({ network: 'offline' })
+      this.reconnectLater()
+    }
+    socket.onerror = () => {
+      // onclose follows.
+    }
+  }
+
+  private reconnectLater() {
+    if (this.stopped || this.ctx.closed() || this.ctx.status.get().auth !== 'ok') return
+    const { clock } = this.ctx.ports
+    const delay = WS_RECONNECT_MS * (0.75 + 0.5 * clock.random())
+    this.timer = clock.setTimeout(() => {
+      this.timer = null
+      this.connect()
+    }, delay)
+  }
+
+  private async sendSync(socket: SocketLike) {
+    const { cursor, epoch } = await this.ctx.storage.run(readCursor)
+    if (this.socket !== socket) return
+    socket.send(JSON.stringify({ event: 'sync', payload: epoch ? { cursor, epoch } : { cursor } }))
+  }
+
+  private async handle(socket: SocketLike, msg: SocketMessage) {
+    const { ctx } = this
+    if (this.socket !== socket) return
+    if (msg.event === 'connected') {
+      const p = msg.payload as ConnectedPayload
+      if (!p.connected) {
+        // The server closes the socket next; a dead session must not be retried every 15 s.
+        ctx.authExpired()
+        return
+      }
+      ctx.status.update({ network: 'online' })
+      return ctx.serial(() => this.sendSync(socket))
+    }
+    if (msg.event === 'gone') {
+      const p = msg.payload as GonePayload
+      return ctx.serial(async () => {
+        await ctx.storage.run((db) => rebuildMirror(db, p.epoch, ctx.user, ctx.ports.clock.now()))
+        await this.sendSync(socket)
+      })
+    }
+    if (msg.event === 'changes') return ctx.serial(() => this.page(socket, msg.payload as ChangesPayload))
+  }
+
+  private async page(socket: SocketLike, p: ChangesPayload) {
+    const { ctx } = this
+    const now = ctx.ports.clock.now()
+    const { cursor, epoch } = await ctx.storage.run(readCursor)
+    if (epoch && p.epoch !== epoch) {
+      await ctx.storage.run((db) => rebuildMirror(db, p.epoch, ctx.user, now))
+      return this.sendSync(socket)
+    }
+    if (p.cursor <= cursor) return
+    if (p.from > cursor) {
+      await pullAll(ctx)
+      return
+    }
+    const changes = p.changes.filter((c) => c.seq > cursor)
+    await ctx.storage.run((db) => applyPage(db, { changes, cursor: p.cursor, epoch: p.epoch }, ctx.user, now))
+    ctx.status.update({ network: 'online' })
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What the worker exposes over comlink: the engine's public API, minus the Dexie instance (screens
+ * open their own connection to the same database for liveQuery; the name comes from databaseName()).
+ * Status listeners cross the boundary as comlink proxies.
+ */
+import { databaseName } from '../db/schema'
+import type { InboxItem, OutboxEntry, SyncDoc } from '../db/types'
+import type { Body, EngineOptions, SyncEngine } from '../sync/engine'
+import type { Resolution } from '../sync/inbox'
+import type { PullResult } from '../sync/pull'
+import type { StatusListener, SyncStatus } from '../sync/status'
+
+export interface SyncWorkerApi {
+  start(options: EngineOptions): Promise<{ database: string }>
+  create(collection: string, body: Body, id?: string): Promise<SyncDoc>
+  put(collection: string, id: string, body: Body): Promise<SyncDoc>
+  patch(collection: string, id: string, body: Body): Promise<SyncDoc>
+  delete(collection: string, id: string): Promise<void>
+  status(): SyncStatus
+  subscribe(listener: StatusListener): () => void
+  pending(): Promise<OutboxEntry[]>
+  conflicts(): Promise<InboxItem[]>
+  resolve(mutationId: string, resolution: Resolution): Promise<void>
+  setToken(token: string): void
+  kick(): Promise<void>
+  pull(): Promise<PullResult>
+  stop(): Promise<void>
+}
+
+/** Binds the API to an engine factory, so the worker entry holds only the browser wiring. */
+export function syncWorkerApi(open: (options: EngineOptions) => Promise<SyncEngine>): SyncWorkerApi {
+  let engine: SyncEngine | null = null
+  const need = (): SyncEngine => {
+    if (!engine) throw new Error('The sync engine is not started; call start() after login')
+    return engine
+  }
+  return {
+    async start(options) {
+      await engine?.close()
+      engine = await open(options)
+      return { database: databaseName(options.origin, options.user) }
+    },
+    create: (c, body, id) => need().mutate.create(c, body, id),
+    put: (c, id, body) => need().mutate.put(c, id, body),
+    patch: (c, id, body) => need().mutate.patch(c, id, body),
+    delete: (c, id) => need().mutate.delete(c, id),
+    status: () => need().status(),
+    subscribe: (listener) => need().subscribe(listener),
+    pending: () => need().pending(),
+    conflicts: () => need().conflicts(),
+    resolve: (id, r) => need().resolve(id, r),
+    setToken: (t) => need().setToken(t),
+    kick: () => need().kick(),
+    pull: () => need().pull(),
+    async stop() {
+      await engine?.close()
+      engine = null
+    },
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The dedicated worker entry (ARCHITECTURE §1): runs the sync engine off the main thread and exposes it
+ * with comlink. Each tab has its own worker; the Web Lock inside the engine picks the one leader.
+ * Screens create it with `new Worker(new URL('../worker/sync.worker.ts', import.meta.url), {type: 'module'})`
+ * and `Comlink.wrap<SyncWorkerApi>(worker)`.
+ */
+import * as Comlink from 'comlink'
+import { MomentumDb } from '../db/schema'
+import { createSyncEngine } from '../sync/engine'
+import { browserPorts, type SocketLike } from '../sync/ports'
+import { syncWorkerApi } from './sync-api'
+
+const ports = browserPorts((name) => new MomentumDb(name), {
+  fetch: self.fetch.bind(self),
+  // The DOM typing of on* handlers is narrower than SocketLike's; the runtime object is the same.
+  WebSocket: self.WebSocket as unknown as new (url: string) => SocketLike,
+  locks: self.navigator.locks,
+})
+
+const api = syncWorkerApi((options) => createSyncEngine(ports, options))
+
+// Back online: replay and pull now instead of waiting out a backoff computed while offline.
+self.addEventListener('online', () => {
+  api.kick().catch(() => undefined)
+})
+
+Comlink.expose({
+  ...api,
+  // Listeners are functions on the page's side: comlink passes them as proxies when marked so.
+  subscribe: (listener: Parameters<typeof api.subscribe>[0]) => Comlink.proxy(api.subscribe(listener)),
+})

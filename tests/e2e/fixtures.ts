@@ -1,0 +1,190 @@
+/**
+ * Shared Playwright fixtures (ARCHITECTURE §4): each worker starts the REAL server as a child process
+ * (`tsx src/server/main.ts`, the same entry as `npm run serve`) on a free loopback port with a temp data
+ * dir, serving the built console from dist/ui (run `npx vite build` first), and kills it afterwards.
+ * The seed is an option: `test.use({ seed: 'sample' })` in a spec file for the sample data set.
+ *
+ * `server.api` talks to the server directly (setup and assertions); the page talks to it through the
+ * console like a person would.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test as base, expect, type Page } from '@playwright/test'
+
+export const ADMIN_PASSWORD = 'e2e-admin-password'
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const UI_DIR = path.join(ROOT, 'dist/ui')
+
+export interface ApiResult<T = unknown> {
+  status: number
+  body: T
+}
+
+export interface E2EServer {
+  /** e.g. http://127.0.0.1:43123 */
+  url: string
+  /** The console root, url + '/ui' */
+  ui: string
+  dataDir: string
+  api<T = unknown>(
+    pathname: string,
+    init?: { method?: string; json?: unknown; token?: string },
+  ): Promise<ApiResult<T>>
+  login(username?: string, password?: string): Promise<string>
+  /** Creates a group with these permissions and a user in it (password `${id}-pw`). */
+  createUser(id: string, permissions: string[], name?: string): Promise<void>
+}
+
+interface WorkerFixtures {
+  seed: 'none' | 'sample'
+  /** Extra environment for the server process (feedback: the assistant spec points MOMENTUM_AI_URL at its peer). */
+  serverEnv: Record<string, string>
+  server: E2EServer
+}
+
+async function startServer(
+  seed: 'none' | 'sample',
+  extraEnv: Record<string, string> = {},
+): Promise<{ server: E2EServer; stop: () => Promise<void> }> {
+  if (!fs.existsSync(path.join(UI_DIR, 'index.html'))) {
+    throw new Error('dist/ui is missing: run `npx vite build` before the e2e tests')
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-e2e-'))
+  // A private copy of the build: a `vite build` run meanwhile (it empties dist/ui) cannot break this run.
+  const uiDir = path.join(dataDir, 'ui-build')
+  fs.cpSync(UI_DIR, uiDir, { recursive: true })
+  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      MOMENTUM_DATA: dataDir,
+      MOMENTUM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      MOMENTUM_QUIET: 'true',
+      MOMENTUM_SEED: seed,
+      MOMENTUM_UI_DIR: uiDir,
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s:\n${output}`)), 30_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const m = output.match(/Momentum Console: (http:\/\/[^\s]+?)\/ui\//)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1]!)
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code} before it was ready:\n${output}`))
+    })
+  })
+
+  const api: E2EServer['api'] = async (pathname, init = {}) => {
+    const headers: Record<string, string> = {}
+    if (init.token) headers.authorization = `Bearer ${init.token}`
+    if (init.json !== undefined) headers['content-type'] = 'application/json'
+    const res = await fetch(url + pathname, {
+      method: init.method ?? (init.json !== undefined ? 'POST' : 'GET'),
+      headers,
+      body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+    })
+    const text = await res.text()
+    let body: unknown = text
+    try {
+      body = text ? JSON.parse(text) : null
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body } as ApiResult<never>
+  }
+  const login = async (username = 'admin', password = ADMIN_PASSWORD) => {
+    const res = await api<{ token: string }>('/api/auth/login', { json: { username, password } })
+    if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${JSON.stringify(res.body)}`)
+    return res.body.token
+  }
+  const server: E2EServer = {
+    url,
+    ui: `${url}/ui`,
+    dataDir,
+    api,
+    login,
+    async createUser(id, permissions, name) {
+      const token = await login()
+      const group = await api('/api/groups', { token, json: { _id: `g-${id}`, name: id, permissions } })
+      if (group.status >= 300) throw new Error(`create group: ${group.status} ${JSON.stringify(group.body)}`)
+      const user = await api('/api/users', {
+        token,
+        json: {
+          _id: id,
+          name: name ?? id,
+          email: `${id}@example.com`,
+          password: `${id}-pw`,
+          groups: [`g-${id}`],
+        },
+      })
+      if (user.status >= 300) throw new Error(`create user: ${user.status} ${JSON.stringify(user.body)}`)
+    },
+  }
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+      if (child.exitCode === null) child.kill('SIGKILL')
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+  return { server, stop }
+}
+
+export const test = base.extend<object, WorkerFixtures>({
+  seed: ['none', { scope: 'worker', option: true }],
+  serverEnv: [{}, { scope: 'worker', option: true }],
+  server: [
+    async ({ seed, serverEnv }, use) => {
+      const { server, stop } = await startServer(seed, serverEnv)
+      await use(server)
+      await stop()
+    },
+    { scope: 'worker' },
+  ],
+})
+
+export { expect }
+
+/** Stores a session token the way the console does (IndexedDB), then opens `path`: a logged-in start. */
+export async function openLoggedIn(
+  page: Page,
+  server: E2EServer,
+  token: string,
+  pathname = '/',
+): Promise<void> {
+  await page.goto(`${server.ui}/login`)
+  await page.evaluate(async (t) => {
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.open('momentum-console')
+      req.onupgradeneeded = () => req.result.createObjectStore('local')
+      req.onsuccess = () => {
+        const tx = req.result.transaction('local', 'readwrite')
+        tx.objectStore('local').put(t, 'token')
+        tx.oncomplete = () => {
+          req.result.close()
+          resolve()
+        }
+        tx.onerror = () => reject(tx.error)
+      }
+      req.onerror = () => reject(req.error)
+    })
+  }, token)
+  await page.goto(`${server.ui}${pathname}`)
+}

@@ -1,0 +1,49 @@
+/** Page model of the console shell (SPEC §2): sidebar, toolbar, breadcrumb, user menu, footer. */
+import type { Locator, Page } from '@playwright/test'
+
+export class Shell {
+  readonly sidebar: Locator
+  readonly nav: Locator
+  readonly toolbar: Locator
+  readonly breadcrumb: Locator
+  readonly currentCrumb: Locator
+  readonly footer: Locator
+  readonly avatar: Locator
+
+  constructor(readonly page: Page) {
+    this.sidebar = page.locator('#sidebar')
+    this.nav = page.getByRole('navigation', { name: 'Main' })
+    this.toolbar = page.locator('header.toolbar')
+    this.breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' })
+    this.currentCrumb = this.breadcrumb.locator('[aria-current="page"]')
+    this.footer = page.locator('footer.footer')
+    this.avatar = page.getByRole('button', { name: /^Account menu for/ })
+  }
+
+  /** The menu button's name changes with state: Open/Close menu (narrow), Collapse/Expand sidebar. */
+  menuButton(): Locator {
+    return this.toolbar.getByRole('button', {
+      name: /^(Open menu|Close menu|Collapse sidebar|Expand sidebar)$/,
+    })
+  }
+
+  /** Visible entry names of the sidebar, groups opened, in order. */
+  async menuEntries(): Promise<string[]> {
+    const groups = this.nav.locator('button[aria-expanded="false"]')
+    while ((await groups.count()) > 0) await groups.first().click()
+    return this.nav
+      .locator('.nav-item')
+      .evaluateAll((els) =>
+        els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.textContent?.trim() ?? ''),
+      )
+  }
+
+  async navigate(name: string): Promise<void> {
+    await this.nav.getByRole('link', { name, exact: true }).click()
+  }
+
+  async logout(): Promise<void> {
+    await this.avatar.click()
+    await this.page.getByRole('button', { name: 'Logout' }).click()
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The shell's sidebar (SPEC §2, §6): order and visibility per permissions for two users, collapse
+ * remembered across a reload, the phone drawer closing after navigation; plus the hosted login posting
+ * its token to the opener.
+ */
+
+import fs from 'node:fs'
+import path from 'node:path'
+import { buildSync } from 'esbuild'
+import { UI_TEXT } from '../../src/shared/messages'
+import { ADMIN_PASSWORD, expect, test } from './fixtures'
+import { LoginPage } from './pages/login-page'
+import { Shell } from './pages/shell'
+
+const DESKTOP = { width: 1280, height: 800 }
+const PHONE = { width: 375, height: 740 }
+
+test.describe('sidebar on a desktop', () => {
+  test.use({ viewport: DESKTOP })
+
+  test('shows every entry in spec order to the admin, and only the permitted ones to a limited user', async ({
+    page,
+    server,
+  }) => {
+    const login = new LoginPage(page)
+    await login.open(server.ui)
+    await login.login('admin', ADMIN_PASSWORD)
+    const shell = new Shell(page)
+    await expect(shell.nav).toBeVisible()
+    expect(await shell.menuEntries()).toEqual([
+      'AI Assistant',
+      'Actions',
+      'Analytics',
+      'Pages',
+      'Users',
+      'Authentication',
+      'Groups',
+      'Users',
+      'Data',
+      'Database',
+      'Forms & Reports',
+      'Messages',
+      'Payments',
+      'Discount Codes',
+      'Transactions',
+      'Storage',
+      'Templates',
+      'Web Server',
+      'Logs',
+      'Client',
+      'Server',
+      'Settings',
+    ])
+    await shell.logout()
+
+    await server.createUser('auditor', ['logs:r', 'users:r', 'discounts:c'], 'Audrey Auditor')
+    await login.login('auditor', 'auditor-pw')
+    await expect(page.getByRole('heading', { name: 'Welcome, Audrey Auditor' })).toBeVisible()
+    expect(await shell.menuEntries()).toEqual([
+      'Authentication',
+      'Users',
+      'Payments',
+      'Discount Codes',
+      'Logs',
+      'Client',
+      'Server',
+    ])
+  })
+
+  test('a collapsed sidebar stays collapsed after a reload', async ({ page, server }) => {
+    const login = new LoginPage(page)
+    await login.open(server.ui)
+    await login.login('admin', ADMIN_PASSWORD)
+    const shell = new Shell(page)
+    await expect(shell.sidebar).toHaveCSS('width', '290px')
+    await shell.toolbar.getByRole('button', { name: 'Collapse sidebar' }).click()
+    await expect(shell.sidebar).toHaveCSS('width', '50px')
+    await page.reload()
+    await expect(shell.toolbar.getByRole('button', { name: 'Expand sidebar' })).toBeVisible()
+    await expect(shell.sidebar).toHaveCSS('width', '50px')
+    // Labels stay available to assistive technology while hidden.
+    await expect(shell.nav.getByRole('link', { name: 'Actions' })).toBeVisible()
+    await shell.toolbar.getByRole('button', { name: 'Expand sidebar' }).click()
+    await expect(shell.sidebar).toHaveCSS('width', '290px')
+  })
+
+  test('the toolbar darkens once the page scrolls past 50 px, and home has no footer', async ({
+    page,
+    server,
+  }) => {
+    const login = new LoginPage(page)
+    await login.open(server.ui)
+    await login.login('admin', ADMIN_PASSWORD)
+    const shell = new Shell(page)
+    await expect(shell.nav).toBeVisible()
+    await expect(shell.footer).toHaveCount(0)
+    await shell.navigate('Actions')
+    await expect(shell.footer).toContainText(`© ${new Date().getFullYear()} Momentum`)
+    await expect(shell.footer).toContainText('Version 0.1.0')
+    await page.setViewportSize({ width: 1280, height: 300 })
+    await expect(shell.toolbar).not.toHaveClass(/is-scrolled/)
+    await page.mouse.wheel(0, 200)
+    await expect(shell.toolbar).toHaveClass(/is-scrolled/)
+  })
+})
+
+test.describe('sidebar on a phone', () => {
+  test.use({ viewport: PHONE })
+
+  test('is hidden until the menu button opens it, and closes after navigating', async ({ page, server }) => {
+    const login = new LoginPage(page)
+    await login.open(server.ui)
+    await login.login('admin', ADMIN_PASSWORD)
+    const shell = new Shell(page)
+    await expect(shell.avatar).toBeVisible()
+    await expect(shell.sidebar).toBeHidden()
+    await shell.toolbar.getByRole('button', { name: 'Open menu' }).click()
+    await expect(shell.sidebar).toBeVisible()
+    await shell.nav.getByRole('button', { name: 'Logs' }).click()
+    await shell.navigate('Server')
+    await expect(page).toHaveURL(`${server.ui}/logs/server`)
+    await expect(shell.sidebar).toBeHidden()
+    await expect(shell.currentCrumb).toHaveText('Server Logs')
+    // Escape closes it too.
+    await shell.toolbar.getByRole('button', { name: 'Open menu' }).click()
+    await expect(shell.sidebar).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(shell.sidebar).toBeHidden()
+  })
+})
+
+test.describe('hosted login', () => {
+  test.use({ viewport: DESKTOP })
+
+  /** A page on another origin (localhost vs 127.0.0.1) using the console's own hosted-login helper. */
+  async function openerPage(server: { url: string; dataDir: string }) {
+    const bundle = buildSync({
+      entryPoints: [path.resolve(import.meta.dirname, '../../src/app/api/hosted-login.ts')],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      globalName: 'Momentum',
+    }).outputFiles[0]!.text
+    const dir = path.join(server.dataDir, 'static')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(path.join(dir, 'hosted-login.js'), bundle)
+    fs.writeFileSync(
+      path.join(dir, 'opener.html'),
+      '<!doctype html><html lang="en"><title>Partner site</title><script src="hosted-login.js"></script><h1>Partner</h1>',
+    )
+    return server.url.replace('127.0.0.1', 'localhost')
+  }
+
+  test('posts the token to the opener, for its origin only, and closes', async ({ page, server }) => {
+    const partner = await openerPage(server)
+    await page.goto(`${partner}/opener.html`)
+    const popupEvent = page.waitForEvent('popup')
+    const token = page.evaluate(
+      (base) =>
+        (window as never as { Momentum: { hostedLogin(o: object): Promise<string> } }).Momentum.hostedLogin({
+          base,
+        }),
+      server.url,
+    )
+    const popup = await popupEvent
+    await expect(popup).toHaveURL(
+      `${server.ui}/login?redirect=postmessage&host=${encodeURIComponent(partner)}`,
+    )
+    await expect(popup.getByText(`Log in to continue to ${partner}`)).toBeVisible()
+    popup.on('console', (m) => console.log('POPUP', m.text()))
+    await new LoginPage(popup).login('admin', ADMIN_PASSWORD)
+    await popup.waitForTimeout(1500).catch(() => {})
+    if (!popup.isClosed()) console.log('POPUP BODY', await popup.locator('body').innerText())
+    const received = await token
+    expect(received).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
+    await popup.waitForEvent('close')
+    const session = await server.api<{ user: { _id: string } }>('/api/auth/session', { token: received })
+    expect(session.status).toBe(200)
+    expect(session.body.user._id).toBe('admin')
+  })
+
+  test('rejects with the spec message when the popup closes without an answer', async ({ page, server }) => {
+    const partner = await openerPage(server)
+    await page.goto(`${partner}/opener.html`)
+    const popupEvent = page.waitForEvent('popup')
+    const outcome = page.evaluate(
+      (base) =>
+        (window as never as { Momentum: { hostedLogin(o: object): Promise<string> } }).Momentum.hostedLogin({
+          base,
+        }).then(
+          () => 'resolved',
+          (e: Error) => e.message,
+        ),
+      server.url,
+    )
+    const popup = await popupEvent
+    await popup.close()
+    expect(await outcome).toBe(UI_TEXT.unknownLoginResponse)
+  })
+})

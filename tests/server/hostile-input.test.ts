@@ -1,0 +1,244 @@
+/**
+ * Hostile input against the real server: broken and oversized bodies, path traversal in ids, operator
+ * and SQL injection through list parameters, non-object bodies, prototype pollution. Each must get a
+ * clear 4xx `{error, message}` — never a 500 — and leave the data exactly as it was.
+ */
+import http from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BODY_LIMIT_BYTES } from '../../src/shared/constants'
+import { SERVER_TEXT } from '../../src/shared/messages'
+import { startTestServer, type TestServer } from '../helpers/server'
+
+let server: TestServer
+let admin: string
+
+beforeAll(async () => {
+  server = await startTestServer()
+  admin = await server.login()
+  for (const id of ['alpha', 'beta', 'gamma']) {
+    await server.api('/api/products', { json: { _id: id, name: id, price: 100 }, token: admin })
+  }
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+/** Everything a hostile request could have touched: the change log head and the documents. */
+async function snapshot() {
+  const { store } = server.services
+  const docs: Record<string, unknown> = {}
+  for (const module of ['products', 'users', 'groups', 'settings']) {
+    docs[module] = (await store.list(module, { limit: 10_000 })).items
+  }
+  return { head: await store.headSeq(), docs }
+}
+
+/**
+ * A request whose path is sent byte for byte: fetch would resolve `..` segments before sending, which
+ * is exactly what a hostile client does not do.
+ */
+function raw(method: string, path: string, body?: string, contentType = 'application/json') {
+  return new Promise<{ status: number; body: { error?: string; message?: string } }>((resolve, reject) => {
+    const url = new URL(server.url)
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: {
+          authorization: `Bearer ${admin}`,
+          ...(body !== undefined
+            ? { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }
+            : {}),
+        },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (c) => {
+          text += c
+        })
+        res.on('end', () => {
+          let parsed = {}
+          try {
+            parsed = text ? JSON.parse(text) : {}
+          } catch {
+            parsed = { message: text }
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed })
+        })
+      },
+    )
+    req.on('error', reject)
+    if (body !== undefined) req.write(body)
+    req.end()
+  })
+}
+
+function expectClientError(
+  res: { status: number; body: { error?: string; message?: string } },
+  status = 400,
+) {
+  expect(res.status).toBe(status)
+  expect(typeof res.body.error).toBe('string')
+  expect(typeof res.body.message).toBe('string')
+}
+
+describe('hostile input leaves the data unchanged', () => {
+  it('invalid JSON → 400', async () => {
+    const before = await snapshot()
+    for (const [method, path] of [
+      ['POST', '/api/products'],
+      ['PATCH', '/api/products/alpha'],
+      ['POST', '/api/users'],
+    ]) {
+      for (const body of ['{"name":', "{'single':1}", '{"a":1}}', 'NaN', '']) {
+        const res = await raw(method!, path!, body)
+        expectClientError(res)
+        expect(res.body.message).toBe(SERVER_TEXT.invalidJson)
+      }
+    }
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it(`a body over ${BODY_LIMIT_BYTES} bytes → 413`, async () => {
+    const before = await snapshot()
+    const big = JSON.stringify({ _id: 'huge', blob: 'x'.repeat(BODY_LIMIT_BYTES) })
+    const res = await server.api('/api/products', { json: JSON.parse(big), token: admin })
+    expect(res.status).toBe(413)
+    expect(res.body).toEqual({ error: 'payload_too_large', message: SERVER_TEXT.bodyTooLarge })
+    const patch = await raw('PATCH', '/api/products/alpha', big)
+    expect(patch.status).toBe(413)
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('path traversal in ids → 400, encoded or not', async () => {
+    const before = await snapshot()
+    for (const id of [
+      '..',
+      '%2e%2e',
+      '%2e%2e%2f',
+      '..%2f..%2fetc%2fpasswd',
+      '%2E%2E%2Fadmin',
+      '..%5c..%5cx',
+      'a%00b',
+    ]) {
+      for (const [method, path, body] of [
+        ['GET', `/api/products/${id}`, undefined],
+        ['PATCH', `/api/products/${id}`, '{"name":"pwned"}'],
+        ['DELETE', `/api/products/${id}`, undefined],
+        ['GET', `/api/users/${id}/image`, undefined],
+        ['PATCH', `/api/users/${id}`, '{"name":"pwned"}'],
+      ] as const) {
+        const res = await raw(method, path, body)
+        expect(res.status, `${method} ${path}`).toBe(400)
+        expect(res.body).toEqual({ error: 'bad_request', message: SERVER_TEXT.invalidId })
+      }
+    }
+    for (const _id of ['../x', '..\\x', '../../etc/passwd', '/abs', 'a/b', '.', 'nul\u0000l']) {
+      const res = await server.api('/api/products', { json: { _id, name: 'pwned' }, token: admin })
+      expect(res.status, _id).toBe(400)
+    }
+    // Broken percent-encoding is refused before routing.
+    for (const id of ['%zz', '%', '%E0%A4%A']) {
+      const res = await raw('PATCH', `/api/products/${id}`, '{"name":"pwned"}')
+      expect(res.status, id).toBe(400)
+    }
+    // A literal ../ climbs out of the route entirely: it must land on no write route.
+    for (const path of ['/api/products/../users/admin', '/api/users/../products/alpha']) {
+      const res = await raw('PATCH', path, '{"name":"pwned"}')
+      expect(res.status, path).toBeGreaterThanOrEqual(400)
+      expect(res.status, path).toBeLessThan(500)
+    }
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('operator and SQL injection through filter and sort → 400', async () => {
+    const before = await snapshot()
+    const filters: unknown[] = [
+      { $where: 'sleep(1000)' },
+      { $function: { body: 'return true' } },
+      { name: { $where: '1' } },
+      { 'na"me': 'alpha' },
+      { "name')--": 1 },
+      { "x') OR 1=1 --": 1 },
+      { 'name; DROP TABLE docs': 1 },
+      { '$.name': 'alpha' },
+      { 'name[0]': 1 },
+      { '': 1 },
+    ]
+    for (const filter of filters) {
+      const res = await server.api(`/api/products?filter=${encodeURIComponent(JSON.stringify(filter))}`, {
+        token: admin,
+      })
+      expect(res.status, JSON.stringify(filter)).toBe(400)
+      expect((res.body as { error: string }).error).toBe('bad_request')
+    }
+    for (const sort of ["name') --", 'name"', '-$where', 'name;DROP', '(select 1)']) {
+      const res = await server.api(`/api/products?sort=${encodeURIComponent(sort)}`, { token: admin })
+      expect(res.status, sort).toBe(400)
+    }
+    // A quoted value is only ever a value: it matches nothing and breaks nothing.
+    const value = await server.api(
+      `/api/products?filter=${encodeURIComponent(JSON.stringify({ name: "alpha' OR '1'='1" }))}`,
+      { token: admin },
+    )
+    expect(value.status).toBe(200)
+    expect(value.body).toEqual([])
+    expect(await snapshot()).toEqual(before)
+    expect((await server.api('/api/products', { token: admin })).headers.get('x-total-count')).toBe('3')
+  })
+
+  it('non-object bodies → 400', async () => {
+    const before = await snapshot()
+    for (const body of ['[]', '[{"_id":"x"}]', '"text"', '42', 'null', 'true']) {
+      for (const [method, path] of [
+        ['POST', '/api/products'],
+        ['PATCH', '/api/products/alpha'],
+        ['POST', '/api/groups'],
+        ['PATCH', '/api/settings/title'],
+      ]) {
+        const res = await raw(method!, path!, body)
+        expect(res.status, `${method} ${path} ${body}`).toBe(400)
+      }
+    }
+    const text = await raw('POST', '/api/products', 'name=x', 'text/plain')
+    expect(text.status).toBeGreaterThanOrEqual(400)
+    expect(text.status).toBeLessThan(500)
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('prototype pollution is refused and pollutes nothing', async () => {
+    const before = await snapshot()
+    for (const body of [
+      '{"_id":"p1","__proto__":{"polluted":true}}',
+      '{"constructor":{"prototype":{"polluted":true}}}',
+    ]) {
+      const res = await raw('PATCH', '/api/products/alpha', body)
+      expect(res.status).toBe(400)
+      const created = await raw('POST', '/api/products', body)
+      expect(created.status).toBe(400)
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('bad headers → 400', async () => {
+    const before = await snapshot()
+    for (const headers of <Array<Record<string, string>>>[
+      { 'if-match': 'abc' },
+      { 'if-match': '-1' },
+      { 'idempotency-key': 'k'.repeat(201) },
+    ]) {
+      const res = await server.api('/api/products/alpha', {
+        method: 'PATCH',
+        json: { name: 'x' },
+        token: admin,
+        headers,
+      })
+      expect(res.status, JSON.stringify(headers)).toBe(400)
+    }
+    expect(await snapshot()).toEqual(before)
+  })
+})
