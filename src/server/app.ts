@@ -8,7 +8,7 @@ import path from 'node:path'
 import fastifyMultipart from '@fastify/multipart'
 import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
 import { BODY_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '../shared/constants'
 import { SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
@@ -24,6 +24,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Malformed URLs (bad percent-encoding) get the same {error, message} body as every other 400.
+    frameworkErrors: (error, _req, reply) => {
+      // The reply here is typed for the framework's generic route; it is an ordinary reply at run time.
+      ;(reply as unknown as FastifyReply).code(400).send({ error: 'bad_request', message: error.message })
+    },
   })
 
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {

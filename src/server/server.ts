@@ -27,12 +27,13 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   fs.mkdirSync(config.dataDir, { recursive: true })
   const store = await openStore(config)
-  const tokens = createTokenService(store, loadSecret(config.dataDir))
+  const hub = createHub()
+  const tokens = createTokenService(store, loadSecret(config.dataDir), { onRevoke: (id) => hub.sessionEnded(id) })
   const services: Services = {
     config,
     store,
     tokens,
-    hub: createHub(),
+    hub,
     mail: createMailService({
       store,
       smtpUrl: config.smtpUrl,

@@ -4,7 +4,8 @@
  * `changes` page carries `from`, the cursor it continues; against the stored cursor that tells
  *   page.cursor <= cursor        → a duplicate (or a reordered page already covered): ignored
  *   from <= cursor < page.cursor → applied, keeping only changes after the stored cursor
- *   from > cursor                → a gap (a page was lost or overtaken): an HTTP pull fills it
+ *   from > cursor                → a gap (a page was lost or overtaken): an HTTP pull fills it, then
+ *                                  `sync` is re-sent so the stream continues from the new cursor
  * A `gone` or another epoch rebuilds the mirror and resyncs from 0. A closed socket reconnects after
  * WS_RECONNECT_MS (SPEC §9) with jitter; close() stops for good. `connected: false` after a session
  * ended is a 401: no reconnect until the engine gets a new token.
@@ -142,8 +143,10 @@ export class LiveStream {
     }
     if (p.cursor <= cursor) return
     if (p.from > cursor) {
+      // Fill the gap over HTTP, then realign the stream with the cursor we now hold, so its next page's
+      // `from` equals it again (docs/sync-protocol.md: re-send sync after a gap).
       await pullAll(ctx)
-      return
+      return this.sendSync(socket)
     }
     const changes = p.changes.filter((c) => c.seq > cursor)
     await ctx.storage.run((db) => applyPage(db, { changes, cursor: p.cursor, epoch: p.epoch }, ctx.user, now))

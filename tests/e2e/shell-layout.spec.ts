@@ -167,6 +167,7 @@ test.describe('hosted login', () => {
       `${server.ui}/login?redirect=postmessage&host=${encodeURIComponent(partner)}`,
     )
     await expect(popup.getByText(`Log in to continue to ${partner}`)).toBeVisible()
+    console.log('STEP url ok')
     popup.on('console', (m) => console.log('POPUP', m.text()))
     await new LoginPage(popup).login('admin', ADMIN_PASSWORD)
     await popup.waitForTimeout(1500).catch(() => {})

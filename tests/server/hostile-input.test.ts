@@ -144,6 +144,7 @@ describe('hostile input leaves the data unchanged', () => {
     for (const id of ['%zz', '%', '%E0%A4%A']) {
       const res = await raw('PATCH', `/api/products/${id}`, '{"name":"pwned"}')
       expect(res.status, id).toBe(400)
+      expect(res.body.error, id).toBe('bad_request')
     }
     // A literal ../ climbs out of the route entirely: it must land on no write route.
     for (const path of ['/api/products/../users/admin', '/api/users/../products/alpha']) {

@@ -126,8 +126,19 @@ describe('websocket /api/socket', () => {
     const s = await openSocket(server.url, token)
     await s.next()
     const { jti } = decodeJwt(token)
-    await server.services.tokens.revoke(jti!)
     server.services.hub.sessionEnded(jti!)
+    expect(await s.next()).toEqual({
+      event: 'connected',
+      payload: { connected: false, message: SYNC_TEXT.sessionEnded },
+    })
+    expect((await s.closed).code).toBe(4401)
+  })
+
+  it('closes the socket at once when its user logs out', async () => {
+    const token = await server.login()
+    const s = await openSocket(server.url, token)
+    await s.next()
+    expect((await server.api('/api/auth/logout', { method: 'DELETE', token })).status).toBe(200)
     expect(await s.next()).toEqual({
       event: 'connected',
       payload: { connected: false, message: SYNC_TEXT.sessionEnded },

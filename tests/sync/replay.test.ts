@@ -282,11 +282,17 @@ test('data collections and log-line deletions replay like module writes', async 
   await engine.mutate.create('data/contacts', { name: 'Ada' }, 'ada')
   await engine.mutate.put('data/contacts', 'ada', { name: 'Ada L.', tags: ['math'] })
   await engine.mutate.delete('logs/client', lineId)
-  await expect(engine.mutate.create('logs/client', { log: 'x' })).rejects.toMatchObject({ code: 'unsupported' })
+  await expect(engine.mutate.create('logs/client', { log: 'x' })).rejects.toMatchObject({
+    code: 'unsupported',
+  })
   expect(await engine.db.logs.get(['client', lineId])).toBeUndefined()
   h.net.offline = false
   await settle(engine)
-  expect((await server.api('/api/data/contacts/ada', { token })).body).toMatchObject({ _rev: 2, name: 'Ada L.', tags: ['math'] })
+  expect((await server.api('/api/data/contacts/ada', { token })).body).toMatchObject({
+    _rev: 2,
+    name: 'Ada L.',
+    tags: ['math'],
+  })
   expect((await server.api('/api/logs/client', { token })).body).toEqual([])
   await expectConverged(engine, server, token, ['data/contacts', 'logs/client'])
   await engine.close()

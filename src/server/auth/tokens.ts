@@ -36,7 +36,12 @@ export function loadSecret(dataDir: string): Uint8Array {
   return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim())
 }
 
-export function createTokenService(store: DocumentStore, secret: Uint8Array): TokenService {
+export interface TokenHooks {
+  /** Called after a session is revoked, so open websockets of that session close at once. */
+  onRevoke?(sessionId: string): void
+}
+
+export function createTokenService(store: DocumentStore, secret: Uint8Array, hooks: TokenHooks = {}): TokenService {
   const sign = (user: string, sessionId: string, purpose: string, seconds: number) =>
     new SignJWT({ purpose })
       .setProtectedHeader({ alg: 'HS256' })
@@ -84,6 +89,7 @@ export function createTokenService(store: DocumentStore, secret: Uint8Array): To
       if (await store.get(SESSIONS, sessionId)) {
         await store.write({ op: 'delete', collection: SESSIONS, id: sessionId }, { user: null })
       }
+      hooks.onRevoke?.(sessionId)
     },
   }
 }
