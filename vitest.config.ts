@@ -9,8 +9,8 @@ export default defineConfig({
       'tests/sync/**/*.test.ts',
     ],
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     pool: 'forks',
   },
 })
