@@ -5,31 +5,10 @@
  * confirmed write does not jump.
  */
 import type { OutboxEntry, SyncDoc } from '../db/types'
+import { type Body, mergePatch, stripMeta } from '../shared/merge-patch'
 
-const META = new Set(['_id', '_rev', '_created', '_updated', '_updatedBy'])
-
-export type Body = Record<string, unknown>
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-export function stripMeta(body: Body): Body {
-  const out: Body = {}
-  for (const [k, v] of Object.entries(body)) if (!META.has(k)) out[k] = v
-  return out
-}
-
-/** RFC 7386, the same rules as the server's store: objects merge, null removes, the rest replaces. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isPlainObject(patch)) return patch
-  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {}
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k]
-    else out[k] = mergePatch(out[k], v)
-  }
-  return out
-}
+export type { Body } from '../shared/merge-patch'
+export { isPlainObject, mergePatch, stripMeta } from '../shared/merge-patch'
 
 /** One pending write applied to the document before it (null = absent). */
 export function applyEntry(

@@ -1,0 +1,30 @@
+/**
+ * Document arithmetic both halves must compute identically: the server applies writes with it and the
+ * sync engine's overlay predicts the result with it, so a confirmed write never makes a row jump.
+ */
+
+/** Server-controlled fields: clients never set them, every incoming body drops them. */
+export const META_FIELDS: ReadonlySet<string> = new Set(['_id', '_rev', '_created', '_updated', '_updatedBy'])
+
+export type Body = Record<string, unknown>
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+export function stripMeta(body: Body): Body {
+  const out: Body = {}
+  for (const [k, v] of Object.entries(body)) if (!META_FIELDS.has(k)) out[k] = v
+  return out
+}
+
+/** JSON merge patch (RFC 7386): objects merge recursively, null removes, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {}
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k]
+    else out[k] = mergePatch(out[k], v)
+  }
+  return out
+}
