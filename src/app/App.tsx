@@ -5,20 +5,22 @@
  */
 import { Fragment, type PropsWithChildren } from 'react'
 import { Router } from 'wouter'
+import { SyncProvider } from './data/sync-context' // sync
 import { ROUTER_BASE } from './env'
 import { feedbackOverlays, feedbackToolbar, openAssistant } from './feedback/shell-parts' // feedback
 import { UpdateBanner } from './pwa/UpdateBanner' // pwa
 import { AppRoutes } from './routes/AppRoutes'
 import { EMPTY_SLOTS, type ShellSlots, SlotsContext } from './shell/slots'
+import { syncOverlays, syncToolbar } from './sync-ui' // sync
 
 const SLOTS: ShellSlots = {
   ...EMPTY_SLOTS,
   // Providers wrapping every page, outermost first. e.g. `ToastProvider, // feedback`
-  providers: [],
+  providers: [SyncProvider], // sync: the engine bound to the session (src/app/data)
   // Toolbar controls left of Save. e.g. `OnlineIndicator, // feedback`
-  toolbar: [...feedbackToolbar], // feedback: connection indicator
+  toolbar: [...syncToolbar, ...feedbackToolbar], // sync: status + Sync panel button; feedback: connection indicator
   // Rendered once beside every page. e.g. `ToastStack, AssistantPopup, InstallPrompt, // feedback`
-  overlays: [...feedbackOverlays, UpdateBanner], // feedback: toasts, confirm dialog, assistant, install prompt; pwa: update banner
+  overlays: [...syncOverlays, ...feedbackOverlays, UpdateBanner], // sync: Sync panel, banners; feedback: toasts, confirm dialog, assistant, install prompt; pwa: update banner
   // The sidebar's AI Assistant entry. e.g. `openAssistant: () => assistant.open(), // feedback`
   openAssistant, // feedback
 }

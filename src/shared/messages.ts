@@ -182,7 +182,6 @@ export const SHELL_TEXT = {
   hostedNoOpener: 'This login window was not opened by a page that is waiting for it.',
   hostedBadHost: 'This login link does not say which site to return to.',
   totpPrompt: 'Enter the 6-digit code from your authenticator app.',
-  notificationsLater: 'Notification settings arrive in a later release.',
   restoring: 'Connecting to the server…',
 } as const
 
@@ -210,4 +209,97 @@ export const PWA_TEXT = {
   notifyUrlInvalid: 'url must be a path on this site or an http(s) address',
   notifyTooLarge: (max: number): string =>
     `The notification is too large: title, body, url and icon must fit in ${max} bytes`,
+} as const
+
+/** The console's sync status, Sync panel, conflict view and banners (docs/sync-ui.md); the spec leaves them open. */
+export const SYNC_UI_TEXT = {
+  online: 'Synced',
+  offline: 'Offline',
+  syncing: 'Syncing',
+  pendingBadge: (n: number): string => `${n} change${n === 1 ? '' : 's'} not yet sent`,
+  openPanel: 'Open the Sync panel',
+  panelTitle: 'Sync',
+  close: 'Close',
+  retryNow: 'Retry now',
+  pendingTitle: 'Waiting to be sent',
+  pendingEmpty: 'Every change has reached the server.',
+  inboxTitle: 'Needs your decision',
+  inboxEmpty: 'No conflicts.',
+  columns: { method: 'Method', path: 'Path', age: 'Age', attempts: 'Attempts', lastError: 'Last error' },
+  conflictKind: { conflict: 'Changed on the server too', rejected: 'Refused by the server' },
+  review: 'Review',
+  conflictTitle: (what: string): string => `Conflict: ${what}`,
+  field: 'Field',
+  base: 'Before',
+  mine: 'Mine',
+  theirs: 'Server',
+  absent: '(none)',
+  deleted: '(deleted)',
+  keepMine: 'Keep mine',
+  takeTheirs: 'Take theirs',
+  merge: 'Merge',
+  mergeHint: 'Merge keeps, for each field, the version you pick.',
+  resolved: 'The conflict was resolved; the result is queued for the server.',
+  storageFull: 'The device storage is full: new changes cannot be saved on this device. Free some space.',
+  storageReconnecting: 'Reconnecting to the local database…',
+  storageFailed:
+    'The local database is unavailable: new changes cannot be saved. Reload the page; queued changes are kept.',
+  engineFailed: (reason: string): string => `Offline data is unavailable in this browser: ${reason}`,
+  sessionExpiredKept: (n: number): string =>
+    `Your session has expired. ${n} change${n === 1 ? ' is' : 's are'} kept on this device and will be sent after you log in again.`,
+  logoutTitle: 'Unsent changes',
+  logoutText: (n: number): string =>
+    `${n} change${n === 1 ? ' has' : 's have'} not reached the server yet. Logging out deletes ${n === 1 ? 'it' : 'them'} from this device. Log out anyway?`,
+  logoutConfirm: 'Log out and discard',
+  ageSeconds: (s: number): string => `${s}s`,
+  ageMinutes: (m: number): string => `${m} min`,
+  ageHours: (h: number): string => `${h} h`,
+  ageDays: (d: number): string => `${d} d`,
+} as const
+
+/** Database, logs and settings screens: texts the spec leaves open (docs/decisions/screens.md). */
+export const SCREENS_TEXT = {
+  notSynced: 'Not synced yet',
+  notSyncedHint: 'Saved on this device; it is sent to the server when the connection allows.',
+  rawOffline:
+    'Raw queries run on the server and need the network. You are offline: the table above still works on this device’s copy.',
+  rawNeedsObject: 'The query must be a JSON object, e.g. {"filter": {"city": "Lyon"}}',
+  noCollections: 'No collections yet. Create one, then add documents or import a CSV or JSON file.',
+  emptyCollection: 'This collection has no documents yet.',
+  noMatches: 'No documents match the search and filter.',
+  documentGone: 'This document does not exist (any more) on this device.',
+  importProgress: (done: number, total: number): string => `Importing ${done} / ${total}`,
+  exportProgress: (done: number, total: number): string => `Exporting ${done} / ${total}`,
+  importNothing: 'The file holds no documents.',
+  importBadJson: 'A JSON import must be an array of objects (or one object per line).',
+  invalidCollectionName: 'Use 1-64 letters, digits, _ and -, starting with a letter or digit.',
+  logsEmpty: 'No log lines match.',
+  logsPaused: (n: number): string => `Paused — ${n} new line(s) waiting`,
+  logsNothingToClear: 'There are no log lines to clear.',
+  settingsInvalid: 'Fix the highlighted settings before saving.',
+  storageUnknown: 'This browser does not report how much storage the console uses.',
+} as const
+
+/** Authentication screens and API tokens (docs/decisions/auth-screens.md); the spec leaves them open. */
+export const AUTH_SCREENS_TEXT = {
+  tokenNameInvalid: 'name must be a non-empty text of at most 100 characters',
+  tokenPermissionsInvalid: 'permissions must be a non-empty list of path:letters strings, e.g. users:r',
+  tokenExpiresInvalid: 'expires must be a date in the future, at most one year ahead',
+  tokenBeyondOwn: (missing: readonly string[]): string =>
+    `A token cannot grant more than you have: ${missing.join(', ')}`,
+  tokenImmutable: (fields: readonly string[]): string =>
+    `${fields.join(', ')} of a token cannot be changed; create a new token and revoke this one`,
+  tokenShownOnce: 'Copy this token now: it is shown only once and cannot be read again.',
+  needsNetwork: (what: string): string =>
+    `${what} needs a connection to the server. You are offline: nothing was queued; try again when you are back online.`,
+  offlineUserCreate:
+    'You are offline: the user is created on this device and sent to the server later, without a password. Set one or send a reset e-mail from the user page once you are back online.',
+  noAccess: (section: string, needed: string): string =>
+    `You cannot open ${section}: it requires the permission ${needed}.`,
+  resetSent: (email: string): string => `A password reset e-mail was sent to ${email}`,
+  passwordChanged: 'The password was changed',
+  totpEnabled: 'Two-factor authentication is on',
+  totpDisabled: 'Two-factor authentication is off',
+  imageUploaded: 'The picture was uploaded',
+  copied: 'Copied to the clipboard',
 } as const

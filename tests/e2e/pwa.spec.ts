@@ -12,14 +12,18 @@ import { PWA_TEXT } from '../../src/shared/messages'
 import { expect, openLoggedIn, test } from './fixtures'
 import { Shell } from './pages/shell'
 
-/** Waits until the service worker is active and controls the page (precache done). */
+/**
+ * Waits until the service worker is active (precache done) and controls the page. A page whose
+ * navigation was under way while the first worker activated can miss clients.claim(); one reload then
+ * puts it under the worker, as the user's next visit would.
+ */
 async function serviceWorkerReady(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve))
-    }
   })
+  const controlled = () => page.evaluate(() => !!navigator.serviceWorker.controller)
+  if (!(await controlled())) await page.reload()
+  await expect.poll(controlled).toBe(true)
 }
 
 /** The registration id DevTools knows the console's service worker by. */

@@ -1,8 +1,7 @@
 /**
  * Hosted login for pages that are not the console (SPEC §2 "Hosted pages"): open the platform's
  * /ui/login in a popup with redirect=postmessage&host=<our origin>; the login page posts `{token}` back
- * to us, targeted at our origin only, and closes. Only messages from the platform's origin and from
- * that popup are believed. The ports (window, base) are parameters so a page on any origin can use it.
+ * to us, targeted at our origin only, and closes. Only messages from the platform's origin are believed. The ports (window, base) are parameters so a page on any origin can use it.
  */
 import { UI_TEXT } from '../../shared/messages'
 
@@ -43,15 +42,22 @@ export function hostedLogin(opts: HostedLoginOptions = {}): Promise<string> {
       win.clearInterval(watch)
     }
     const onMessage = (event: MessageEvent) => {
-      if (event.origin !== platformOrigin || event.source !== popup) return
+      // The origin is the trust boundary: only the platform's own pages can send from it.
+      if (event.origin !== platformOrigin) return
       done()
       const token = (event.data as { token?: unknown } | null)?.token
       if (typeof token === 'string' && token) resolve(token)
       else reject(new Error(UI_TEXT.unknownLoginResponse))
     }
-    // A popup closed without answering never will: settle instead of waiting forever.
+    // A popup closed without answering never will: settle instead of waiting forever. Closed must be
+    // seen twice, so a message posted just before window.close() still arrives first.
+    let closedOnce = false
     const watch = win.setInterval(() => {
       if (!popup.closed) return
+      if (!closedOnce) {
+        closedOnce = true
+        return
+      }
       done()
       reject(new Error(UI_TEXT.unknownLoginResponse))
     }, 500)

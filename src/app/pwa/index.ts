@@ -3,5 +3,5 @@
  * update banner (an App.tsx overlay) and the notifications toggle (the avatar menu).
  */
 export { PushToggle } from './PushToggle'
-export { registerServiceWorker, SYNC_POKE_EVENT, swRegistration } from './register'
+export { registerServiceWorker, requestOutboxSync, SYNC_POKE_EVENT, swRegistration } from './register'
 export { UpdateBanner } from './UpdateBanner'

@@ -7,7 +7,7 @@
  * SYNC_POKE_EVENT), a notification click asks to show a URL inside the app.
  */
 import { Workbox } from 'workbox-window'
-import { TOAST_COLOURS } from '../../shared/constants'
+import { OUTBOX_SYNC_TAG, TOAST_COLOURS } from '../../shared/constants'
 import { UI_TEXT } from '../../shared/messages'
 import type { SwToWindow, WindowToSw } from '../../shared/sw-protocol'
 import { ROUTER_BASE } from '../env'
@@ -51,6 +51,25 @@ export function registerServiceWorker(): void {
 
   // SPEC §4: logout clears caches; avatars of the last user must not outlive the session.
   onSessionEvent('logout', () => postToWorker({ type: 'momentum:clear-runtime-caches' }))
+}
+
+interface SyncManagerLike {
+  register(tag: string): Promise<void>
+}
+
+/**
+ * Asks the browser for a Background Sync of the outbox (call after each outbox append): the service
+ * worker's `sync` handler then drains it once there is a connection, even if every tab was closed.
+ * Browsers without Background Sync (Firefox, Safari) rely on the open tabs' own replay.
+ */
+export async function requestOutboxSync(): Promise<boolean> {
+  const reg = await swRegistration()
+  const sync = (reg as (ServiceWorkerRegistration & { sync?: SyncManagerLike }) | undefined)?.sync
+  if (!sync) return false
+  return sync.register(OUTBOX_SYNC_TAG).then(
+    () => true,
+    () => false,
+  )
 }
 
 function postToWorker(message: WindowToSw): void {

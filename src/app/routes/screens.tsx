@@ -3,6 +3,7 @@
  * to ComingSoon; when it is built, add one line here.
  */
 import type { ComponentType } from 'react'
+import { DatabaseRoute, DataEditorRoute } from './data' // screens: database
 import { Home } from './home/Home'
 import { LoginPage } from './login/LoginPage'
 import { NotFound } from './not-found/NotFound'
@@ -18,6 +19,8 @@ const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   home: Home,
   login: LoginPage,
   'not-found': NotFound,
+  data: DatabaseRoute, // screens: database
+  'data-editor': DataEditorRoute, // screens: database
 }
 
 export function screenFor(id: string): ComponentType<ScreenProps> {

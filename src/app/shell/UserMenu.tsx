@@ -6,6 +6,7 @@
 import { LogOut, UserRound } from 'lucide-react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
+import { confirmLogout } from '../data/logout' // sync
 import { PushToggle } from '../pwa/PushToggle' // pwa
 import { logout } from '../session/session'
 import { useSession } from '../session/use-session'
@@ -77,6 +78,7 @@ export function UserMenu() {
           className="popover-item"
           onClick={async () => {
             setOpen(false)
+            if (!(await confirmLogout())) return // sync: warn before unsent changes are deleted
             await logout()
             navigate('/login', { replace: true })
           }}

@@ -8,10 +8,11 @@
  * 401 means no valid session; 403 means a session without the permission.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { SERVER_TEXT } from '../../shared/messages'
+import { requiresOneOf, SERVER_TEXT } from '../../shared/messages'
 import { check, type Grant, methodLetter, parsePermissions } from '../../shared/permissions'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
+import { allowsBoth, type ApiTokenAuth, intersectPermissions, isApiToken, verifyApiToken } from './api-tokens' // api tokens
 
 export interface AuthInfo {
   user: string | null
@@ -20,6 +21,8 @@ export interface AuthInfo {
   purpose: string | null
   permissions: string[]
   grants: Grant[]
+  /** Set when the bearer is an API token: the route gate then needs owner AND token (api-tokens.ts). */
+  apiToken?: ApiTokenAuth
 }
 
 export type Access = 'public' | 'session' | ((req: FastifyRequest) => string | readonly string[])
@@ -50,6 +53,7 @@ export function defaultPermission(req: FastifyRequest): string {
 
 export async function resolveAuth(services: Services, token: string | null): Promise<AuthInfo> {
   if (!token) return ANONYMOUS
+  if (isApiToken(token)) return resolveApiToken(services, token)
   const session = await services.tokens.verify(token)
   if (!session) return ANONYMOUS
   if (session.purpose !== 'session') return { ...ANONYMOUS, user: session.user, purpose: session.purpose }
@@ -77,9 +81,30 @@ export function registerGuard(app: FastifyInstance, services: Services): void {
     if (access === 'session') return
     const needed = access ? access(req) : defaultPermission(req)
     const list = typeof needed === 'string' ? [needed] : needed
-    const result = check(req.auth.grants, list, 'any')
+    const result = req.auth.apiToken
+      ? { ok: allowsBoth(req.auth.apiToken, list), message: requiresOneOf(list) }
+      : check(req.auth.grants, list, 'any')
     if (!result.ok) throw new ApiError('forbidden', result.message!)
   })
+}
+
+/** An API token acts as its owner, narrowed to the token's permissions; invalid, expired or revoked → anonymous (401). */
+async function resolveApiToken(services: Services, token: string): Promise<AuthInfo> {
+  const found = await verifyApiToken(services, token)
+  if (!found) return ANONYMOUS
+  const permissions = intersectPermissions(found.ownerPerms, found.tokenPerms)
+  return {
+    user: found.user,
+    sessionId: `token:${found.doc._id}`,
+    purpose: 'session',
+    permissions,
+    grants: parsePermissions(permissions),
+    apiToken: {
+      id: found.doc._id,
+      owner: parsePermissions(found.ownerPerms),
+      token: parsePermissions(found.tokenPerms),
+    },
+  }
 }
 
 /** For handlers that decide on the data (e.g. own record or users:u): throws 403 with the spec text. */

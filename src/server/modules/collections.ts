@@ -195,7 +195,8 @@ function prepareGroup(body: Body): Prepared {
 
 /** The modules with no behaviour of their own beyond the shared routes; users and settings have files. */
 export async function collectionsModule(api: FastifyInstance, services: Services): Promise<void> {
-  for (const name of ['actions', 'discounts', 'forms', 'products', 'schemas', 'tokens'] as const) {
+  // tokens: its own module (tokens.ts) — the secret is shown once and never stored in a document.
+  for (const name of ['actions', 'discounts', 'forms', 'products', 'schemas'] as const) {
     registerCollection(api, services, { name })
   }
   registerCollection(api, services, { name: 'groups', prepare: prepareGroup })

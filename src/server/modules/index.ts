@@ -13,6 +13,7 @@ import { notificationsModule } from './notifications'
 import { settingsModule } from './settings'
 import { registerSync } from './sync'
 import { toolsModule } from './tools'
+import { tokensModule } from './tokens'
 import { usersModule } from './users'
 
 export async function registerModules(api: FastifyInstance, services: Services): Promise<void> {
@@ -23,6 +24,7 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await registerSync(api, services)
   await collectionsModule(api, services)
   await usersModule(api, services)
+  await tokensModule(api, services)
   await settingsModule(api, services)
   await toolsModule(api, services)
   await dataModule(api, services)

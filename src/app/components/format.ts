@@ -1,0 +1,46 @@
+/**
+ * Small display formats shared by the data, logs and settings screens: byte sizes (SPEC §9: units to
+ * YB in steps of 1024), the {{TIMESTAMP}} file-name token (SPEC §9: year-month-day_hour-minute), and a
+ * short one-line preview of any JSON value for table cells.
+ */
+import { BYTE_STEP, BYTE_UNITS } from '../../shared/constants'
+
+export function formatBytes(bytes: number, digits = 1): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return `0 ${BYTE_UNITS[0]}`
+  let i = 0
+  let n = bytes
+  while (n >= BYTE_STEP && i < BYTE_UNITS.length - 1) {
+    n /= BYTE_STEP
+    i++
+  }
+  return `${i === 0 ? n : n.toFixed(digits).replace(/\.0+$/, '')} ${BYTE_UNITS[i]}`
+}
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** Replaces {{TIMESTAMP}} with the local time as 2026-03-07_14-05. */
+export function stampFileName(name: string, now = new Date()): string {
+  const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}_${pad(now.getHours())}-${pad(now.getMinutes())}`
+  return name.replaceAll('{{TIMESTAMP}}', stamp)
+}
+
+/** One line for a table cell: strings as they are, other values as compact JSON, cut to `max`. */
+export function preview(value: unknown, max = 120): string {
+  if (value === undefined) return ''
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  const line = text.replace(/\s+/g, ' ')
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/** Offers a Blob as a download under the given (stamped) name. */
+export function downloadBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = stampFileName(name)
+  document.body.append(a)
+  a.click()
+  a.remove()
+  // The download has started by now; revoking later keeps slow browsers from losing it.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}

@@ -1,0 +1,193 @@
+/**
+ * The console's handle on one sync engine (docs/sync-engine.md), whichever thread it runs in. With
+ * Workers the engine runs in src/worker/sync.worker.ts behind comlink, off the main thread, and holds
+ * the Web Lock there; without them (an old embedded WebView) it runs in the page with the same ports.
+ * Either way the page opens its own Dexie connection to the same database for useLiveQuery: Dexie
+ * broadcasts every write of the worker and of other tabs to it.
+ */
+import * as Comlink from 'comlink'
+import { databaseName, MomentumDb } from '../../db/schema'
+import type { InboxItem, OutboxEntry, SyncDoc } from '../../db/types'
+import type { Body, MutationApi, SyncEngine } from '../../sync/engine'
+import { createSyncEngine } from '../../sync/engine'
+import type { Resolution } from '../../sync/inbox'
+import { createMemoryLocks } from '../../sync/memory-lock'
+import { browserPorts, type SocketLike } from '../../sync/ports'
+import type { StatusListener } from '../../sync/status'
+import type { SyncWorkerApi } from '../../worker/sync-api'
+
+export interface EngineTarget {
+  origin: string
+  user: string
+  token: string
+}
+
+export interface EngineClient {
+  readonly origin: string
+  readonly user: string
+  /** The IndexedDB name (databaseName(origin, user)). */
+  readonly database: string
+  readonly mode: 'worker' | 'page'
+  /** The page's own connection, for useLiveQuery. */
+  readonly db: MomentumDb
+  readonly mutate: MutationApi
+  /** The token the engine uses now. */
+  token(): string
+  subscribe(listener: StatusListener): () => void
+  pending(): Promise<OutboxEntry[]>
+  conflicts(): Promise<InboxItem[]>
+  resolve(mutationId: string, resolution: Resolution): Promise<void>
+  setToken(token: string): Promise<void>
+  kick(): Promise<void>
+  /** Stops syncing and releases the lock; the database stays. */
+  close(): Promise<void>
+}
+
+/** The part shared by both modes: what the engine is asked, whatever carries the call. */
+interface Backend {
+  mode: 'worker' | 'page'
+  create(c: string, body: Body, id?: string): Promise<SyncDoc>
+  put(c: string, id: string, body: Body): Promise<SyncDoc>
+  patch(c: string, id: string, body: Body): Promise<SyncDoc>
+  delete(c: string, id: string): Promise<void>
+  subscribe(listener: StatusListener): Promise<() => void>
+  pending(): Promise<OutboxEntry[]>
+  conflicts(): Promise<InboxItem[]>
+  resolve(mutationId: string, resolution: Resolution): Promise<void>
+  setToken(token: string): Promise<void>
+  kick(): Promise<void>
+  close(): Promise<void>
+}
+
+async function workerBackend(target: EngineTarget): Promise<Backend> {
+  const worker = new Worker(new URL('../../worker/sync.worker.ts', import.meta.url), { type: 'module' })
+  const remote = Comlink.wrap<SyncWorkerApi>(worker)
+  try {
+    await remote.start(target)
+  } catch (e) {
+    worker.terminate()
+    throw e
+  }
+  return {
+    mode: 'worker',
+    create: (c, body, id) => remote.create(c, body, id),
+    put: (c, id, body) => remote.put(c, id, body),
+    patch: (c, id, body) => remote.patch(c, id, body),
+    delete: (c, id) => remote.delete(c, id),
+    async subscribe(listener) {
+      // The worker returns a proxy of its unsubscribe function; the listener crosses as a proxy too.
+      const off = (await remote.subscribe(Comlink.proxy(listener))) as unknown as () => Promise<void>
+      return () => void off().catch(() => undefined)
+    },
+    pending: () => remote.pending(),
+    conflicts: () => remote.conflicts(),
+    resolve: (id, r) => remote.resolve(id, r),
+    setToken: (t) => remote.setToken(t),
+    kick: () => remote.kick(),
+    async close() {
+      // stop() releases the Web Lock before the worker goes; terminate() alone would release it too,
+      // but only after the engine's in-flight writes were cut off mid-transaction.
+      await remote.stop().catch(() => undefined)
+      remote[Comlink.releaseProxy]()
+      worker.terminate()
+    },
+  }
+}
+
+async function pageBackend(target: EngineTarget): Promise<Backend> {
+  const locks = typeof navigator !== 'undefined' && navigator.locks ? navigator.locks : null
+  const ports = browserPorts((name) => new MomentumDb(name), {
+    fetch: globalThis.fetch.bind(globalThis),
+    WebSocket: globalThis.WebSocket as unknown as new (url: string) => SocketLike,
+    locks: (locks ?? ({} as LockManager)) as LockManager,
+  })
+  // No Web Locks (very old browsers): this tab leads alone; two such tabs could both replay, which the
+  // server's Idempotency-Key turns into one write each.
+  if (!locks) ports.lock = createMemoryLocks()
+  const engine: SyncEngine = await createSyncEngine(ports, target)
+  return {
+    mode: 'page',
+    create: (c, body, id) => engine.mutate.create(c, body, id),
+    put: (c, id, body) => engine.mutate.put(c, id, body),
+    patch: (c, id, body) => engine.mutate.patch(c, id, body),
+    delete: (c, id) => engine.mutate.delete(c, id),
+    subscribe: async (listener) => engine.subscribe(listener),
+    pending: () => engine.pending(),
+    conflicts: () => engine.conflicts(),
+    resolve: (id, r) => engine.resolve(id, r),
+    setToken: async (t) => engine.setToken(t),
+    kick: () => engine.kick(),
+    close: () => engine.close(),
+  }
+}
+
+export function workersAvailable(): boolean {
+  return typeof Worker !== 'undefined'
+}
+
+/** Starts the engine for (origin, user) and opens the page's connection to its database. */
+export async function openEngineClient(target: EngineTarget): Promise<EngineClient> {
+  let backend: Backend
+  if (workersAvailable()) {
+    try {
+      backend = await workerBackend(target)
+    } catch (e) {
+      // A worker that cannot load (CSP, a broken chunk) must not cost the user their data access.
+      console.warn('Sync worker unavailable, syncing in the page instead', e)
+      backend = await pageBackend(target)
+    }
+  } else backend = await pageBackend(target)
+
+  const database = databaseName(target.origin, target.user)
+  const db = new MomentumDb(database)
+  await db.open()
+  let token = target.token
+  const offs = new Set<() => void>()
+
+  return {
+    origin: target.origin,
+    user: target.user,
+    database,
+    mode: backend.mode,
+    db,
+    mutate: {
+      create: (c, body, id) => backend.create(c, body, id),
+      put: (c, id, body) => backend.put(c, id, body),
+      patch: (c, id, body) => backend.patch(c, id, body),
+      delete: (c, id) => backend.delete(c, id),
+    },
+    token: () => token,
+    subscribe(listener) {
+      let off: (() => void) | null = null
+      let cancelled = false
+      void backend.subscribe(listener).then((o) => {
+        if (cancelled) o()
+        else {
+          off = o
+          offs.add(o)
+        }
+      })
+      return () => {
+        cancelled = true
+        if (off) {
+          offs.delete(off)
+          off()
+        }
+      }
+    },
+    pending: () => backend.pending(),
+    conflicts: () => backend.conflicts(),
+    resolve: (id, r) => backend.resolve(id, r),
+    async setToken(next) {
+      await backend.setToken(next)
+      token = next
+    },
+    kick: () => backend.kick(),
+    async close() {
+      for (const off of offs) off()
+      offs.clear()
+      await backend.close()
+      db.close()
+    },
+  }
+}

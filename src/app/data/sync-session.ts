@@ -1,0 +1,144 @@
+/**
+ * Binds the sync engine's life to the login session (docs/sync-ui.md):
+ *   login             → start the engine for (API origin, user); the same user again → setToken only
+ *   expired (a 401)   → keep the engine and its database: queued work waits for the next login
+ *   logout            → close the engine and delete the user's local database (the warning about
+ *                       unsent changes is asked before logout, see logout.ts)
+ * An engine that meets a 401 itself (the token was revoked while the page still held it) ends the
+ * session the same way the API client does, so the user is asked to log in again.
+ * Kept outside React as a small external store, like the session itself, so it is wired before the
+ * first render and survives route changes.
+ */
+import type { SyncStatus } from '../../sync/status'
+import { api } from '../api/client'
+import { SYNC_POKE_EVENT } from '../pwa/register'
+import { expireSession, onSessionEvent, sessionStore } from '../session/session'
+import { type EngineClient, openEngineClient } from './engine-client'
+import { deleteLocalDatabase, onDatabaseClosing } from './local-database'
+import { requestPersistence } from './storage-info'
+
+/** Shown before the first status arrives and while nobody is logged in. */
+export const IDLE_STATUS: SyncStatus = {
+  network: 'offline',
+  leader: false,
+  auth: 'ok',
+  storage: 'ok',
+  pending: 0,
+  conflicts: 0,
+  lastError: null,
+}
+
+export interface SyncState {
+  /** null while logged out or while the engine starts. */
+  client: EngineClient | null
+  status: SyncStatus
+  /** The engine could not start (IndexedDB unavailable, e.g. a private window of an old browser). */
+  failure: string | null
+}
+
+let state: SyncState = { client: null, status: IDLE_STATUS, failure: null }
+const listeners = new Set<() => void>()
+const readyWaiters = new Set<(client: EngineClient) => void>()
+
+function setState(next: Partial<SyncState>): void {
+  state = { ...state, ...next }
+  for (const l of listeners) l()
+  if (state.client) {
+    const client = state.client
+    for (const w of readyWaiters) w(client)
+    readyWaiters.clear()
+  }
+}
+
+export const syncStore = {
+  get: (): SyncState => state,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener)
+    return () => listeners.delete(listener)
+  },
+}
+
+/** The running engine, waiting for it while it starts (a write made during start-up is not lost). */
+export function whenReady(): Promise<EngineClient> {
+  if (state.client) return Promise.resolve(state.client)
+  return new Promise((resolve) => readyWaiters.add(resolve))
+}
+
+let unsubscribeStatus: (() => void) | null = null
+let chain: Promise<unknown> = Promise.resolve()
+/** Session changes are applied one at a time, in order: a fast logout → login must not interleave. */
+const serial = (fn: () => Promise<void>) => {
+  chain = chain.then(fn, fn).catch((e) => console.error('sync session', e))
+  return chain
+}
+
+async function closeClient(): Promise<EngineClient | null> {
+  const client = state.client
+  unsubscribeStatus?.()
+  unsubscribeStatus = null
+  setState({ client: null, status: IDLE_STATUS })
+  if (client) await client.close().catch((e) => console.warn('closing the sync engine', e))
+  return client
+}
+
+function onStatus(client: EngineClient, status: SyncStatus): void {
+  if (state.client !== client) return
+  setState({ status })
+  // The engine's own 401: end the session when it was this very token, so the user logs in again;
+  // after a new login the engine already has the new token and its status returns to ok.
+  const session = sessionStore.get()
+  if (status.auth === 'expired' && session.token && session.token === client.token()) expireSession()
+}
+
+/** Makes the engine match the session: called on login and at start-up. */
+export function syncToSession(): Promise<unknown> {
+  return serial(async () => {
+    const { token, user, status } = sessionStore.get()
+    if (status !== 'authenticated' || !token || !user) return
+    const origin = api.base()
+    const current = state.client
+    if (current && current.user === user._id && current.origin === origin) {
+      if (current.token() !== token) await current.setToken(token)
+      return
+    }
+    // Another user or server: that engine stops, its data stays for when that user returns.
+    if (current) await closeClient()
+    try {
+      const client = await openEngineClient({ origin, user: user._id, token })
+      setState({ client, failure: null })
+      unsubscribeStatus = client.subscribe((s) => onStatus(client, s))
+      void requestPersistence()
+    } catch (e) {
+      setState({ failure: e instanceof Error ? e.message : String(e) })
+    }
+  })
+}
+
+/** Explicit logout: the local copy and the unsent changes of this user go (the user was warned). */
+function onLogout(): Promise<unknown> {
+  return serial(async () => {
+    const client = await closeClient()
+    if (client) await deleteLocalDatabase(client.database)
+  })
+}
+
+let wired = false
+
+/** Call once; idempotent. Picks up a session restored before it ran. */
+export function wireSyncSession(): void {
+  if (wired) return
+  wired = true
+  onSessionEvent('login', () => void syncToSession())
+  onSessionEvent('logout', () => void onLogout())
+  // 'expired' keeps everything: the engine pauses on its own 401 and resumes with setToken.
+  void syncToSession()
+  // Another tab logged this user out and deletes the database: let go of it, keep nothing running.
+  onDatabaseClosing((database) => {
+    if (state.client?.database === database) void serial(async () => void (await closeClient()))
+  })
+  // The worker hears its own `online` event, but not the service worker's pokes (a data-change push,
+  // Background Sync); both ask for a pull and a replay now.
+  const kick = () => void state.client?.kick().catch(() => undefined)
+  window.addEventListener('online', kick)
+  window.addEventListener(SYNC_POKE_EVENT, kick)
+}

@@ -1,0 +1,43 @@
+/**
+ * The toolbar's sync control: online / offline / syncing, a badge with the number of changes not yet
+ * sent, a warning mark while the inbox holds conflicts, and a click that opens the Sync panel. Shown
+ * only while an engine runs (a logged-in user).
+ */
+import { Cloud, CloudOff, RefreshCw, TriangleAlert } from 'lucide-react'
+import { SYNC_UI_TEXT } from '../../shared/messages'
+import { useEngine } from '../data/sync-context'
+import { syncPanel } from './panel-store'
+import { useDisplayStatus } from './use-display-status'
+import './sync-ui.css'
+
+export function SyncIndicator() {
+  const { ready } = useEngine()
+  const status = useDisplayStatus()
+  if (!ready) return null
+  const { network, pending, conflicts } = status
+  const Icon = network === 'offline' ? CloudOff : network === 'syncing' ? RefreshCw : Cloud
+  const label = SYNC_UI_TEXT[network]
+  const detail = [label, pending > 0 ? SYNC_UI_TEXT.pendingBadge(pending) : null].filter(Boolean).join(' · ')
+  return (
+    <button
+      type="button"
+      className="mc-sync-indicator"
+      data-testid="sync-status"
+      data-state={network}
+      data-pending={pending}
+      data-conflicts={conflicts}
+      title={`${detail} — ${SYNC_UI_TEXT.openPanel}`}
+      aria-label={`${detail}. ${SYNC_UI_TEXT.openPanel}`}
+      onClick={() => syncPanel.open()}
+    >
+      <Icon size={18} aria-hidden="true" className={network === 'syncing' ? 'spin' : undefined} />
+      <span className="mc-sync-label">{label}</span>
+      {pending > 0 && (
+        <span className="mc-sync-badge" data-testid="sync-pending-count">
+          {pending}
+        </span>
+      )}
+      {conflicts > 0 && <TriangleAlert size={16} aria-hidden="true" className="mc-sync-conflict-mark" />}
+    </button>
+  )
+}

@@ -1,0 +1,294 @@
+/**
+ * The PostgreSQL store (DATABASE_URL): the DocumentStore contract on `pg`, for several server instances
+ * sharing one database behind a load balancer. Same shape as sqlite.ts: each write, its change row and
+ * its idempotency record commit in one transaction.
+ *
+ * Seq must follow COMMIT order (a reader paging by seq must never pass a seq whose transaction commits
+ * later), which a sequence alone does not give under concurrency. So every write transaction first
+ * takes one transaction-level advisory lock, held until it commits: writers are serialised like
+ * SQLite's single writer, seq is MAX+1 under that lock (gap-free, as the contract says), and the
+ * read-check-write of expectedRev and idempotency needs no row locks. Why, and the alternatives:
+ * docs/decisions/postgres.md. Commit fan-out across instances: postgres-fanout.ts.
+ */
+import crypto from 'node:crypto'
+import pg from 'pg'
+import { QUERY_TEXT, SERVER_TEXT } from '../../shared/messages'
+import { badRequest } from '../errors'
+import { CHANGES_CHANNEL, startFanout } from './postgres-fanout'
+import { pgDistinct, pgFilter, pgSort } from './postgres-query'
+import { numbered, pgsql } from './postgres-sql'
+import { applyWrite, clearCollection, type Tx } from './postgres-write'
+import type { Change, ChangesPage, CollectionInfo, Doc, DocumentStore, ListOptions, SortSpec } from './types'
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+  collection text NOT NULL, id text NOT NULL, rev integer NOT NULL, body json NOT NULL,
+  PRIMARY KEY (collection, id));
+CREATE TABLE IF NOT EXISTS changes (
+  seq bigint PRIMARY KEY, batch bigint NOT NULL, collection text NOT NULL, id text NOT NULL,
+  op text NOT NULL, rev integer NOT NULL, doc json, idem_key text, time text NOT NULL);
+CREATE TABLE IF NOT EXISTS idempotency (
+  key text NOT NULL, "user" text NOT NULL, request_hash text NOT NULL, status integer NOT NULL, body json,
+  created timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (key, "user"));
+CREATE TABLE IF NOT EXISTS secrets (kind text NOT NULL, id text NOT NULL, value text NOT NULL,
+  PRIMARY KEY (kind, id));
+`
+/** Advisory lock keys ('Mome' + n): one for schema setup across starting instances, one for writers. */
+const SCHEMA_LOCK = 0x4d6f6d65_00
+const WRITE_LOCK = 0x4d6f6d65_01
+const IDEMPOTENCY_TTL = '7 days'
+/** Rows a filtered changes() call may examine before it returns a partial page with `more`. */
+const SCAN_FACTOR = 20
+
+interface ChangeRow {
+  seq: string
+  batch: string
+  collection: string
+  id: string
+  op: 'upsert' | 'delete'
+  rev: number
+  doc: Doc | null
+  idem_key: string | null
+  time: string
+}
+
+const toChange = (r: ChangeRow): Change => ({
+  seq: Number(r.seq),
+  collection: r.collection,
+  id: r.id,
+  op: r.op,
+  rev: r.rev,
+  doc: r.doc,
+  idempotencyKey: r.idem_key,
+  time: r.time,
+})
+
+/** PostgreSQL's refusals that are the request's fault, not the server's. */
+function asApiError(error: unknown): unknown {
+  const code = (error as { code?: string }).code
+  if (code === '2201B') return badRequest(QUERY_TEXT.regexInvalid((error as Error).message))
+  if (code === '54001') return badRequest(QUERY_TEXT.tooComplex)
+  return error
+}
+
+export async function openPostgresStore(connectionString: string): Promise<DocumentStore> {
+  const pool = new pg.Pool({ connectionString, max: 10 })
+  pool.on('error', () => {
+    // An idle client died (server restart); the pool replaces it on the next query.
+  })
+  const query = async <R extends pg.QueryResultRow>(text: string, params: unknown[] = []) => {
+    try {
+      return await pool.query<R>(text, params)
+    } catch (error) {
+      throw asApiError(error)
+    }
+  }
+
+  const setup = await pool.connect()
+  try {
+    // Several instances may start at once; CREATE TABLE IF NOT EXISTS alone can race.
+    await setup.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK])
+    await setup.query(SCHEMA)
+    await setup.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+      'epoch',
+      crypto.randomUUID(),
+    ])
+    await setup.query(`DELETE FROM idempotency WHERE created < now() - interval '${IDEMPOTENCY_TTL}'`)
+  } finally {
+    await setup.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK]).catch(() => {})
+    setup.release()
+  }
+
+  const headSeq = async () =>
+    Number((await query<{ seq: string }>('SELECT COALESCE(MAX(seq), 0) AS seq FROM changes')).rows[0]!.seq)
+
+  const fanout = await startFanout({
+    connectionString,
+    headSeq,
+    async readAfter(after, limit) {
+      const { rows } = await query<ChangeRow>('SELECT * FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [
+        after,
+        limit,
+      ])
+      return rows.map((r) => ({ change: toChange(r), batch: Number(r.batch) }))
+    },
+    onError: () => {
+      // Fan-out retries by itself from the last delivered seq; there is no one to tell here.
+    },
+  })
+
+  /** Runs fn in one serialised write transaction; delivers its changes to listeners after COMMIT. */
+  const transaction = async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+    const client = await pool.connect()
+    const out: Change[] = []
+    let result: T
+    try {
+      await client.query('BEGIN')
+      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK])
+      let next = 0
+      const tx: Tx = {
+        query: (text, params) => client.query(text, params),
+        async nextSeq() {
+          if (next === 0) {
+            const { rows } = await client.query<{ seq: string }>('SELECT COALESCE(MAX(seq), 0) AS seq FROM changes')
+            next = Number(rows[0]!.seq)
+          }
+          return ++next
+        },
+        out,
+      }
+      result = await fn(tx)
+      if (out.length > 0) {
+        await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, String(out[out.length - 1]!.seq)])
+      }
+      await client.query('COMMIT')
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw asApiError(error)
+    } finally {
+      client.release()
+    }
+    if (out.length > 0) await fanout.deliver(out[out.length - 1]!.seq, out)
+    return result
+  }
+
+  const normalizeSort = (sort: SortSpec | Record<string, 1 | -1> | undefined): SortSpec | undefined => {
+    if (!sort) return undefined
+    if (Array.isArray(sort)) return sort
+    return Object.entries(sort).map(([f, d]) => [f, d === -1 ? -1 : 1])
+  }
+
+  const list = async (collection: string, options: ListOptions = {}) => {
+    const where = pgFilter(options.filter)
+    const limit = Math.max(0, Math.min(options.limit ?? 100, 100_000))
+    const offset = Math.max(0, options.offset ?? 0)
+    const page = numbered(
+      pgsql`SELECT body FROM docs WHERE collection = ${collection}::text AND (${where}) ORDER BY ${pgSort(options.sort)} LIMIT ${limit}::int OFFSET ${offset}::int`,
+    )
+    const count = numbered(pgsql`SELECT COUNT(*)::int AS n FROM docs WHERE collection = ${collection}::text AND (${where})`)
+    const items = limit === 0 ? [] : (await query<{ body: Doc }>(page.text, page.params)).rows.map((r) => r.body)
+    const total = (await query<{ n: number }>(count.text, count.params)).rows[0]!.n
+    return { items, total }
+  }
+
+  const getIdem = async (key: string, user: string | null) => {
+    const { rows } = await query<{ request_hash: string; status: number; body: unknown }>(
+      `SELECT request_hash, status, body FROM idempotency WHERE key = $1 AND "user" = $2 AND created >= now() - interval '${IDEMPOTENCY_TTL}'`,
+      [key, user ?? ''],
+    )
+    return rows[0] ?? null
+  }
+
+  const store: DocumentStore = {
+    kind: 'postgres',
+    async epoch() {
+      return (await query<{ value: string }>("SELECT value FROM meta WHERE key = 'epoch'")).rows[0]!.value
+    },
+    async resetEpoch() {
+      const epoch = crypto.randomUUID()
+      await query("UPDATE meta SET value = $1 WHERE key = 'epoch'", [epoch])
+      return epoch
+    },
+    async get(collection, id) {
+      const { rows } = await query<{ body: Doc }>('SELECT body FROM docs WHERE collection = $1 AND id = $2', [
+        collection,
+        id,
+      ])
+      return rows[0]?.body ?? null
+    },
+    list,
+    async collections(prefix = '') {
+      const { rows } = await query<CollectionInfo>(
+        `SELECT collection AS name, COUNT(*)::int AS count FROM docs
+         WHERE starts_with(collection, $1) AND NOT starts_with(collection, '_')
+         GROUP BY collection ORDER BY collection COLLATE "C"`,
+        [prefix],
+      )
+      return rows
+    },
+    write: (w, ctx) => transaction((tx) => applyWrite(tx, w, ctx, true)),
+    writeMany: (writes, ctx) =>
+      transaction(async (tx) => {
+        const results = []
+        for (const w of writes) results.push(await applyWrite(tx, w, { user: ctx.user }, false))
+        return results
+      }),
+    clear: (collection, ctx) => transaction((tx) => clearCollection(tx, collection, ctx)),
+    async changes(after, limit, accept) {
+      const changes: Change[] = []
+      let cursor = after
+      let budget = Math.max(limit, 1) * SCAN_FACTOR
+      while (changes.length < limit && budget > 0) {
+        const { rows } = await query<ChangeRow>('SELECT * FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [
+          cursor,
+          Math.min(limit, budget),
+        ])
+        if (rows.length === 0) break
+        for (const r of rows) {
+          budget--
+          cursor = Number(r.seq)
+          if (!accept || accept(r.collection, r.id)) changes.push(toChange(r))
+          if (changes.length >= limit) break
+        }
+      }
+      return { changes, cursor, more: cursor < (await headSeq()) } satisfies ChangesPage
+    },
+    headSeq,
+    onCommit: (listener) => fanout.listen(listener),
+    async query(collection, q) {
+      if (q.operand === 'count') return (await list(collection, { filter: q.filter, limit: 0 })).total
+      if (q.operand === 'distinct') {
+        const d = pgDistinct(collection, q.field, q.filter)
+        const { rows } = await query<{ t: string; j: string }>(d.text, d.params)
+        // Already distinct and ordered by the SQL; `j` is each value's JSON text.
+        return rows.map((r) => JSON.parse(r.j) as unknown)
+      }
+      if (q.operand === 'find') {
+        return (
+          await list(collection, {
+            filter: q.filter,
+            sort: normalizeSort(q.sort),
+            limit: q.limit ?? 100,
+            offset: q.skip ?? 0,
+          })
+        ).items
+      }
+      throw badRequest(SERVER_TEXT.badQuery)
+    },
+    async getIdempotent(key, user) {
+      const row = await getIdem(key, user)
+      return row ? { status: row.status, body: row.body, requestHash: row.request_hash } : null
+    },
+    async putIdempotent(key, user, requestHash, status, body) {
+      await query(
+        `INSERT INTO idempotency (key, "user", request_hash, status, body) VALUES ($1, $2, $3, $4, $5::json)
+         ON CONFLICT (key, "user") DO UPDATE SET request_hash = $3, status = $4, body = $5::json, created = now()`,
+        [key, user ?? '', requestHash, status, JSON.stringify(body ?? null)],
+      )
+    },
+    secrets: {
+      async get(kind, id) {
+        const { rows } = await query<{ value: string }>('SELECT value FROM secrets WHERE kind = $1 AND id = $2', [
+          kind,
+          id,
+        ])
+        return rows[0]?.value ?? null
+      },
+      async set(kind, id, value) {
+        await query(
+          'INSERT INTO secrets (kind, id, value) VALUES ($1, $2, $3) ON CONFLICT (kind, id) DO UPDATE SET value = $3',
+          [kind, id, value],
+        )
+      },
+      async delete(kind, id) {
+        await query('DELETE FROM secrets WHERE kind = $1 AND id = $2', [kind, id])
+      },
+    },
+    async close() {
+      await fanout.close()
+      await pool.end()
+    },
+  }
+  return store
+}

@@ -1,0 +1,103 @@
+/**
+ * Accessibility (axe-core, no violations on the login page and the shell) and screenshots of the shell
+ * at desktop and phone widths in light and dark (saved under test-results/screenshots/ for review).
+ * Dark mode comes from the theme setting, here switched by rewriting the public settings answer.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Page } from '@playwright/test'
+import axe from 'axe-core'
+import { ADMIN_PASSWORD, type E2EServer, expect, test } from './fixtures'
+import { LoginPage } from './pages/login-page'
+import { Shell } from './pages/shell'
+
+test.use({ seed: 'sample' })
+
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/screenshots')
+const WIDTHS = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+  { name: 'phone', viewport: { width: 375, height: 740 } },
+]
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axe.source })
+  const result = await page.evaluate(async () => {
+    const w = window as unknown as { axe: typeof axe }
+    const r = await w.axe.run(document)
+    return r.violations.map(
+      (v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    )
+  })
+  return result
+}
+
+async function useDarkTheme(page: Page, dark: boolean): Promise<void> {
+  await page.route('**/api/settings', async (route) => {
+    const res = await route.fetch()
+    const list = (await res.json()) as { _id: string; value: unknown }[]
+    const patched = list.map((s) =>
+      s._id === 'theme' ? { ...s, value: { ...(s.value as object), darkMode: dark } } : s,
+    )
+    if (!patched.some((s) => s._id === 'terms_of_service_url')) {
+      patched.push({ _id: 'terms_of_service_url', value: 'https://example.com/terms' })
+      patched.push({ _id: 'privacy_policy_url', value: 'https://example.com/privacy' })
+    }
+    await route.fulfill({ response: res, json: patched })
+  })
+}
+
+async function loginAs(page: Page, server: E2EServer, redirect = ''): Promise<void> {
+  const login = new LoginPage(page)
+  await login.open(server.ui, redirect)
+  await login.login('admin', ADMIN_PASSWORD)
+}
+
+for (const { name, viewport } of WIDTHS) {
+  for (const dark of [false, true]) {
+    const mode = dark ? 'dark' : 'light'
+    test.describe(`${name} ${mode}`, () => {
+      test.use({ viewport })
+
+      test('login page has no axe violations', async ({ page, server }) => {
+        await useDarkTheme(page, dark)
+        const login = new LoginPage(page)
+        await login.open(server.ui)
+        await expect(page.locator('html')).toHaveAttribute('data-theme', mode)
+        await login.login('', '')
+        await expect(login.error).toBeVisible()
+        fs.mkdirSync(SHOTS, { recursive: true })
+        await page.screenshot({ path: path.join(SHOTS, `login-${name}-${mode}.png`) })
+        expect(await axeViolations(page)).toEqual([])
+      })
+
+      test('shell has no axe violations', async ({ page, server }) => {
+        await useDarkTheme(page, dark)
+        await loginAs(page, server, '?redirect=%2Fusers%2Falice')
+        const shell = new Shell(page)
+        await expect(shell.currentCrumb).toHaveText('alice')
+        await expect(page.locator('html')).toHaveAttribute('data-theme', mode)
+        await expect(shell.footer).toContainText('Terms of Service')
+        if (name === 'phone') await shell.menuButton().click()
+        else await shell.nav.getByRole('button', { name: 'Authentication' }).waitFor()
+        await page.screenshot({ path: path.join(SHOTS, `shell-${name}-${mode}.png`), animations: 'disabled' })
+        expect(await axeViolations(page)).toEqual([])
+        if (name === 'phone') await page.keyboard.press('Escape')
+        await shell.avatar.click()
+        await page.screenshot({ path: path.join(SHOTS, `menu-${name}-${mode}.png`), animations: 'disabled' })
+        expect(await axeViolations(page)).toEqual([])
+      })
+
+      test('home and 404 have no axe violations', async ({ page, server }) => {
+        await useDarkTheme(page, dark)
+        await loginAs(page, server)
+        await expect(page.getByRole('heading', { name: 'Welcome, Administrator' })).toBeVisible()
+        await page.screenshot({ path: path.join(SHOTS, `home-${name}-${mode}.png`), fullPage: true })
+        expect(await axeViolations(page)).toEqual([])
+        await page.goto(`${server.ui}/missing`)
+        await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+        await page.screenshot({ path: path.join(SHOTS, `404-${name}-${mode}.png`) })
+        expect(await axeViolations(page)).toEqual([])
+      })
+    })
+  }
+}

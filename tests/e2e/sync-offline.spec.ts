@@ -1,0 +1,97 @@
+/**
+ * Scenario 1 of the sync issue: a write made offline survives a reload and a browser restart (a
+ * persistent profile in a temp user-data-dir, closed and relaunched, with the network still off: the
+ * service worker serves the console, IndexedDB holds the outbox) and reaches the server exactly once
+ * when the network returns. Ends converged.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { type BrowserContext, chromium, type Page } from '@playwright/test'
+import config, { CHROMIUM } from '../../playwright.config'
+import { expect, openLoggedIn, test } from './fixtures'
+import {
+  engineReady,
+  expectConverged,
+  type HandleWindow,
+  localState,
+  mutate,
+  SyncPanel,
+  writesPerDoc,
+} from './pages/sync-panel'
+
+const launch = (dir: string, offline = false) =>
+  chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: config.use?.launchOptions?.args,
+    offline,
+  })
+
+async function serviceWorkerReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  const controlled = () => page.evaluate(() => !!navigator.serviceWorker.controller)
+  if (!(await controlled())) await page.reload()
+  await expect.poll(controlled).toBe(true)
+}
+
+const firstPage = async (context: BrowserContext) => context.pages()[0] ?? (await context.newPage())
+
+test('an offline write survives reload and browser restart, then reaches the server once', async ({
+  server,
+}) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-profile-'))
+  const token = await server.login()
+  let context = await launch(dir)
+  try {
+    let page = await firstPage(context)
+    await openLoggedIn(page, server, token, '/')
+    await engineReady(page)
+    expect(await page.evaluate(() => (window as unknown as HandleWindow).__momentum?.mode())).toBe('worker')
+    await serviceWorkerReady(page)
+    await engineReady(page)
+
+    await context.setOffline(true)
+    const written = await mutate(page, 'create', 'products', 'offline-pen', { name: 'Offline pen', price: 4 })
+    expect(written.ok).toBe(true)
+    let sync = new SyncPanel(page)
+    await expect(sync.pendingCount).toHaveText('1')
+
+    await page.reload()
+    await engineReady(page)
+    sync = new SyncPanel(page)
+    await expect(sync.pendingCount).toHaveText('1')
+    await sync.open()
+    await expect(sync.outboxRows).toHaveCount(1)
+    await expect(sync.outboxRows.first()).toContainText('POST')
+    await expect(sync.outboxRows.first()).toContainText('/api/products')
+
+    // Browser restart: the whole profile closes and a new browser opens it, still without a network.
+    await context.close()
+    context = await launch(dir, true)
+    page = await firstPage(context)
+    const response = await page.goto(`${server.ui}/`)
+    expect(response?.fromServiceWorker()).toBe(true)
+    await engineReady(page)
+    sync = new SyncPanel(page)
+    await expect(sync.pendingCount).toHaveText('1')
+    const local = await localState(page, 'products')
+    expect(local.outbox).toBe(1)
+    expect(local.docs.find((d) => d._id === 'offline-pen')).toMatchObject({ name: 'Offline pen', price: 4 })
+    expect((await server.api('/api/products/offline-pen', { token })).status).toBe(404)
+
+    await context.setOffline(false)
+    await expect(sync.pendingCount).toBeHidden()
+    expect((await server.api('/api/products/offline-pen', { token })).body).toMatchObject({
+      name: 'Offline pen',
+      price: 4,
+    })
+    expect((await writesPerDoc(server, token, 'products'))['offline-pen']).toBe(1)
+    await expectConverged(page, server, token, 'products')
+  } finally {
+    await context.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})

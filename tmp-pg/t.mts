@@ -1,0 +1,20 @@
+import { createTestDatabase } from '/work/main/tests/helpers/postgres'
+import pg from 'pg'
+const db = await createTestDatabase()
+console.log(db.url)
+const c = new pg.Client({ connectionString: db.url }); await c.connect()
+const q = async (s: string, p: unknown[] = []) => { try { console.log(s, JSON.stringify((await c.query(s, p)).rows)) } catch (e) { console.log(s, 'ERR', (e as Error).message) } }
+await q(`select 'a1' ~ '[\\s\\S]' as x`)
+await q(`select 'a1' ~ '[a\\d]' as x`)
+await q(`select 'ab' ~ '(?<=a)b' as x`)
+await q(`select 'ab' ~ '(?<n>a)b' as x`)
+await q(`select 'a\nb' ~ '^b' as x`)
+await q(`select 'é' ~ '\\w' as x, 'É' ~* 'é' as y`)
+await q(`select '{"a":{"0":1},"b":[1,{"c":2}]}'::json #> $1::text[] as x`, [['b','1','c']])
+await q(`select '{"a":{"0":1},"b":[1,{"c":2}]}'::json #> '{}' as x`)
+await q(`select ('{"a":{"x":1, "y":[1,2]}}'::json #> '{a}')::text as x`)
+await q(`select json_typeof('{"a":null}'::json #> '{a}') as x, json_typeof('{"a":null}'::json #> '{b}') as y`)
+await q(`select '"a\\u00e9"'::json #>> '{}' as x`)
+await q(`select 'b' > 'B' COLLATE "C" as x, version()`)
+await q(`show lc_collate`)
+await c.end(); await db.close()
