@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import fastifyCors from '@fastify/cors'
 import fastifyMultipart from '@fastify/multipart'
 import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
@@ -65,6 +66,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     return reply.status(404).type('text/plain').send('Not found')
   })
 
+  await app.register(fastifyCors, {
+    origin: config.corsOrigins,
+    credentials: true,
+    exposedHeaders: ['etag', 'x-total-count', 'idempotent-replayed', 'retry-after'],
+  })
   await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20 } })
   registerGuard(app, services)

@@ -30,9 +30,14 @@ export interface ServerConfig {
   aiTimeoutMs?: number
   /** Anyone may POST /api/auth/register when true; otherwise it needs users:c. */
   openRegistration: boolean
+  /** Origins allowed to call the API from another port (the Vite dev server calls {host}:8080, SPEC §7). */
+  corsOrigins: string[]
   /** Silences the request log (tests). */
   quiet: boolean
 }
+
+/** `npm run dev` serves the console on port 5173 and it calls the API on this server directly. */
+const DEV_ORIGINS = ['http://127.0.0.1:5173', 'http://localhost:5173']
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = path.resolve(env.MOMENTUM_DATA ?? './data')
@@ -52,6 +57,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     aiApiKey: env.MOMENTUM_AI_KEY || undefined,
     aiTimeoutMs: env.MOMENTUM_AI_TIMEOUT_MS ? Number(env.MOMENTUM_AI_TIMEOUT_MS) : undefined,
     openRegistration: env.MOMENTUM_OPEN_REGISTRATION === 'true',
+    corsOrigins: (env.MOMENTUM_CORS_ORIGINS ?? DEV_ORIGINS.join(','))
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     quiet: env.MOMENTUM_QUIET === 'true',
   }
 }

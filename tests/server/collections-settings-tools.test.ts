@@ -158,3 +158,17 @@ describe('tools', () => {
     expect(twice.status).toBe(400)
   })
 })
+
+describe('CORS for the dev server (SPEC §7: on port 5173 the console calls {host}:8080)', () => {
+  it('allows the dev origin with credentials and refuses others', async () => {
+    const dev = await fetch(`${server.url}/api/tools/healthcheck`, {
+      headers: { origin: 'http://127.0.0.1:5173' },
+    })
+    expect(dev.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173')
+    expect(dev.headers.get('access-control-allow-credentials')).toBe('true')
+    const other = await fetch(`${server.url}/api/tools/healthcheck`, {
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
