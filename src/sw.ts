@@ -14,7 +14,7 @@ import { clientsClaim } from 'workbox-core'
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { IMAGE_CACHE, type WindowToSw } from './shared/sw-protocol'
-import { registerBackgroundSync } from './sw/background-sync'
+import { drainInServiceWorker, registerBackgroundSync } from './sw/background-sync'
 import { registerImageCache } from './sw/images'
 import { postToWindows, registerPush } from './sw/push'
 import type { SwGlobal } from './sw/types'
@@ -40,11 +40,9 @@ registerPush(self, async () => {
 })
 
 registerBackgroundSync(self, async () => {
-  // TODO(sync engine): call the engine's outbox drain here (under SYNC_LOCK_NAME) once src/sync
-  // exposes it. Until then an open window's leader replays on the poke, and rejecting lets the browser
-  // retry the sync event later instead of treating the outbox as sent.
+  // Open windows hear it too: a tab that leads (and so holds the lock) replays right away.
   await postToWindows(self, { type: 'momentum:sync' })
-  throw new Error('Background Sync: the outbox drain is not wired to the sync engine yet')
+  await drainInServiceWorker(self)
 })
 
 self.addEventListener('message', (event) => {

@@ -251,6 +251,7 @@ export const SYNC_UI_TEXT = {
   logoutText: (n: number): string =>
     `${n} change${n === 1 ? ' has' : 's have'} not reached the server yet. Logging out deletes ${n === 1 ? 'it' : 'them'} from this device. Log out anyway?`,
   logoutConfirm: 'Log out and discard',
+  notLoggedIn: 'Log in to change data: local changes belong to a user',
   ageSeconds: (s: number): string => `${s}s`,
   ageMinutes: (m: number): string => `${m} min`,
   ageHours: (h: number): string => `${h} h`,

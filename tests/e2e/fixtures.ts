@@ -48,6 +48,10 @@ async function startServer(
   seed: 'none' | 'sample',
   extraEnv: Record<string, string> = {},
 ): Promise<{ server: E2EServer; stop: () => Promise<void> }> {
+  // Another `vite build` may be rewriting dist/ui right now: give it a moment before giving up.
+  for (let i = 0; i < 60 && !fs.existsSync(path.join(UI_DIR, 'index.html')); i++) {
+    await new Promise((r) => setTimeout(r, 500))
+  }
   if (!fs.existsSync(path.join(UI_DIR, 'index.html'))) {
     throw new Error('dist/ui is missing: run `npx vite build` before the e2e tests')
   }

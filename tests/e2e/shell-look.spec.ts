@@ -72,13 +72,13 @@ for (const { name, viewport } of WIDTHS) {
 
       test('shell has no axe violations', async ({ page, server }) => {
         await useDarkTheme(page, dark)
-        await loginAs(page, server, '?redirect=%2Fusers%2Falice')
+        await loginAs(page, server, '?redirect=%2Factions%2Fnightly')
         const shell = new Shell(page)
-        await expect(shell.currentCrumb).toHaveText('alice')
+        await expect(shell.currentCrumb).toHaveText('nightly')
         await expect(page.locator('html')).toHaveAttribute('data-theme', mode)
         await expect(shell.footer).toContainText('Terms of Service')
         if (name === 'phone') await shell.menuButton().click()
-        else await shell.nav.getByRole('button', { name: 'Authentication' }).waitFor()
+        else await shell.nav.getByRole('button', { name: 'Logs' }).click()
         await page.screenshot({ path: path.join(SHOTS, `shell-${name}-${mode}.png`), animations: 'disabled' })
         expect(await axeViolations(page)).toEqual([])
         if (name === 'phone') await page.keyboard.press('Escape')

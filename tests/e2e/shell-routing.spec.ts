@@ -20,14 +20,14 @@ for (const { name, viewport } of WIDTHS) {
       page,
       server,
     }) => {
-      await page.goto(`${server.ui}/users?tab=all`)
-      await expect(page).toHaveURL(`${server.ui}/login?redirect=${encodeURIComponent('/users?tab=all')}`)
+      await page.goto(`${server.ui}/templates?tab=all`)
+      await expect(page).toHaveURL(`${server.ui}/login?redirect=${encodeURIComponent('/templates?tab=all')}`)
       const login = new LoginPage(page)
       await login.login('admin', ADMIN_PASSWORD)
-      await expect(page).toHaveURL(`${server.ui}/users?tab=all`)
-      await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible()
-      await expect(page.getByText('Users — this screen is coming in a later release.')).toBeVisible()
-      await expect(page).toHaveTitle('Users · Momentum')
+      await expect(page).toHaveURL(`${server.ui}/templates?tab=all`)
+      await expect(page.getByRole('heading', { level: 1, name: 'Templates' })).toBeVisible()
+      await expect(page.getByText('Templates — this screen is coming in a later release.')).toBeVisible()
+      await expect(page).toHaveTitle('Templates · Momentum')
 
       // A logged-in user asking for the login page goes home.
       await page.goto(`${server.ui}/login`)
@@ -58,10 +58,21 @@ test.describe('session', () => {
     page,
     server,
   }) => {
+    // The toast lives 5 s and may appear before or after the reload: record it whenever it shows.
+    let sawToast = false
+    await page.exposeFunction('sawExpiryToast', () => {
+      sawToast = true
+    })
+    await page.addInitScript((text) => {
+      new MutationObserver(() => {
+        if (document.body?.innerText.includes(text))
+          (window as unknown as { sawExpiryToast(): void }).sawExpiryToast()
+      }).observe(document, { subtree: true, childList: true, characterData: true })
+    }, UI_TEXT.sessionExpired)
     const login = new LoginPage(page)
-    await login.open(server.ui, '?redirect=%2Fgroups')
+    await login.open(server.ui, '?redirect=%2Fmessages')
     await login.login('admin', ADMIN_PASSWORD)
-    await expect(page).toHaveURL(`${server.ui}/groups`)
+    await expect(page).toHaveURL(`${server.ui}/messages`)
     const shell = new Shell(page)
     await shell.menuButton().click() // collapse: a locally remembered preference
     await expect(shell.menuButton()).toHaveAccessibleName('Expand sidebar')
@@ -72,9 +83,11 @@ test.describe('session', () => {
     const revoked = await server.api('/api/auth/logout', { method: 'DELETE', token: token as string })
     expect(revoked.status).toBeLessThan(300)
 
+    // The console may notice on its own (live sync) or on the reload's session fetch; either way it
+    // must end at login with the path and warn.
     await page.reload()
-    await expect(page).toHaveURL(`${server.ui}/login?redirect=${encodeURIComponent('/groups')}`)
-    await expect(page.getByText(UI_TEXT.sessionExpired)).toBeVisible()
+    await expect(page).toHaveURL(`${server.ui}/login?redirect=${encodeURIComponent('/messages')}`)
+    await expect.poll(() => sawToast).toBe(true)
     expect(await readLocal(page, 'token')).toBeUndefined()
     expect(await readLocal(page, 'sidebarCollapsed')).toBe(true)
   })
@@ -95,20 +108,23 @@ test.describe('session', () => {
 
   test('breadcrumb and title reset to the route title after navigating', async ({ page, server }) => {
     const login = new LoginPage(page)
-    await login.open(server.ui, '?redirect=%2Fusers%2Fadmin')
+    await login.open(server.ui, '?redirect=%2Factions%2Fnightly')
     await login.login('admin', ADMIN_PASSWORD)
     const shell = new Shell(page)
-    // The detail page sets its own trail and title.
-    await expect(shell.breadcrumb.getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/ui/users')
-    await expect(shell.currentCrumb).toHaveText('admin')
-    await expect(page).toHaveTitle('User admin · Momentum')
-    await shell.breadcrumb.getByRole('link', { name: 'Users' }).click()
-    await expect(page).toHaveURL(`${server.ui}/users`)
-    await expect(shell.breadcrumb.getByRole('listitem')).toHaveText(['Users'])
-    await expect(page).toHaveTitle('Users · Momentum')
-    await shell.navigate('Groups')
-    await expect(shell.breadcrumb.getByRole('listitem')).toHaveText(['Groups'])
-    await expect(page).toHaveTitle('Groups · Momentum')
+    // The detail page (still a placeholder) sets its own trail and title.
+    await expect(shell.breadcrumb.getByRole('link', { name: 'Actions' })).toHaveAttribute(
+      'href',
+      '/ui/actions',
+    )
+    await expect(shell.currentCrumb).toHaveText('nightly')
+    await expect(page).toHaveTitle('Action nightly · Momentum')
+    await shell.breadcrumb.getByRole('link', { name: 'Actions' }).click()
+    await expect(page).toHaveURL(`${server.ui}/actions`)
+    await expect(shell.breadcrumb.getByRole('listitem')).toHaveText(['Actions'])
+    await expect(page).toHaveTitle('Actions · Momentum')
+    await shell.navigate('Templates')
+    await expect(shell.breadcrumb.getByRole('listitem')).toHaveText(['Templates'])
+    await expect(page).toHaveTitle('Templates · Momentum')
   })
 
   test('any other path shows the 404 page', async ({ page, server }) => {

@@ -1,8 +1,8 @@
 /**
  * A PostgreSQL server for tests. DATABASE_URL_TEST (a server the tests may create databases on) wins;
  * otherwise a throwaway cluster is made from Debian's packages (initdb + pg_ctl in a temp dir, a free
- * loopback port, trust auth, fsync off) and stopped when the suite ends. Each suite gets a fresh
- * database, so suites never see each other's rows or notifications.
+ * loopback port, trust auth, fsync off) and stopped when the suite ends. Each suite asks for fresh
+ * databases, so suites never see each other's rows or notifications.
  *
  * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` system user (made by
  * the Debian package) through runuser. When no PostgreSQL can be had, `findPostgres()` says why and the
@@ -18,9 +18,10 @@ import pg from 'pg'
 
 export type PostgresAvailability = { available: true } | { available: false; reason: string }
 
-export interface TestDatabase {
-  url: string
-  /** Drops the database and stops the cluster this helper started, if any. */
+export interface TestPostgres {
+  /** A fresh, empty database; its URL. Dropped again by close(). */
+  newDatabase(): Promise<string>
+  /** Drops the databases made here and stops the cluster this helper started, if any. */
   close(): Promise<void>
 }
 
@@ -121,32 +122,34 @@ function withDatabase(url: string, database: string): string {
   return u.toString()
 }
 
-/** A fresh database on DATABASE_URL_TEST's server or on a throwaway cluster started for this suite. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+/** DATABASE_URL_TEST's server, or a throwaway cluster started for this suite. */
+export async function startTestPostgres(): Promise<TestPostgres> {
   const cluster = process.env.DATABASE_URL_TEST ? null : await startCluster()
   const adminUrl = process.env.DATABASE_URL_TEST ?? cluster!.adminUrl
-  const name = `momentum_test_${crypto.randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  try {
-    await admin.query(`CREATE DATABASE ${name}`)
-  } finally {
-    await admin.end()
-  }
+  const made: string[] = []
   return {
-    url: withDatabase(adminUrl, name),
+    async newDatabase() {
+      const name = `momentum_test_${crypto.randomBytes(6).toString('hex')}`
+      await adminQuery(adminUrl, `CREATE DATABASE ${name}`)
+      made.push(name)
+      return withDatabase(adminUrl, name)
+    },
     async close() {
       if (cluster) {
         cluster.stop()
         return
       }
-      const c = new pg.Client({ connectionString: adminUrl })
-      await c.connect()
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      } finally {
-        await c.end()
-      }
+      for (const name of made) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     },
   }
 }

@@ -9,10 +9,13 @@
  * Kept outside React as a small external store, like the session itself, so it is wired before the
  * first render and survives route changes.
  */
+
+import { SYNC_UI_TEXT } from '../../shared/messages'
 import type { SyncStatus } from '../../sync/status'
 import { api } from '../api/client'
+import { outboxSyncOnGrowth, wireFocusReplay } from '../pwa/outbox-sync' // pwa: Background Sync
 import { SYNC_POKE_EVENT } from '../pwa/register'
-import { expireSession, onSessionEvent, sessionStore } from '../session/session'
+import { expireSession, logout, onSessionEvent, sessionStore } from '../session/session'
 import { type EngineClient, openEngineClient } from './engine-client'
 import { deleteLocalDatabase, onDatabaseClosing } from './local-database'
 import { requestPersistence } from './storage-info'
@@ -38,15 +41,27 @@ export interface SyncState {
 
 let state: SyncState = { client: null, status: IDLE_STATUS, failure: null }
 const listeners = new Set<() => void>()
-const readyWaiters = new Set<(client: EngineClient) => void>()
+interface Waiter {
+  resolve(client: EngineClient): void
+  reject(error: Error): void
+}
+const readyWaiters = new Set<Waiter>()
+
+const settleWaiters = (settle: (w: Waiter) => void) => {
+  const waiting = [...readyWaiters]
+  readyWaiters.clear()
+  for (const w of waiting) settle(w)
+}
 
 function setState(next: Partial<SyncState>): void {
   state = { ...state, ...next }
   for (const l of listeners) l()
   if (state.client) {
     const client = state.client
-    for (const w of readyWaiters) w(client)
-    readyWaiters.clear()
+    settleWaiters((w) => w.resolve(client))
+  } else if (state.failure) {
+    const failure = new Error(state.failure)
+    settleWaiters((w) => w.reject(failure))
   }
 }
 
@@ -61,7 +76,10 @@ export const syncStore = {
 /** The running engine, waiting for it while it starts (a write made during start-up is not lost). */
 export function whenReady(): Promise<EngineClient> {
   if (state.client) return Promise.resolve(state.client)
-  return new Promise((resolve) => readyWaiters.add(resolve))
+  if (state.failure) return Promise.reject(new Error(state.failure))
+  // Nobody logged in: a write now has no user to belong to, so it fails instead of waiting forever.
+  if (sessionStore.get().status === 'anonymous') return Promise.reject(new Error(SYNC_UI_TEXT.notLoggedIn))
+  return new Promise((resolve, reject) => readyWaiters.add({ resolve, reject }))
 }
 
 let unsubscribeStatus: (() => void) | null = null
@@ -77,6 +95,7 @@ async function closeClient(): Promise<EngineClient | null> {
   unsubscribeStatus?.()
   unsubscribeStatus = null
   setState({ client: null, status: IDLE_STATUS })
+  settleWaiters((w) => w.reject(new Error(SYNC_UI_TEXT.notLoggedIn)))
   if (client) await client.close().catch((e) => console.warn('closing the sync engine', e))
   return client
 }
@@ -132,13 +151,20 @@ export function wireSyncSession(): void {
   onSessionEvent('logout', () => void onLogout())
   // 'expired' keeps everything: the engine pauses on its own 401 and resumes with setToken.
   void syncToSession()
-  // Another tab logged this user out and deletes the database: let go of it, keep nothing running.
+  // Another tab logged this user out and deletes the database: let go of it and log out here too, as
+  // the shared token is revoked and a tab left running would sync for a user who has left.
   onDatabaseClosing((database) => {
-    if (state.client?.database === database) void serial(async () => void (await closeClient()))
+    if (state.client?.database !== database) return
+    void serial(async () => void (await closeClient())).then(() => logout())
   })
   // The worker hears its own `online` event, but not the service worker's pokes (a data-change push,
   // Background Sync); both ask for a pull and a replay now.
   const kick = () => void state.client?.kick().catch(() => undefined)
   window.addEventListener('online', kick)
   window.addEventListener(SYNC_POKE_EVENT, kick)
+  // pwa (docs/pwa.md "Background Sync"): replay on focus / visibility too, and register the `outbox`
+  // sync tag whenever the outbox grows, so the service worker sends it after the last tab closes.
+  wireFocusReplay(kick)
+  const onOutboxGrowth = outboxSyncOnGrowth()
+  syncStore.subscribe(() => onOutboxGrowth(state.status.pending))
 }

@@ -6,8 +6,11 @@ import type { ComponentType } from 'react'
 import { DatabaseRoute, DataEditorRoute } from './data' // screens: database
 import { Home } from './home/Home'
 import { LoginPage } from './login/LoginPage'
+import { ClientLogsRoute, ServerLogsRoute } from './logs' // screens: logs
 import { NotFound } from './not-found/NotFound'
 import { ComingSoon } from './placeholder/ComingSoon'
+import { SettingsRoute } from './settings' // screens: settings
+import { GroupRoute, GroupsRoute, UserRoute, UsersRoute } from './users' // auth screens
 
 export interface ScreenProps {
   /** The route's display title. */
@@ -21,6 +24,13 @@ const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   'not-found': NotFound,
   data: DatabaseRoute, // screens: database
   'data-editor': DataEditorRoute, // screens: database
+  'logs-client': ClientLogsRoute, // screens: logs
+  'logs-server': ServerLogsRoute, // screens: logs
+  settings: SettingsRoute, // screens: settings
+  users: UsersRoute, // auth screens
+  user: UserRoute, // auth screens
+  groups: GroupsRoute, // auth screens
+  group: GroupRoute, // auth screens
 }
 
 export function screenFor(id: string): ComponentType<ScreenProps> {

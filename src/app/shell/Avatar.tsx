@@ -11,13 +11,18 @@ export function displayName(user: CurrentUser): string {
   return typeof user.name === 'string' && user.name.trim() ? user.name.trim() : user._id
 }
 
-export function userImageUrl(userId: string): string {
+export function userImageUrl(userId: string, rev?: unknown): string {
   const base = api.base()
   const url = `${base}/api/users/${encodeURIComponent(userId)}/image`
   const token = api.getToken()
-  return token && new URL(base).origin !== window.location.origin
-    ? `${url}?token=${encodeURIComponent(token)}`
-    : url
+  // auth screens: the image's revision in the address, so a new picture replaces a cached one at once.
+  const query = new URLSearchParams()
+  if (typeof rev === 'string' || typeof rev === 'number') query.set('rev', String(rev))
+  // auth screens: the server has no cookie session, so even a same-origin <img> needs the token query
+  // to authenticate (SPEC §3 names it for other origins only; see docs/decisions/auth-screens.md).
+  if (token) query.set('token', token)
+  const qs = query.toString()
+  return qs ? `${url}?${qs}` : url
 }
 
 function initials(name: string): string {
@@ -38,7 +43,7 @@ export function Avatar({ user, size }: { user: CurrentUser; size: number }) {
     return (
       <img
         className="avatar"
-        src={userImageUrl(user._id)}
+        src={userImageUrl(user._id, user.imageRev)}
         alt=""
         width={size}
         height={size}

@@ -31,7 +31,8 @@ export function SyncIndicator() {
       onClick={() => syncPanel.open()}
     >
       <Icon size={18} aria-hidden="true" className={network === 'syncing' ? 'spin' : undefined} />
-      <span className="mc-sync-label">{label}</span>
+      {/* The feedback connection indicator beside it already says Online/Offline in words. */}
+      <span className="mc-sync-label visually-hidden">{label}</span>
       {pending > 0 && (
         <span className="mc-sync-badge" data-testid="sync-pending-count">
           {pending}

@@ -11,8 +11,15 @@
  * for the usual literal paths and errs towards refusing.
  */
 import crypto from 'node:crypto'
-import { decide, type Grant, METHODS, type Method, normalizePath, parsePermissions } from '../../shared/permissions'
 import { isValidId } from '../../shared/ids'
+import {
+  decide,
+  type Grant,
+  METHODS,
+  type Method,
+  normalizePath,
+  parsePermissions,
+} from '../../shared/permissions'
 import type { Services } from '../services'
 import type { Doc } from '../store/types'
 
@@ -35,7 +42,11 @@ export function isApiToken(token: string): boolean {
 }
 
 /** A new secret for the token `id` (a random id when none is given). */
-export function newApiToken(id = crypto.randomBytes(8).toString('hex')): { id: string; secret: string; token: string } {
+export function newApiToken(id = crypto.randomBytes(8).toString('hex')): {
+  id: string
+  secret: string
+  token: string
+} {
   const secret = crypto.randomBytes(32).toString('base64url')
   return { id, secret, token: `${API_TOKEN_PREFIX}${id}.${secret}` }
 }
@@ -63,7 +74,10 @@ export async function verifyApiToken(
   const parts = parse(token)
   if (!parts) return null
   const { store } = services
-  const [doc, stored] = await Promise.all([store.get(TOKENS, parts.id), store.secrets.get(TOKEN_SECRET, parts.id)])
+  const [doc, stored] = await Promise.all([
+    store.get(TOKENS, parts.id),
+    store.secrets.get(TOKEN_SECRET, parts.id),
+  ])
   if (!doc || !stored || isExpired(doc)) return null
   const given = Buffer.from(hashSecret(parts.secret), 'hex')
   const expected = Buffer.from(stored, 'hex')
@@ -71,7 +85,9 @@ export async function verifyApiToken(
   const user = typeof doc.owner === 'string' ? doc.owner : null
   if (!user || !(await store.get('users', user))) return null
   touch(services, doc)
-  const tokenPerms = Array.isArray(doc.permissions) ? doc.permissions.filter((p) => typeof p === 'string') : []
+  const tokenPerms = Array.isArray(doc.permissions)
+    ? doc.permissions.filter((p) => typeof p === 'string')
+    : []
   return { doc, user, ownerPerms: await services.permissionsOf(user), tokenPerms }
 }
 
@@ -109,7 +125,9 @@ export function allowsBoth(auth: ApiTokenAuth, required: readonly string[]): boo
     const path = normalizePath(colon < 0 ? req : req.slice(0, colon))
     const letters = colon < 0 ? '*' : req.slice(colon + 1)
     const methods = letters.includes('*') ? METHODS : METHODS.filter((m) => letters.includes(m))
-    return methods.some((m: Method) => decide(auth.owner, path, m).allowed && decide(auth.token, path, m).allowed)
+    return methods.some(
+      (m: Method) => decide(auth.owner, path, m).allowed && decide(auth.token, path, m).allowed,
+    )
   })
 }
 

@@ -12,7 +12,7 @@ import { requiresOneOf, SERVER_TEXT } from '../../shared/messages'
 import { check, type Grant, methodLetter, parsePermissions } from '../../shared/permissions'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
-import { allowsBoth, type ApiTokenAuth, intersectPermissions, isApiToken, verifyApiToken } from './api-tokens' // api tokens
+import { type ApiTokenAuth, allowsBoth, intersectPermissions, isApiToken, verifyApiToken } from './api-tokens' // api tokens
 
 export interface AuthInfo {
   user: string | null

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { SESSION_MAX_SECONDS } from '../../shared/constants'
 import { AUTH_SCREENS_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { decide, PermissionSyntaxError, parsePermission } from '../../shared/permissions'
-import { hashSecret, newApiToken, TOKEN_SECRET, TOKENS, beyond } from '../auth/api-tokens'
+import { beyond, hashSecret, newApiToken, TOKEN_SECRET, TOKENS } from '../auth/api-tokens'
 import { requirePermission } from '../auth/guard'
 import { ApiError, badRequest, forbidden } from '../errors'
 import { parseListQuery } from '../http/list-query'
@@ -36,7 +36,12 @@ export async function tokensModule(api: FastifyInstance, services: Services): Pr
   api.get(`/${TOKENS}`, async (req, reply) => {
     const q = parseListQuery(req.query)
     const grants = req.auth.grants
-    const result = await listVisible(store, TOKENS, q, grantsNarrowIds(grants, TOKENS) ? canRead(grants, TOKENS) : null)
+    const result = await listVisible(
+      store,
+      TOKENS,
+      q,
+      grantsNarrowIds(grants, TOKENS) ? canRead(grants, TOKENS) : null,
+    )
     reply.header('x-total-count', String(result.total))
     return result.items
   })
@@ -52,11 +57,14 @@ export async function tokensModule(api: FastifyInstance, services: Services): Pr
     const input = bodyObject(req)
     const id = input._id === undefined ? newApiToken().id : validId(input._id)
     const extra: Body = {}
-    for (const [k, v] of Object.entries(input)) if (!k.startsWith('_') && !SERVER_FIELDS.includes(k)) extra[k] = v
-    const name = input.name === undefined ? TOKEN_DEFAULT_NAME : typeof input.name === 'string' ? input.name.trim() : ''
+    for (const [k, v] of Object.entries(input))
+      if (!k.startsWith('_') && !SERVER_FIELDS.includes(k)) extra[k] = v
+    const name =
+      input.name === undefined ? TOKEN_DEFAULT_NAME : typeof input.name === 'string' ? input.name.trim() : ''
     if (!name || name.length > NAME_MAX) throw badRequest(AUTH_SCREENS_TEXT.tokenNameInvalid)
     // Without a list the token gets what its creator has now (the intersection then narrows it later).
-    const permissions = input.permissions === undefined ? req.auth.permissions : checkPermissions(input.permissions)
+    const permissions =
+      input.permissions === undefined ? req.auth.permissions : checkPermissions(input.permissions)
     const expires =
       input.expires === undefined
         ? new Date(Date.now() + TOKEN_DEFAULT_DAYS * 86_400_000).toISOString()
@@ -85,9 +93,14 @@ export async function tokensModule(api: FastifyInstance, services: Services): Pr
     const id = idParam(req)
     const expectedRev = parseIfMatch(req)
     const body = bodyObject(req)
-    const fixed = Object.keys(body).filter((k) => k.startsWith('_') || SERVER_FIELDS.includes(k) || IMMUTABLE.includes(k))
+    const fixed = Object.keys(body).filter(
+      (k) => k.startsWith('_') || SERVER_FIELDS.includes(k) || IMMUTABLE.includes(k),
+    )
     if (fixed.length) throw badRequest(AUTH_SCREENS_TEXT.tokenImmutable(fixed))
-    if (body.name !== undefined && (typeof body.name !== 'string' || !body.name.trim() || body.name.length > NAME_MAX)) {
+    if (
+      body.name !== undefined &&
+      (typeof body.name !== 'string' || !body.name.trim() || body.name.length > NAME_MAX)
+    ) {
       throw badRequest(AUTH_SCREENS_TEXT.tokenNameInvalid)
     }
     return sendWrite(services, req, reply, { op: 'patch', collection: TOKENS, id, body, expectedRev }).catch(
@@ -103,8 +116,13 @@ export async function tokensModule(api: FastifyInstance, services: Services): Pr
     const doc = await store.get(TOKENS, id)
     if (doc?.owner !== req.auth.user) requirePermission(req, `${TOKENS}/${id}:d`)
     const expectedRev = parseIfMatch(req)
-    return sendWrite(services, req, reply, { op: 'delete', collection: TOKENS, id, expectedRev }, undefined, () =>
-      store.secrets.delete(TOKEN_SECRET, id),
+    return sendWrite(
+      services,
+      req,
+      reply,
+      { op: 'delete', collection: TOKENS, id, expectedRev },
+      undefined,
+      () => store.secrets.delete(TOKEN_SECRET, id),
     ).catch((error: unknown) => {
       throw hideCurrent(req, error)
     })

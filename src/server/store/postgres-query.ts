@@ -11,21 +11,10 @@
 import { QUERY_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
 import { isPlainObject } from './doc'
+import { toPostgresRegex } from './postgres-regex'
+import { FALSE, numbered, type PgSql, pgand, pgjoin, pgnot, pgor, pgraw, pgsql, TRUE } from './postgres-sql'
 import { DISTINCT_MAX, fieldSegments } from './query'
 import { checkRegex } from './query-regex'
-import { toPostgresRegex } from './postgres-regex'
-import {
-  FALSE,
-  numbered,
-  type PgSql,
-  pgand,
-  pgjoin,
-  pgnot,
-  pgor,
-  pgraw,
-  pgsql,
-  TRUE,
-} from './postgres-sql'
 import type { Filter, SortSpec } from './types'
 
 const MAX_DEPTH = 12
@@ -53,7 +42,8 @@ function extract(src: PgSql, segments: readonly string[]): PgSql {
   const value = pgsql`(${src} #> ${[...segments]}::text[])`
   const guards: PgSql[] = []
   segments.forEach((s, k) => {
-    if (INDEX.test(s) && k > 0) guards.push(isType(pgsql`(${src} #> ${segments.slice(0, k)}::text[])`, 'array'))
+    if (INDEX.test(s) && k > 0)
+      guards.push(isType(pgsql`(${src} #> ${segments.slice(0, k)}::text[])`, 'array'))
     if (INDEX.test(s) && k === 0) guards.push(isType(src, 'array'))
   })
   return guards.length === 0 ? value : pgsql`(CASE WHEN ${pgand(guards)} THEN ${value} END)`
@@ -61,13 +51,15 @@ function extract(src: PgSql, segments: readonly string[]): PgSql {
 
 function eqPred(value: unknown): Pred {
   if (value === null) return (v) => isType(v, 'null')
-  if (typeof value === 'boolean') return (v) => pgsql`(${isType(v, 'boolean')} AND (${v} #>> '{}') = ${String(value)})`
+  if (typeof value === 'boolean')
+    return (v) => pgsql`(${isType(v, 'boolean')} AND (${v} #>> '{}') = ${String(value)})`
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw badRequest(QUERY_TEXT.badOperand('$eq', 'a finite number'))
     return (v) =>
       pgsql`COALESCE(CASE WHEN json_typeof(${v}) = 'number' THEN (${v} #>> '{}')::float8 = ${value}::float8 END, FALSE)`
   }
-  if (typeof value === 'string') return (v) => pgsql`(${isType(v, 'string')} AND (${v} #>> '{}') = ${value}::text)`
+  if (typeof value === 'string')
+    return (v) => pgsql`(${isType(v, 'string')} AND (${v} #>> '{}') = ${value}::text)`
   // Objects and arrays compare as their minified JSON text, key order included (as in MongoDB).
   const json = JSON.stringify(value)
   const kind = Array.isArray(value) ? 'array' : 'object'
@@ -134,7 +126,10 @@ class Compiler {
   private any(src: PgSql, segments: string[], pred: Pred, elements = true, crossings = 1): PgSql {
     const value = extract(src, segments)
     const terms = [pred(value)]
-    if (elements) terms.push(pgsql`EXISTS (SELECT 1 FROM ${elementsOf(value)} AS e(value) WHERE ${pred(pgraw('e.value'))})`)
+    if (elements)
+      terms.push(
+        pgsql`EXISTS (SELECT 1 FROM ${elementsOf(value)} AS e(value) WHERE ${pred(pgraw('e.value'))})`,
+      )
     if (crossings > 0) {
       for (let k = 1; k < segments.length; k++) {
         if (INDEX.test(segments[k]!)) continue
@@ -208,7 +203,13 @@ class Compiler {
         case '$regex': {
           const { pattern, flags } = checkRegex(arg, ops.$options)
           const are = toPostgresRegex(pattern, flags)
-          parts.push(this.any(src, segments, (v) => pgsql`(${isType(v, 'string')} AND (${v} #>> '{}') ~ ${are}::text)`))
+          parts.push(
+            this.any(
+              src,
+              segments,
+              (v) => pgsql`(${isType(v, 'string')} AND (${v} #>> '{}') ~ ${are}::text)`,
+            ),
+          )
           break
         }
         case '$options':

@@ -28,7 +28,11 @@ function hex(code: number): string {
 }
 
 /** One escape after `\` at pattern[i]; returns the ARE text and how many characters it used. */
-function escape(pattern: string, i: number, inClass: boolean): { out: string; used: number; negated?: string } {
+function translateEscape(
+  pattern: string,
+  i: number,
+  inClass: boolean,
+): { out: string; used: number; negated?: string } {
   const c = pattern[i]
   if (c === undefined) unsupported('a trailing backslash')
   const lower = c.toLowerCase()
@@ -73,7 +77,7 @@ function bracket(pattern: string, start: number): { out: string; end: number } {
   while (i < pattern.length && pattern[i] !== ']') {
     const c = pattern[i]!
     if (c === '\\') {
-      const e = escape(pattern, i + 1, true)
+      const e = translateEscape(pattern, i + 1, true)
       items += e.out
       if (e.negated) negatedSets.push(e.negated)
       i += 1 + e.used
@@ -103,7 +107,7 @@ export function toPostgresRegex(pattern: string, flags: string): string {
   while (i < pattern.length) {
     const c = pattern[i]!
     if (c === '\\') {
-      const e = escape(pattern, i + 1, false)
+      const e = translateEscape(pattern, i + 1, false)
       out += e.out
       i += 1 + e.used
     } else if (c === '[') {

@@ -115,7 +115,12 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
 }
 
 /** One write; with `idempotent`, a stored response for the key is replayed and a new one recorded. */
-export async function applyWrite(tx: Tx, w: Write, ctx: WriteContext, idempotent: boolean): Promise<WriteResult> {
+export async function applyWrite(
+  tx: Tx,
+  w: Write,
+  ctx: WriteContext,
+  idempotent: boolean,
+): Promise<WriteResult> {
   const key = idempotent ? ctx.idempotencyKey : undefined
   if (key) {
     const { rows } = await tx.query<{ request_hash: string; status: number; body: unknown }>(
@@ -124,7 +129,8 @@ export async function applyWrite(tx: Tx, w: Write, ctx: WriteContext, idempotent
     )
     const row = rows[0]
     if (row) {
-      if (ctx.requestHash && row.request_hash !== ctx.requestHash) throw badRequest(SERVER_TEXT.idempotencyMismatch)
+      if (ctx.requestHash && row.request_hash !== ctx.requestHash)
+        throw badRequest(SERVER_TEXT.idempotencyMismatch)
       return { status: row.status, body: row.body, replayed: true }
     }
   }
@@ -149,6 +155,7 @@ export async function clearCollection(tx: Tx, collection: string, ctx: WriteCont
   const now = new Date().toISOString()
   // Tombstones in id order, as the SQLite store writes them (it walks its primary key).
   rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  for (const row of rows) await logChange(tx, collection, row.id, row.rev + 1, null, ctx.idempotencyKey ?? null, now)
+  for (const row of rows)
+    await logChange(tx, collection, row.id, row.rev + 1, null, ctx.idempotencyKey ?? null, now)
   return rows.length
 }

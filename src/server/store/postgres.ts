@@ -131,7 +131,9 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
         query: (text, params) => client.query(text, params),
         async nextSeq() {
           if (next === 0) {
-            const { rows } = await client.query<{ seq: string }>('SELECT COALESCE(MAX(seq), 0) AS seq FROM changes')
+            const { rows } = await client.query<{ seq: string }>(
+              'SELECT COALESCE(MAX(seq), 0) AS seq FROM changes',
+            )
             next = Number(rows[0]!.seq)
           }
           return ++next
@@ -166,8 +168,11 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     const page = numbered(
       pgsql`SELECT body FROM docs WHERE collection = ${collection}::text AND (${where}) ORDER BY ${pgSort(options.sort)} LIMIT ${limit}::int OFFSET ${offset}::int`,
     )
-    const count = numbered(pgsql`SELECT COUNT(*)::int AS n FROM docs WHERE collection = ${collection}::text AND (${where})`)
-    const items = limit === 0 ? [] : (await query<{ body: Doc }>(page.text, page.params)).rows.map((r) => r.body)
+    const count = numbered(
+      pgsql`SELECT COUNT(*)::int AS n FROM docs WHERE collection = ${collection}::text AND (${where})`,
+    )
+    const items =
+      limit === 0 ? [] : (await query<{ body: Doc }>(page.text, page.params)).rows.map((r) => r.body)
     const total = (await query<{ n: number }>(count.text, count.params)).rows[0]!.n
     return { items, total }
   }
@@ -220,10 +225,10 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
       let cursor = after
       let budget = Math.max(limit, 1) * SCAN_FACTOR
       while (changes.length < limit && budget > 0) {
-        const { rows } = await query<ChangeRow>('SELECT * FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [
-          cursor,
-          Math.min(limit, budget),
-        ])
+        const { rows } = await query<ChangeRow>(
+          'SELECT * FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+          [cursor, Math.min(limit, budget)],
+        )
         if (rows.length === 0) break
         for (const r of rows) {
           budget--
@@ -269,10 +274,10 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     },
     secrets: {
       async get(kind, id) {
-        const { rows } = await query<{ value: string }>('SELECT value FROM secrets WHERE kind = $1 AND id = $2', [
-          kind,
-          id,
-        ])
+        const { rows } = await query<{ value: string }>(
+          'SELECT value FROM secrets WHERE kind = $1 AND id = $2',
+          [kind, id],
+        )
         return rows[0]?.value ?? null
       },
       async set(kind, id, value) {

@@ -16,6 +16,7 @@ import { useMutate, useSyncDb } from '../../data/sync-context'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { usePageTitle } from '../../shell/page-chrome'
+import { useNarrow } from '../../shell/use-narrow'
 import { runBatches } from '../data/batches'
 import {
   EMPTY_LOG_FILTER,
@@ -38,11 +39,18 @@ const time = (iso: string) => {
     : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' })
 }
 
+/** Column widths: on a phone the message gets what the time and level can spare. */
+const WIDTHS = {
+  wide: { time: 190, level: 90, log: 520, ctx: 260 },
+  narrow: { time: 150, level: 72, log: 320, ctx: 200 },
+}
+
 export function LogsScreen({ channel, title }: { channel: string; title: string }) {
   usePageTitle(title)
   const db = useSyncDb()
   const mutate = useMutate()
   const collection = `logs/${channel}`
+  const narrow = useNarrow()
   const [filter, setFilter] = useState<LogFilter>(EMPTY_LOG_FILTER)
   const [limit, setLimit] = useState(PAGE)
   const [pausedAt, setPausedAt] = useState<string | null>(null)
@@ -81,18 +89,24 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
     setOpen(null)
   }
 
+  const w = WIDTHS[narrow ? 'narrow' : 'wide']
   const columns: Column<LogRow>[] = [
-    { key: 'time', label: 'Time', width: 190, render: (r) => <time dateTime={r.time}>{time(r.time)}</time> },
+    {
+      key: 'time',
+      label: 'Time',
+      width: w.time,
+      render: (r) => <time dateTime={r.time}>{time(r.time)}</time>,
+    },
     {
       key: 'level',
       label: 'Level',
-      width: 90,
+      width: w.level,
       render: (r) => <span className={`level level-${r.level.toLowerCase()}`}>{r.level}</span>,
     },
     {
       key: 'log',
       label: 'Message',
-      width: 520,
+      width: w.log,
       render: (r) => (
         <span className="log-text">
           {r.log}
@@ -107,7 +121,7 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
     {
       key: 'ctx',
       label: 'Context',
-      width: 260,
+      width: w.ctx,
       render: (r) => <span className="muted">{preview(r.ctx ?? undefined, 80)}</span>,
     },
   ]
@@ -161,24 +175,27 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
           value={filter.search}
           onChange={(e) => set({ search: e.target.value })}
         />
-        <label className="range-field">
-          <span>From</span>
-          <input
-            type="datetime-local"
-            className="input"
-            value={filter.from}
-            onChange={(e) => set({ from: e.target.value })}
-          />
-        </label>
-        <label className="range-field">
-          <span>To</span>
-          <input
-            type="datetime-local"
-            className="input"
-            value={filter.to}
-            onChange={(e) => set({ to: e.target.value })}
-          />
-        </label>
+        <fieldset className="time-range">
+          <legend>Time range</legend>
+          <label className="range-field">
+            <span>From</span>
+            <input
+              type="datetime-local"
+              className="input"
+              value={filter.from}
+              onChange={(e) => set({ from: e.target.value })}
+            />
+          </label>
+          <label className="range-field">
+            <span>To</span>
+            <input
+              type="datetime-local"
+              className="input"
+              value={filter.to}
+              onChange={(e) => set({ to: e.target.value })}
+            />
+          </label>
+        </fieldset>
       </div>
       {pausedAt && (
         <p className="notice notice-warning" role="status">

@@ -1,0 +1,209 @@
+/**
+ * One group (SPEC §2 /groups/{id}): name, description, members and the permission editor with its
+ * preview. One edit state for all of it; Save (toolbar or Ctrl/Cmd+S) writes the group and every
+ * changed membership through the outbox, so it works offline, and reports "X / Y changes were saved
+ * successfully" when more than the group itself changed. Entries that do not parse block the save.
+ */
+import { CloudOff, Trash2 } from 'lucide-react'
+import { useMemo } from 'react'
+import { useLocation } from 'wouter'
+import { SCREENS_TEXT } from '../../../shared/messages'
+import { useMutate } from '../../data/sync-context'
+import { confirmDelete, notifyBatchSaved, notifyDeleted, notifySaved } from '../../feedback/notify'
+import { toast } from '../../feedback/toast-store'
+import { useEditState } from '../../hooks/use-edit-state'
+import { useShortcut } from '../../hooks/use-shortcut'
+import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import type { ScreenProps } from '../screens'
+import { strings, text, useCan, useRow, useRows } from '../users/auth-data'
+import { NoAccess } from '../users/NoAccess'
+import { PermissionEditor } from './PermissionEditor'
+import { checkEntries } from './permission-preview'
+import '../../components/ui.css'
+import '../users/auth.css'
+
+interface GroupForm {
+  name: string
+  description: string
+  permissions: string[]
+  members: string[]
+}
+
+export function GroupScreen({ params }: ScreenProps) {
+  const id = params.id ?? ''
+  const allowed = useCan()
+  usePageTitle(id)
+  useBreadcrumbs([{ label: 'Groups', href: '/groups' }, id])
+  if (!allowed(`groups/${id}:r`)) return <NoAccess section={`Group ${id}`} needed={`groups/${id}:r`} />
+  return <GroupPage id={id} />
+}
+
+function GroupPage({ id }: { id: string }) {
+  const row = useRow('groups', id)
+  const users = useRows('users')
+  const allowed = useCan()
+  const mutate = useMutate()
+  const [, navigate] = useLocation()
+  const doc = row?.doc
+  const memberIds = useMemo(
+    () =>
+      (users?.docs ?? [])
+        .filter((u) => strings(u.groups).includes(id))
+        .map((u) => u._id)
+        .sort(),
+    [users, id],
+  )
+  const original: GroupForm = {
+    name: text(doc?.name),
+    description: text(doc?.description),
+    permissions: strings(doc?.permissions),
+    members: memberIds,
+  }
+  const edit = useEditState<GroupForm>(original)
+  const canEdit = allowed(`groups/${id}:u`)
+  const entries = edit.value.permissions
+  const invalid = checkEntries(entries.filter((e) => e.trim())).some((c) => c.error)
+
+  const save = async () => {
+    if (!edit.modified || invalid) return
+    const v = edit.value
+    const permissions = v.permissions.map((e) => e.trim()).filter(Boolean)
+    const writes: Array<() => Promise<unknown>> = []
+    if (
+      v.name !== original.name ||
+      v.description !== original.description ||
+      permissions.join('\n') !== original.permissions.join('\n')
+    ) {
+      writes.push(() =>
+        mutate.patch('groups', id, { name: v.name.trim(), description: v.description, permissions }),
+      )
+    }
+    const before = new Set(original.members)
+    const after = new Set(v.members)
+    for (const u of users?.docs ?? []) {
+      if (before.has(u._id) === after.has(u._id)) continue
+      const groups = strings(u.groups).filter((g) => g !== id)
+      if (after.has(u._id)) groups.push(id)
+      writes.push(() => mutate.patch('users', u._id, { groups }))
+    }
+    const results = await Promise.allSettled(writes.map((w) => w()))
+    const done = results.filter((r) => r.status === 'fulfilled').length
+    const failure = results.find((r) => r.status === 'rejected')
+    if (done === results.length) edit.commit({ ...v, permissions })
+    if (results.length === 1 && done === 1) notifySaved(`Group ${id}`)
+    else notifyBatchSaved(done, results.length, 'changes')
+    if (failure) toast.error(String((failure as PromiseRejectedResult).reason?.message ?? failure))
+  }
+  useSaveAction(doc && canEdit ? save : null, { disabled: !edit.modified || invalid })
+  useShortcut('save', doc && canEdit ? () => void save() : null)
+
+  const remove = async () => {
+    if (!(await confirmDelete(1, 'group'))) return
+    try {
+      await mutate.delete('groups', id)
+      edit.commit(original)
+      notifyDeleted(1, 1)
+      navigate('/groups')
+    } catch (e) {
+      notifyDeleted(0, 1)
+      toast.error(e instanceof Error ? e.message : String(e))
+    }
+  }
+
+  if (row === undefined)
+    return (
+      <div className="screen-loading" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading…
+      </div>
+    )
+  if (!doc)
+    return (
+      <section className="empty-state" aria-labelledby="page-heading">
+        <h1 id="page-heading">{id}</h1>
+        <p>{SCREENS_TEXT.documentGone}</p>
+      </section>
+    )
+
+  const toggleMember = (u: string) =>
+    edit.setValue((v) => ({
+      ...v,
+      members: v.members.includes(u) ? v.members.filter((x) => x !== u) : [...v.members, u].sort(),
+    }))
+
+  return (
+    <section className="screen auth-screen group-screen" aria-labelledby="page-heading">
+      <header className="screen-head screen-head-row">
+        <div>
+          <h1 id="page-heading">{text(doc.name) || id}</h1>
+          <p className="muted">
+            {id} · {memberIds.length} member(s)
+            {row?.pending && (
+              <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
+                <CloudOff size={13} aria-hidden="true" /> {SCREENS_TEXT.notSynced}
+              </span>
+            )}
+          </p>
+        </div>
+        <div className="actions">
+          {edit.modified && (
+            <button type="button" className="button button-quiet" onClick={edit.undo}>
+              Undo changes
+            </button>
+          )}
+          {allowed(`groups/${id}:d`) && (
+            <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
+              <Trash2 size={16} aria-hidden="true" /> Delete
+            </button>
+          )}
+        </div>
+      </header>
+      <div className="card-columns">
+        <section className="panel" aria-labelledby="group-details-heading">
+          <h2 id="group-details-heading">Details</h2>
+          <div className="field">
+            <label htmlFor="group-name">Name</label>
+            <input
+              id="group-name"
+              className="input"
+              disabled={!canEdit}
+              value={edit.value.name}
+              onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="group-description">Description</label>
+            <textarea
+              id="group-description"
+              className="input"
+              rows={3}
+              disabled={!canEdit}
+              value={edit.value.description}
+              onChange={(e) => edit.setValue((v) => ({ ...v, description: e.target.value }))}
+            />
+          </div>
+          <fieldset className="check-list member-list" disabled={!canEdit || !allowed('users:u')}>
+            <legend>Members</legend>
+            {(users?.docs ?? []).map((u) => (
+              <label key={u._id} className="check-row">
+                <input
+                  type="checkbox"
+                  checked={edit.value.members.includes(u._id)}
+                  onChange={() => toggleMember(u._id)}
+                />
+                {text(u.name) || u._id} <span className="muted">{u._id}</span>
+              </label>
+            ))}
+          </fieldset>
+        </section>
+        <section className="panel perm-panel" aria-labelledby="group-perms-heading">
+          <h2 id="group-perms-heading">Permissions</h2>
+          <PermissionEditor
+            entries={entries}
+            disabled={!canEdit}
+            onChange={(permissions) => edit.setValue((v) => ({ ...v, permissions }))}
+          />
+        </section>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,265 @@
+/**
+ * Settings (SPEC §2 /settings, §3 known settings). The settings come from the local mirror (so the
+ * screen opens offline); each changed setting is saved with put as its own document {_id, value}
+ * through the mutation API. Save is the toolbar button or Ctrl/Cmd+S; leaving with unsaved changes asks
+ * first (use-edit-state). push_public_key belongs to the server and is shown read-only.
+ */
+import { useLiveQuery } from 'dexie-react-hooks'
+import { CloudOff, Copy } from 'lucide-react'
+import { useMemo } from 'react'
+import { SCREENS_TEXT } from '../../../shared/messages'
+import { useMutate, useSyncDb } from '../../data/sync-context'
+import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
+import { toast } from '../../feedback/toast-store'
+import { useEditState } from '../../hooks/use-edit-state'
+import { useShortcut } from '../../hooks/use-shortcut'
+import { usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { runBatches } from '../data/batches'
+import { ColourSetting, Field, SecretSetting, TextSetting } from './fields'
+import { StorageUse } from './StorageUse'
+import { changedSettings, formFromValues, type SettingsForm, validateSettings } from './settings-model'
+import { ThemePreview } from './ThemePreview'
+import './settings.css'
+
+const LABELS: Record<string, string> = {
+  title: 'Title',
+  description: 'Description',
+  version: 'Version',
+  logo: 'Logo',
+  contact: 'Contact',
+  public_url: 'Public URL',
+  pwa: 'App name',
+  theme: 'Theme',
+  stripe_token: 'Stripe token',
+  webrtc_key: 'WebRTC key',
+  webrtc_port: 'WebRTC port',
+}
+
+export function SettingsScreen() {
+  usePageTitle('Settings')
+  const db = useSyncDb()
+  const mutate = useMutate()
+  const rows = useLiveQuery(async () => (db ? db.settings.toArray() : undefined), [db])
+  const stored = useMemo(() => new Map((rows ?? []).map((r) => [r.id, r.value])), [rows])
+  const pending = (rows ?? []).filter((r) => r.pending === 1).map((r) => r.id)
+  const original = useMemo(() => formFromValues(stored), [stored])
+  const edit = useEditState<SettingsForm>(original)
+  const f = edit.value
+  const errors = validateSettings(f)
+  const invalid = Object.keys(errors).length > 0
+  const set = (patch: Partial<SettingsForm>) => edit.setValue((v) => ({ ...v, ...patch }))
+
+  const save = async () => {
+    if (invalid) {
+      toast.error(SCREENS_TEXT.settingsInvalid)
+      return
+    }
+    const changes = changedSettings(f, stored)
+    if (!changes.length) return
+    const result = await runBatches(
+      changes,
+      ([id, value]) => mutate.put('settings', id, { value }),
+      () => {},
+    )
+    if (result.failed === 0) edit.commit()
+    if (changes.length === 1 && result.done === 1) notifySaved(LABELS[changes[0]![0]] ?? changes[0]![0])
+    else notifyBatchSaved(result.done, changes.length, 'settings')
+    if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
+  }
+  useSaveAction(rows ? save : null, { disabled: !edit.modified })
+  useShortcut('save', () => void save())
+
+  if (!rows)
+    return (
+      <div className="screen-loading" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading settings…
+      </div>
+    )
+
+  const pushKey = stored.get('push_public_key')
+  return (
+    <section className="screen settings-screen" aria-labelledby="page-heading">
+      <header className="screen-head screen-head-row">
+        <div>
+          <h1 id="page-heading">Settings</h1>
+          <p className="muted">
+            Shared by everyone using this platform.
+            {pending.length > 0 && (
+              <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
+                <CloudOff size={13} aria-hidden="true" /> {SCREENS_TEXT.notSynced}: {pending.join(', ')}
+              </span>
+            )}
+          </p>
+        </div>
+        {edit.modified && (
+          <div className="actions">
+            <button type="button" className="button button-quiet" onClick={edit.undo}>
+              Undo changes
+            </button>
+          </div>
+        )}
+      </header>
+
+      <div className="settings-grid">
+        <fieldset className="settings-card">
+          <legend>General</legend>
+          <TextSetting
+            label="Title"
+            value={f.title}
+            onChange={(title) => set({ title })}
+            error={errors.title}
+          />
+          <TextSetting
+            label="Description"
+            multiline
+            value={f.description}
+            onChange={(description) => set({ description })}
+            hint="Shown on the home page and in search results."
+          />
+          <TextSetting
+            label="Version"
+            value={f.version}
+            onChange={(version) => set({ version })}
+            hint="Shown in the footer."
+          />
+          <div className="logo-row">
+            <TextSetting
+              label="Logo"
+              type="url"
+              value={f.logo}
+              onChange={(logo) => set({ logo })}
+              error={errors.logo}
+              placeholder="https://example.com/logo.svg"
+            />
+            {f.logo && !errors.logo && <img className="logo-preview" src={f.logo} alt="Logo preview" />}
+          </div>
+          <TextSetting
+            label="Contact"
+            value={f.contact}
+            onChange={(contact) => set({ contact })}
+            error={errors.contact}
+            placeholder="support@example.com"
+            hint="An e-mail address or a link people can use to reach you."
+          />
+          <TextSetting
+            label="Public URL"
+            type="url"
+            value={f.public_url}
+            onChange={(public_url) => set({ public_url })}
+            error={errors.public_url}
+            placeholder="https://console.example.com"
+            hint="The address people use; links in e-mails and notifications point here."
+          />
+        </fieldset>
+
+        <fieldset className="settings-card">
+          <legend>Installed app</legend>
+          <TextSetting
+            label="App name"
+            value={f.pwa.name}
+            onChange={(name) => set({ pwa: { ...f.pwa, name } })}
+            hint="The name shown when the console is installed."
+          />
+          <TextSetting
+            label="Short name"
+            value={f.pwa.short_name}
+            onChange={(short_name) => set({ pwa: { ...f.pwa, short_name } })}
+            error={errors['pwa.short_name']}
+            hint="Under the home-screen icon (about 12 characters)."
+          />
+        </fieldset>
+
+        <fieldset className="settings-card settings-theme">
+          <legend>Theme</legend>
+          <div className="colour-grid">
+            <ColourSetting
+              label="Background"
+              value={f.theme.background}
+              onChange={(background) => set({ theme: { ...f.theme, background } })}
+              error={errors['theme.background']}
+            />
+            <ColourSetting
+              label="Primary"
+              value={f.theme.primary}
+              onChange={(primary) => set({ theme: { ...f.theme, primary } })}
+              error={errors['theme.primary']}
+            />
+            <ColourSetting
+              label="Accent"
+              value={f.theme.accent}
+              onChange={(accent) => set({ theme: { ...f.theme, accent } })}
+              error={errors['theme.accent']}
+            />
+          </div>
+          <label className="switch">
+            <input
+              type="checkbox"
+              checked={f.theme.darkMode}
+              onChange={(e) => set({ theme: { ...f.theme, darkMode: e.target.checked } })}
+            />
+            <span>Dark mode</span>
+          </label>
+          {!invalid || !Object.keys(errors).some((k) => k.startsWith('theme.')) ? (
+            <ThemePreview theme={f.theme} title={f.title} />
+          ) : null}
+        </fieldset>
+
+        <fieldset className="settings-card">
+          <legend>Integrations</legend>
+          <Field
+            label="Push public key"
+            hint="Generated by the server for Web Push; it cannot be changed here."
+          >
+            {({ id, describedBy }) => (
+              <div className="input-with-button">
+                <input
+                  id={id}
+                  className="input mono"
+                  readOnly
+                  value={typeof pushKey === 'string' ? pushKey : ''}
+                  placeholder="Not generated yet"
+                  aria-describedby={describedBy}
+                />
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label="Copy push public key"
+                  disabled={typeof pushKey !== 'string'}
+                  onClick={() => void navigator.clipboard?.writeText(String(pushKey))}
+                >
+                  <Copy size={16} aria-hidden="true" />
+                </button>
+              </div>
+            )}
+          </Field>
+          <SecretSetting
+            label="Stripe token"
+            value={f.stripe_token}
+            onChange={(stripe_token) => set({ stripe_token })}
+            hint="Secret key of the payment provider."
+          />
+          <SecretSetting
+            label="WebRTC key"
+            value={f.webrtc_key}
+            onChange={(webrtc_key) => set({ webrtc_key })}
+          />
+          <TextSetting
+            label="WebRTC port"
+            inputMode="numeric"
+            value={f.webrtc_port}
+            onChange={(webrtc_port) => set({ webrtc_port })}
+            error={errors.webrtc_port}
+            placeholder="3478"
+          />
+        </fieldset>
+
+        <section className="settings-card" aria-labelledby="storage-heading">
+          <h2 id="storage-heading" className="legend">
+            This device
+          </h2>
+          <StorageUse />
+        </section>
+      </div>
+    </section>
+  )
+}

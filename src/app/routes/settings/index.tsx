@@ -1,0 +1,14 @@
+/** Route entry of the Settings screen, loaded on first use (precached by the service worker). */
+import { lazy, Suspense } from 'react'
+import { Loading } from '../data'
+import type { ScreenProps } from '../screens'
+
+const Settings = lazy(async () => ({ default: (await import('./SettingsScreen')).SettingsScreen }))
+
+export function SettingsRoute(_props: ScreenProps) {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Settings />
+    </Suspense>
+  )
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { changedSettings, formFromValues, validateSettings } from './settings-model'
+
+const stored = new Map<string, unknown>([
+  ['title', 'Momentum'],
+  ['version', '0.1.0'],
+  ['pwa', { name: 'Momentum Console', short_name: 'Momentum', extra: 1 }],
+  ['theme', { background: '#f6f7f9', primary: '#1f6feb', accent: '#f59e0b', darkMode: false }],
+  ['webrtc_port', 3478],
+])
+
+describe('settings model', () => {
+  it('reads stored values into the form', () => {
+    const f = formFromValues(stored)
+    expect(f.title).toBe('Momentum')
+    expect(f.webrtc_port).toBe('3478')
+    expect(f.theme.primary).toBe('#1f6feb')
+    expect(f.contact).toBe('')
+  })
+
+  it('reports nothing changed for an untouched form', () => {
+    expect(changedSettings(formFromValues(stored), stored)).toEqual([])
+  })
+
+  it('lists only changed settings, keeping unknown nested fields', () => {
+    const f = formFromValues(stored)
+    f.title = 'Acme'
+    f.pwa.short_name = 'Acme'
+    f.webrtc_port = '5349'
+    expect(changedSettings(f, stored)).toEqual([
+      ['title', 'Acme'],
+      ['pwa', { name: 'Momentum Console', short_name: 'Acme', extra: 1 }],
+      ['webrtc_port', 5349],
+    ])
+  })
+
+  it('validates each field with its own message', () => {
+    const f = formFromValues(stored)
+    expect(validateSettings(f)).toEqual({})
+    f.title = ' '
+    f.public_url = 'example.com'
+    f.contact = 'not an address'
+    f.theme.accent = 'orange!'
+    f.webrtc_port = '70000'
+    f.logo = 'javascript:alert(1)'
+    expect(Object.keys(validateSettings(f)).sort()).toEqual(
+      ['contact', 'logo', 'public_url', 'theme.accent', 'title', 'webrtc_port'].sort(),
+    )
+    f.contact = 'ops@example.com'
+    f.public_url = 'https://console.example.com'
+    expect(validateSettings(f).contact).toBeUndefined()
+    expect(validateSettings(f).public_url).toBeUndefined()
+  })
+})

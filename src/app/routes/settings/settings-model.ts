@@ -1,0 +1,147 @@
+/**
+ * The Settings screen's form model (SPEC §3 known settings) as pure functions: settings rows → one
+ * form value, validation with a message per field, and form → the settings whose value changed (each
+ * saved as its own document {_id, value} with put). Unknown fields inside pwa/theme are kept as they
+ * were, so a newer server's additions survive an edit from this screen.
+ */
+import { isValidEmail } from '../../../shared/email'
+
+export interface ThemeForm {
+  background: string
+  primary: string
+  accent: string
+  darkMode: boolean
+}
+
+export interface SettingsForm {
+  title: string
+  description: string
+  version: string
+  logo: string
+  contact: string
+  public_url: string
+  pwa: { name: string; short_name: string }
+  theme: ThemeForm
+  stripe_token: string
+  webrtc_key: string
+  /** Text while editing; saved as a number. */
+  webrtc_port: string
+}
+
+/** Ids this screen writes; push_public_key is the server's and shown read-only. */
+export const EDITABLE_IDS = [
+  'title',
+  'description',
+  'version',
+  'logo',
+  'contact',
+  'public_url',
+  'pwa',
+  'theme',
+  'stripe_token',
+  'webrtc_key',
+  'webrtc_port',
+] as const
+export type EditableId = (typeof EDITABLE_IDS)[number]
+
+export const DEFAULT_THEME: ThemeForm = {
+  background: '#f6f7f9',
+  primary: '#1f6feb',
+  accent: '#f59e0b',
+  darkMode: false,
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '')
+const obj = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+
+export function formFromValues(values: ReadonlyMap<string, unknown>): SettingsForm {
+  const pwa = obj(values.get('pwa'))
+  const theme = obj(values.get('theme'))
+  return {
+    title: str(values.get('title')),
+    description: str(values.get('description')),
+    version: str(values.get('version')),
+    logo: str(values.get('logo')),
+    contact: str(values.get('contact')),
+    public_url: str(values.get('public_url')),
+    pwa: { name: str(pwa.name), short_name: str(pwa.short_name) },
+    theme: {
+      background: str(theme.background) || DEFAULT_THEME.background,
+      primary: str(theme.primary) || DEFAULT_THEME.primary,
+      accent: str(theme.accent) || DEFAULT_THEME.accent,
+      darkMode: theme.darkMode === true,
+    },
+    stripe_token: str(values.get('stripe_token')),
+    webrtc_key: str(values.get('webrtc_key')),
+    webrtc_port: str(values.get('webrtc_port')),
+  }
+}
+
+const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i
+const isUrl = (v: string, protocols: readonly string[]) => {
+  try {
+    return protocols.includes(new URL(v).protocol)
+  } catch {
+    return false
+  }
+}
+
+export type SettingsErrors = Partial<Record<string, string>>
+
+/** Field path (e.g. `theme.primary`) → what is wrong. Empty optional fields are fine. */
+export function validateSettings(f: SettingsForm): SettingsErrors {
+  const e: SettingsErrors = {}
+  if (!f.title.trim()) e.title = 'The title is shown everywhere; it cannot be empty.'
+  else if (f.title.length > 80) e.title = 'Keep the title to 80 characters or fewer.'
+  if (f.pwa.short_name.length > 12)
+    e['pwa.short_name'] = 'Home screens cut short names after about 12 characters.'
+  if (f.logo && !f.logo.startsWith('/') && !isUrl(f.logo, ['http:', 'https:', 'data:']))
+    e.logo = 'Use an address (https://… or /path) or a data: URL.'
+  if (f.public_url && !isUrl(f.public_url, ['http:', 'https:']))
+    e.public_url = 'Use a full address starting with https:// (or http://).'
+  if (f.contact && !isValidEmail(f.contact) && !isUrl(f.contact, ['http:', 'https:', 'mailto:', 'tel:']))
+    e.contact = 'Use an e-mail address or a link (https://, mailto:, tel:).'
+  for (const k of ['background', 'primary', 'accent'] as const)
+    if (!HEX.test(f.theme[k])) e[`theme.${k}`] = 'Use a colour like #1f6feb.'
+  if (f.webrtc_port.trim()) {
+    const n = Number(f.webrtc_port)
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      e.webrtc_port = 'A port is a whole number from 1 to 65535.'
+  }
+  return e
+}
+
+/** The stored value of each editable setting, given the form and what was stored before. */
+export function valuesFromForm(
+  f: SettingsForm,
+  before: ReadonlyMap<string, unknown>,
+): Record<EditableId, unknown> {
+  return {
+    title: f.title.trim(),
+    description: f.description,
+    version: f.version.trim(),
+    logo: f.logo.trim(),
+    contact: f.contact.trim(),
+    public_url: f.public_url.trim(),
+    pwa: { ...obj(before.get('pwa')), name: f.pwa.name, short_name: f.pwa.short_name },
+    theme: { ...obj(before.get('theme')), ...f.theme },
+    stripe_token: f.stripe_token.trim(),
+    webrtc_key: f.webrtc_key.trim(),
+    webrtc_port: f.webrtc_port.trim() ? Number(f.webrtc_port) : null,
+  }
+}
+
+/** Settings whose value differs from what is stored (a missing setting left empty is not a change). */
+export function changedSettings(
+  f: SettingsForm,
+  before: ReadonlyMap<string, unknown>,
+): [EditableId, unknown][] {
+  const next = valuesFromForm(f, before)
+  return EDITABLE_IDS.filter((id) => {
+    const was = before.get(id)
+    const now = next[id]
+    if (was === undefined && (now === '' || now === null)) return false
+    return JSON.stringify(was) !== JSON.stringify(now)
+  }).map((id) => [id, next[id]])
+}

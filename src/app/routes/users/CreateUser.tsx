@@ -1,0 +1,123 @@
+/**
+ * The "New user" form of the Users list. SPEC §5 register rules: a username and a password are needed
+ * ('Cannot register user, missing username or password'). Online it calls /api/auth/register, so the
+ * password goes straight to the server; offline the profile (no password) goes through the outbox and
+ * the form says how to give the account a password later — a password is never queued on the device.
+ */
+import { type FormEvent, useState } from 'react'
+import { isValidId } from '../../../shared/ids'
+import { AUTH_SCREENS_TEXT, VALIDATION } from '../../../shared/messages'
+import { api } from '../../api/client'
+import { useMutate } from '../../data/sync-context'
+import { notifySaved } from '../../feedback/notify'
+import { useOnline } from '../data/use-online'
+import { onlineOnlyError } from './auth-data'
+
+export interface GroupOption {
+  id: string
+  name: string
+}
+
+export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: (id: string) => void }) {
+  const online = useOnline()
+  const mutate = useMutate()
+  const [form, setForm] = useState({ id: '', name: '', email: '', password: '' })
+  const [member, setMember] = useState<ReadonlySet<string>>(new Set())
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [k]: e.target.value })
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    const id = form.id.trim()
+    const password = form.password.trim()
+    if (!id || (online && !password)) return setError(VALIDATION.registerMissing)
+    if (!isValidId(id)) return setError('Use 1-128 letters, digits and . _ @ + - for the username')
+    const profile: Record<string, unknown> = { groups: [...member] }
+    if (form.name.trim()) profile.name = form.name.trim()
+    if (form.email.trim()) profile.email = form.email.trim()
+    setBusy(true)
+    setError(null)
+    try {
+      if (online) await api.request('/api/auth/register', { body: { _id: id, password, ...profile } })
+      else await mutate.create('users', profile, id)
+      notifySaved(`User ${id}`)
+      onDone(id)
+    } catch (err) {
+      // Lost the link between the check and the call: keep the profile locally, never the password.
+      if (online && !navigator.onLine) setError(onlineOnlyError('Creating a user with a password', err))
+      else setError(err instanceof Error ? err.message : String(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="panel create-form" onSubmit={submit} aria-label="New user" noValidate>
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="new-user-id">Username</label>
+          <input id="new-user-id" className="input" autoComplete="off" value={form.id} onChange={set('id')} />
+        </div>
+        <div className="field">
+          <label htmlFor="new-user-name">Name</label>
+          <input id="new-user-name" className="input" value={form.name} onChange={set('name')} />
+        </div>
+        <div className="field">
+          <label htmlFor="new-user-email">E-mail</label>
+          <input
+            id="new-user-email"
+            className="input"
+            type="email"
+            value={form.email}
+            onChange={set('email')}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="new-user-password">Password</label>
+          <input
+            id="new-user-password"
+            className="input"
+            type="password"
+            autoComplete="new-password"
+            disabled={!online}
+            value={online ? form.password : ''}
+            onChange={set('password')}
+          />
+        </div>
+      </div>
+      {groups.length > 0 && (
+        <fieldset className="check-list">
+          <legend>Groups</legend>
+          {groups.map((g) => (
+            <label key={g.id} className="check-row">
+              <input
+                type="checkbox"
+                checked={member.has(g.id)}
+                onChange={() => {
+                  const next = new Set(member)
+                  if (next.has(g.id)) next.delete(g.id)
+                  else next.add(g.id)
+                  setMember(next)
+                }}
+              />
+              {g.name}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {!online && <p className="notice notice-warning">{AUTH_SCREENS_TEXT.offlineUserCreate}</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          Create user
+        </button>
+      </div>
+    </form>
+  )
+}

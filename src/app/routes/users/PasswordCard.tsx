@@ -1,0 +1,111 @@
+/**
+ * Password of a user: set a new one (PATCH /api/auth/password; one's own needs the current password
+ * and returns a new session token, since the server ends all older sessions) or send a reset e-mail
+ * (PATCH /api/auth/reset). Both need the network and are never queued.
+ */
+import { type FormEvent, useState } from 'react'
+import { AUTH_SCREENS_TEXT, VALIDATION } from '../../../shared/messages'
+import { api } from '../../api/client'
+import { toast } from '../../feedback/toast-store'
+import { setToken } from '../../session/session'
+import { useOnline } from '../data/use-online'
+import { onlineOnlyError } from './auth-data'
+
+interface Props {
+  id: string
+  email: string
+  own: boolean
+  canEdit: boolean
+}
+
+export function PasswordCard({ id, email, own, canEdit }: Props) {
+  const online = useOnline()
+  const [oldPassword, setOld] = useState('')
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const change = async (e: FormEvent) => {
+    e.preventDefault()
+    setError(null)
+    if (!password.trim()) return setError(VALIDATION.passwordMissing)
+    if (!navigator.onLine) return setError(AUTH_SCREENS_TEXT.needsNetwork('Changing a password'))
+    setBusy(true)
+    try {
+      const res = await api.request<{ token?: string }>('/api/auth/password', {
+        method: 'PATCH',
+        body: { username: id, password, ...(own ? { oldPassword } : {}) },
+      })
+      if (own && res.token) await setToken(res.token)
+      setOld('')
+      setPassword('')
+      toast.success(AUTH_SCREENS_TEXT.passwordChanged)
+    } catch (err) {
+      setError(onlineOnlyError('Changing a password', err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const sendReset = async () => {
+    setError(null)
+    if (!navigator.onLine) return setError(AUTH_SCREENS_TEXT.needsNetwork('Sending a reset e-mail'))
+    try {
+      await api.request('/api/auth/reset', { method: 'PATCH', body: { email } })
+      toast.success(AUTH_SCREENS_TEXT.resetSent(email))
+    } catch (err) {
+      setError(onlineOnlyError('Sending a reset e-mail', err))
+    }
+  }
+
+  if (!canEdit) return null
+  return (
+    <section className="panel" aria-labelledby="password-heading">
+      <h2 id="password-heading">Password</h2>
+      <form onSubmit={change} noValidate>
+        {/* A hidden username lets password managers file the new password under the right account. */}
+        <input type="text" autoComplete="username" value={id} readOnly hidden />
+        {own && (
+          <div className="field">
+            <label htmlFor="old-password">Current password</label>
+            <input
+              id="old-password"
+              className="input"
+              type="password"
+              autoComplete="current-password"
+              value={oldPassword}
+              onChange={(e) => setOld(e.target.value)}
+            />
+          </div>
+        )}
+        <div className="field">
+          <label htmlFor="new-password">New password</label>
+          <input
+            id="new-password"
+            className="input"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </div>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        {!online && <p className="field-hint">{AUTH_SCREENS_TEXT.needsNetwork('Changing a password')}</p>}
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={busy || !online}>
+            Set password
+          </button>
+          {email && (
+            <button type="button" className="button" disabled={!online} onClick={() => void sendReset()}>
+              Send reset e-mail
+            </button>
+          )}
+        </div>
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,183 @@
+/**
+ * One user (SPEC §2 /users/{id}; the avatar menu's Account link lands here). The profile — name,
+ * e-mail, group membership — is an edit state saved through the outbox with the toolbar's Save button
+ * or Ctrl/Cmd+S, so it works offline. The picture, the password and TOTP are separate cards that call
+ * the server directly and say so when there is no network, since they carry secrets or files.
+ */
+import { CloudOff, Trash2 } from 'lucide-react'
+import { useLocation } from 'wouter'
+import { SCREENS_TEXT } from '../../../shared/messages'
+import { useMutate } from '../../data/sync-context'
+import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
+import { toast } from '../../feedback/toast-store'
+import { useEditState } from '../../hooks/use-edit-state'
+import { useShortcut } from '../../hooks/use-shortcut'
+import { useSession } from '../../session/use-session'
+import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import type { ScreenProps } from '../screens'
+import { formatDate, strings, text, useCan, useRow, useRows } from './auth-data'
+import { NoAccess } from './NoAccess'
+import { PasswordCard } from './PasswordCard'
+import { TotpCard } from './TotpCard'
+import { UserPicture } from './UserPicture'
+import '../../components/ui.css'
+import './auth.css'
+
+interface Profile {
+  name: string
+  email: string
+  groups: string[]
+}
+
+export function UserScreen({ params }: ScreenProps) {
+  const id = params.id ?? ''
+  const { user } = useSession()
+  const allowed = useCan()
+  const own = user?._id === id
+  usePageTitle(id)
+  useBreadcrumbs([{ label: 'Users', href: '/users' }, id])
+  if (!own && !allowed(`users/${id}:r`)) return <NoAccess section={`User ${id}`} needed={`users/${id}:r`} />
+  return <UserPage id={id} own={own} />
+}
+
+function UserPage({ id, own }: { id: string; own: boolean }) {
+  const row = useRow('users', id)
+  const groups = useRows('groups')
+  const allowed = useCan()
+  const mutate = useMutate()
+  const [, navigate] = useLocation()
+  const doc = row?.doc
+  const original: Profile = {
+    name: text(doc?.name),
+    email: text(doc?.email),
+    groups: strings(doc?.groups).sort(),
+  }
+  const edit = useEditState<Profile>(original)
+  const canEdit = own || allowed(`users/${id}:u`)
+  const canGroups = canEdit && allowed('groups:u')
+
+  const save = async () => {
+    if (!edit.modified) return
+    const v = edit.value
+    const patch: Record<string, unknown> = {}
+    if (v.name !== original.name) patch.name = v.name.trim() || null
+    if (v.email !== original.email) patch.email = v.email.trim() || null
+    if (v.groups.join() !== original.groups.join()) patch.groups = v.groups
+    try {
+      await mutate.patch('users', id, patch)
+      edit.commit()
+      notifySaved(`User ${id}`)
+    } catch (e) {
+      toast.error(e instanceof Error ? e.message : String(e))
+    }
+  }
+  useSaveAction(doc && canEdit ? save : null, { disabled: !edit.modified })
+  useShortcut('save', doc && canEdit ? () => void save() : null)
+
+  const remove = async () => {
+    if (!(await confirmDelete(1, 'user'))) return
+    try {
+      await mutate.delete('users', id)
+      edit.commit(original)
+      notifyDeleted(1, 1)
+      navigate('/users')
+    } catch (e) {
+      notifyDeleted(0, 1)
+      toast.error(e instanceof Error ? e.message : String(e))
+    }
+  }
+
+  if (row === undefined)
+    return (
+      <div className="screen-loading" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading…
+      </div>
+    )
+  if (!doc)
+    return (
+      <section className="empty-state" aria-labelledby="page-heading">
+        <h1 id="page-heading">{id}</h1>
+        <p>{SCREENS_TEXT.documentGone}</p>
+      </section>
+    )
+
+  const toggleGroup = (g: string) =>
+    edit.setValue((v) => ({
+      ...v,
+      groups: v.groups.includes(g) ? v.groups.filter((x) => x !== g) : [...v.groups, g].sort(),
+    }))
+
+  return (
+    <section className="screen auth-screen user-screen" aria-labelledby="page-heading">
+      <header className="screen-head screen-head-row">
+        <div>
+          <h1 id="page-heading">{text(doc.name) || id}</h1>
+          <p className="muted">
+            {id} · last login {formatDate(doc.lastLogin)}
+            {row?.pending && (
+              <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
+                <CloudOff size={13} aria-hidden="true" /> {SCREENS_TEXT.notSynced}
+              </span>
+            )}
+          </p>
+        </div>
+        <div className="actions">
+          {edit.modified && (
+            <button type="button" className="button button-quiet" onClick={edit.undo}>
+              Undo changes
+            </button>
+          )}
+          {allowed(`users/${id}:d`) && !own && (
+            <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
+              <Trash2 size={16} aria-hidden="true" /> Delete
+            </button>
+          )}
+        </div>
+      </header>
+      <div className="card-columns">
+        <section className="panel" aria-labelledby="profile-heading">
+          <h2 id="profile-heading">Profile</h2>
+          <div className="field">
+            <label htmlFor="user-name">Name</label>
+            <input
+              id="user-name"
+              className="input"
+              disabled={!canEdit}
+              value={edit.value.name}
+              onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="user-email">E-mail</label>
+            <input
+              id="user-email"
+              className="input"
+              type="email"
+              disabled={!canEdit}
+              value={edit.value.email}
+              onChange={(e) => edit.setValue((v) => ({ ...v, email: e.target.value }))}
+            />
+          </div>
+          <fieldset className="check-list" disabled={!canGroups}>
+            <legend>Groups</legend>
+            {(groups?.docs ?? []).map((g) => (
+              <label key={g._id} className="check-row">
+                <input
+                  type="checkbox"
+                  checked={edit.value.groups.includes(g._id)}
+                  onChange={() => toggleGroup(g._id)}
+                />
+                {text(g.name) || g._id}
+              </label>
+            ))}
+            {groups?.docs.length === 0 && <p className="muted">No groups yet.</p>}
+            {!canGroups && canEdit && <p className="field-hint">Changing membership needs groups:u.</p>}
+          </fieldset>
+        </section>
+        <UserPicture doc={doc} own={own} canEdit={canEdit} />
+        <PasswordCard id={id} email={text(doc.email)} own={own} canEdit={canEdit} />
+        <TotpCard id={id} enabled={doc.totp === true} own={own} canEdit={canEdit} />
+      </div>
+    </section>
+  )
+}

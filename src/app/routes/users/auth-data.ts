@@ -1,0 +1,79 @@
+/**
+ * Reading the Authentication collections (users, groups, tokens) from the local mirror, and the one
+ * rule for calls that must reach the server (passwords, TOTP, images, token secrets): they run only
+ * online and are never queued, so no secret ever waits in the outbox on this device.
+ */
+import { useLiveQuery } from 'dexie-react-hooks'
+import { browse } from '../../../db/browse'
+import type { SyncDoc } from '../../../db/types'
+import { AUTH_SCREENS_TEXT } from '../../../shared/messages'
+import { can } from '../../../shared/permissions'
+import { useSyncDb } from '../../data/sync-context'
+import { useSession } from '../../session/use-session'
+
+export type AuthCollection = 'users' | 'groups' | 'tokens'
+
+export interface Rows {
+  docs: SyncDoc[]
+  /** Ids with local writes the server has not confirmed yet. */
+  pending: ReadonlySet<string>
+}
+
+/** Every row of a small collection, live; undefined while loading. */
+export function useRows(collection: AuthCollection): Rows | undefined {
+  const db = useSyncDb()
+  return useLiveQuery(async () => {
+    if (!db) return undefined
+    const [docs, pendingRows] = await Promise.all([
+      browse(db, collection),
+      db.docs.where('[collection+pending]').equals([collection, 1]).toArray(),
+    ])
+    return { docs, pending: new Set(pendingRows.map((r) => r.id)) }
+  }, [db, collection])
+}
+
+/** One document, live: undefined while loading, null when this device does not have it. */
+export function useRow(
+  collection: AuthCollection,
+  id: string,
+): { doc: SyncDoc; pending: boolean } | null | undefined {
+  const db = useSyncDb()
+  return useLiveQuery(async () => {
+    if (!db) return undefined
+    const row = await db.docs.get([collection, id])
+    return row ? { doc: row.doc, pending: row.pending === 1 } : null
+  }, [db, collection, id])
+}
+
+export function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+}
+
+export function text(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
+/** The session's permissions checked with the shared matcher, as the server will check them. */
+export function useCan(): (requirement: string) => boolean {
+  const { permissions } = useSession()
+  return (requirement) => can(permissions, requirement)
+}
+
+/** A fetch that failed for lack of a network (the browser's TypeError), not a server answer. */
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof Error && error.message === 'Network error')
+}
+
+/** The message for an online-only call: the offline text when there is no link, else the server's. */
+export function onlineOnlyError(what: string, error: unknown): string {
+  if (isNetworkError(error) || (typeof navigator !== 'undefined' && !navigator.onLine)) {
+    return AUTH_SCREENS_TEXT.needsNetwork(what)
+  }
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function formatDate(value: unknown): string {
+  if (typeof value !== 'string' || !value) return '—'
+  const d = new Date(value)
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString()
+}

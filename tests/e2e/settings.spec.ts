@@ -1,0 +1,98 @@
+/**
+ * Settings against the real server: every known setting has an editor, validation blocks a bad
+ * value, Ctrl/Cmd+S saves the changed settings through the mutation API (the server gets them), the
+ * theme preview follows the pickers, push_public_key is read-only, the unsaved-changes guard asks
+ * before leaving, and the device's storage use is shown.
+ */
+import { batchSavedToast, SCREENS_TEXT, UI_TEXT } from '../../src/shared/messages'
+import { expect, openLoggedIn, test } from './fixtures'
+import { SettingsPage } from './pages/settings'
+import { engineReady } from './pages/sync-panel'
+
+const SHOTS = 'test-results/screenshots'
+
+test('edit, validate and save settings; the server gets them', async ({ page, server }) => {
+  const token = await server.login()
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await openLoggedIn(page, server, token, '/settings')
+  await engineReady(page)
+  const s = new SettingsPage(page)
+  await expect(s.heading).toHaveText('Settings')
+  await expect(s.field('Title')).toHaveValue('Momentum')
+  await expect(s.field('Short name')).toHaveValue('Momentum')
+  for (const label of [
+    'Description',
+    'Version',
+    'Logo',
+    'Contact',
+    'Public URL',
+    'App name',
+    'Background',
+    'Primary',
+    'Accent',
+    'Push public key',
+    'Stripe token',
+    'WebRTC key',
+    'WebRTC port',
+  ])
+    await expect(s.field(label)).toBeVisible()
+  await expect(s.field('Push public key')).toHaveAttribute('readonly', '')
+  await expect(page.getByText(/used of .* available to this site/)).toBeVisible()
+  await expect(s.saveButton).toBeDisabled()
+
+  await s.field('Title').fill('Acme Console')
+  await s.field('Primary').fill('#aa3366')
+  await expect(s.preview).toHaveCSS('--p-primary', '#aa3366')
+  await s.field('WebRTC port').fill('70000')
+  await expect(page.getByText('A port is a whole number from 1 to 65535.')).toBeVisible()
+  await page.keyboard.press('Control+s')
+  await expect(s.toasts.filter({ hasText: SCREENS_TEXT.settingsInvalid })).toBeVisible()
+  expect((await server.api<{ value: unknown }>('/api/settings/title', { token })).body.value).toBe('Momentum')
+
+  await s.field('WebRTC port').fill('3478')
+  await page.getByRole('checkbox', { name: 'Dark mode' }).check()
+  await page.setViewportSize({ width: 1280, height: 1500 })
+  await page.screenshot({ path: `${SHOTS}/settings-1280.png` })
+  await page.keyboard.press('Control+s')
+  await expect(s.toasts.filter({ hasText: batchSavedToast(3, 3, 'settings') })).toBeVisible()
+  await expect(s.saveButton).toBeDisabled()
+  await expect
+    .poll(async () => (await server.api<{ value: unknown }>('/api/settings/title', { token })).body.value)
+    .toBe('Acme Console')
+  await expect
+    .poll(async () => (await server.api<{ value: unknown }>('/api/settings/theme', { token })).body.value)
+    .toMatchObject({ primary: '#aa3366', darkMode: true })
+  await expect
+    .poll(
+      async () => (await server.api<{ value: unknown }>('/api/settings/webrtc_port', { token })).body.value,
+    )
+    .toBe(3478)
+})
+
+test('the unsaved-changes guard asks before leaving; 375 px layout', async ({ page, server }) => {
+  const token = await server.login()
+  await openLoggedIn(page, server, token, '/settings')
+  await engineReady(page)
+  const s = new SettingsPage(page)
+  await s.field('Description').fill('Changed but not saved')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Data' }).click()
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Database' }).click()
+  await expect(s.dialog).toContainText(UI_TEXT.unsavedTitle)
+  await expect(s.dialog).toContainText(UI_TEXT.unsavedText)
+  await s.dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(s.heading).toHaveText('Settings')
+  await expect(s.field('Description')).toHaveValue('Changed but not saved')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Database' }).click()
+  await s.dialog.getByRole('button', { name: UI_TEXT.unsavedContinue }).click()
+  await expect(s.heading).toHaveText('Database')
+  expect((await server.api<{ value: unknown }>('/api/settings/description', { token })).body.value).toBe(
+    'Back-office console',
+  )
+
+  await page.setViewportSize({ width: 375, height: 740 })
+  await page.goto(`${server.ui}/settings`)
+  await engineReady(page)
+  await expect(s.field('Title')).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
+  await page.screenshot({ path: `${SHOTS}/settings-375.png`, fullPage: true })
+})

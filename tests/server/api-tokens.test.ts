@@ -1,0 +1,239 @@
+/**
+ * API tokens end to end against the real server: create → used as a bearer → revoked → refused;
+ * expiry; the intersection of token and owner permissions; "no more than you have"; and that the secret
+ * (or its hash) appears in no document, list, change feed or database page.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hashSecret, intersectPermissions } from '../../src/server/auth/api-tokens'
+import { AUTH_SCREENS_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/messages'
+import { startTestServer, type TestServer } from '../helpers/server'
+
+let server: TestServer
+let admin: string
+const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
+
+interface Created {
+  _id: string
+  token: string
+  name: string
+  permissions: string[]
+  owner: string
+  expires: string
+}
+
+async function create(session: string, body: Record<string, unknown>) {
+  return server.api('/api/tokens', { json: body, token: session })
+}
+
+beforeAll(async () => {
+  server = await startTestServer()
+  admin = await server.login()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+describe('API token lifecycle', () => {
+  it('is shown once, works as a bearer for its owner, and is refused after revoke', async () => {
+    const res = await create(admin, { name: 'CI export', permissions: ['products:cr'], expires: inDays(7) })
+    expect(res.status).toBe(201)
+    const created = res.body as Created
+    expect(created.token).toMatch(/^mtk_/)
+    expect(created).toMatchObject({ name: 'CI export', permissions: ['products:cr'], owner: 'admin' })
+
+    const write = await server.api('/api/products', {
+      json: { _id: 'by-token', name: 'x' },
+      token: created.token,
+    })
+    expect(write.status).toBe(201)
+    expect(write.body).toMatchObject({ _updatedBy: 'admin' })
+    expect((await server.api('/api/products/by-token', { token: created.token })).status).toBe(200)
+
+    // Reading the token back never shows the secret again.
+    const read = await server.api(`/api/tokens/${created._id}`, { token: admin })
+    expect(read.status).toBe(200)
+    expect(read.body).not.toHaveProperty('token')
+    expect(JSON.stringify(read.body)).not.toContain(created.token.split('.').at(-1)!)
+    await expect
+      .poll(async () => (await server.services.store.get('tokens', created._id))?.lastUsed)
+      .toBeTruthy()
+
+    const revoked = await server.api(`/api/tokens/${created._id}`, { method: 'DELETE', token: admin })
+    expect(revoked.status).toBe(200)
+    const after = await server.api('/api/products/by-token', { token: created.token })
+    expect(after.status).toBe(401)
+    expect(after.body).toEqual({ error: 'unauthorized', message: SERVER_TEXT.notAuthenticated })
+  })
+
+  it('refuses a token with a wrong secret, an unknown id or a tampered prefix', async () => {
+    const created = (await create(admin, { name: 't', permissions: ['products:r'], expires: inDays(1) }))
+      .body as Created
+    const [head, secret] = created.token.split('.') as [string, string]
+    const wrong = `${head}.${secret.slice(0, -2)}${secret.endsWith('AA') ? 'BB' : 'AA'}`
+    for (const bad of [wrong, `mtk_nope.${secret}`, created.token.replace('mtk_', 'mtx_')]) {
+      expect((await server.api('/api/products', { token: bad })).status, bad).toBe(401)
+    }
+  })
+
+  it('stops working at its expiry', async () => {
+    const created = (await create(admin, { name: 'short', permissions: ['products:r'], expires: inDays(1) }))
+      .body as Created
+    expect((await server.api('/api/products', { token: created.token })).status).toBe(200)
+    // Time passing: the stored expiry moves into the past (the API itself refuses past dates).
+    await server.services.store.write(
+      {
+        op: 'patch',
+        collection: 'tokens',
+        id: created._id,
+        body: { expires: new Date(Date.now() - 1000).toISOString() },
+      },
+      { user: null },
+    )
+    expect((await server.api('/api/products', { token: created.token })).status).toBe(401)
+  })
+
+  it('validates name, permissions and expiry, and never changes what a token may do', async () => {
+    const bad = [
+      [{ name: '', permissions: ['products:r'], expires: inDays(1) }, AUTH_SCREENS_TEXT.tokenNameInvalid],
+      [{ name: 'x', permissions: [], expires: inDays(1) }, AUTH_SCREENS_TEXT.tokenPermissionsInvalid],
+      [{ name: 'x', permissions: ['products:x'], expires: inDays(1) }, null],
+      [
+        { name: 'x', permissions: ['products:r'], expires: inDays(-1) },
+        AUTH_SCREENS_TEXT.tokenExpiresInvalid,
+      ],
+      [
+        { name: 'x', permissions: ['products:r'], expires: inDays(400) },
+        AUTH_SCREENS_TEXT.tokenExpiresInvalid,
+      ],
+      [{ name: 'x', permissions: ['products:r'], expires: 'soon' }, AUTH_SCREENS_TEXT.tokenExpiresInvalid],
+    ] as const
+    for (const [body, message] of bad) {
+      const res = await create(admin, body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      if (message) expect(res.body).toMatchObject({ error: 'bad_request', message })
+    }
+    const created = (await create(admin, { name: 'fixed', permissions: ['products:r'], expires: inDays(1) }))
+      .body as Created
+    const widen = await server.api(`/api/tokens/${created._id}`, {
+      method: 'PATCH',
+      json: { permissions: ['*:*'] },
+      token: admin,
+    })
+    expect(widen.status).toBe(400)
+    expect((await server.services.store.get('tokens', created._id))?.permissions).toEqual(['products:r'])
+    const rename = await server.api(`/api/tokens/${created._id}`, {
+      method: 'PATCH',
+      json: { name: 'renamed' },
+      token: admin,
+    })
+    expect(rename.status).toBe(200)
+  })
+})
+
+describe('permissions', () => {
+  let alice: string
+  beforeAll(async () => {
+    alice = await server.userWith('alice', ['tokens:crd', 'products:*', 'users:r', 'users/admin:n'])
+  })
+
+  it('needs tokens:c to create one', async () => {
+    const bob = await server.userWith('bob', ['products:*'])
+    const res = await create(bob, { name: 'x', permissions: ['products:r'], expires: inDays(1) })
+    expect(res.status).toBe(403)
+    expect(res.body).toMatchObject({ message: requiresOneOf(['tokens:c']) })
+  })
+
+  it('cannot grant more than its creator has', async () => {
+    const res = await create(alice, {
+      name: 'x',
+      permissions: ['products:r', 'users:u', 'logs:r'],
+      expires: inDays(1),
+    })
+    expect(res.status).toBe(403)
+    expect(res.body).toMatchObject({ message: AUTH_SCREENS_TEXT.tokenBeyondOwn(['users:u', 'logs:r']) })
+    expect((await server.api('/api/tokens', { token: admin })).body).not.toContainEqual(
+      expect.objectContaining({ owner: 'alice' }),
+    )
+  })
+
+  it('acts with the intersection of the token and the owner', async () => {
+    const created = (
+      await create(alice, { name: 'ro', permissions: ['products:r', 'users:r'], expires: inDays(1) })
+    ).body as Created
+    const t = created.token
+    // Token allows, owner allows.
+    expect((await server.api('/api/products', { token: t })).status).toBe(200)
+    expect((await server.api('/api/users/alice', { token: t })).status).toBe(200)
+    // Owner allows, token does not.
+    const write = await server.api('/api/products', { json: { name: 'no' }, token: t })
+    expect(write.status).toBe(403)
+    expect(write.body).toMatchObject({ message: requiresOneOf(['products:c']) })
+    // Token allows (users:r covers users/admin), owner refuses: users/admin:n.
+    expect((await server.api('/api/users/admin', { token: t })).status).toBe(403)
+    const list = (await server.api('/api/users', { token: t })).body as Array<{ _id: string }>
+    expect(list.map((u) => u._id)).toContain('alice')
+    expect(list.map((u) => u._id)).not.toContain('admin')
+
+    // Narrowing the owner's group narrows the token at once.
+    await server.services.store.write(
+      { op: 'patch', collection: 'groups', id: 'g-alice', body: { permissions: ['tokens:crd', 'users:r'] } },
+      { user: null },
+    )
+    expect((await server.api('/api/products', { token: t })).status).toBe(403)
+    expect((await server.api('/api/users/alice', { token: t })).status).toBe(200)
+  })
+
+  it('lets an owner revoke their own token but not someone else’s', async () => {
+    const own = (await create(alice, { name: 'mine', permissions: ['users:r'], expires: inDays(1) }))
+      .body as Created
+    const admins = (await create(admin, { name: 'admin', permissions: ['users:r'], expires: inDays(1) }))
+      .body as Created
+    const carol = await server.userWith('carol', ['tokens:c', 'users:r'])
+    const ownCarol = (await create(carol, { name: 'c', permissions: ['users:r'], expires: inDays(1) }))
+      .body as Created
+    expect((await server.api(`/api/tokens/${admins._id}`, { method: 'DELETE', token: carol })).status).toBe(
+      403,
+    )
+    expect((await server.api(`/api/tokens/${ownCarol._id}`, { method: 'DELETE', token: carol })).status).toBe(
+      200,
+    )
+    expect((await server.api(`/api/tokens/${own._id}`, { method: 'DELETE', token: alice })).status).toBe(200)
+    expect((await server.api('/api/users/alice', { token: own.token })).status).toBe(401)
+  })
+
+  it('intersects literal and wildcard lists as the matcher decides', () => {
+    expect(intersectPermissions(['*:*', 'users/admin:n'], ['users:r', 'logs:*'])).toEqual([
+      '*:n',
+      'users/admin:n',
+      'users:r',
+      'logs:crud',
+    ])
+  })
+})
+
+describe('secrets', () => {
+  it('keeps the secret and its hash out of every document, list, change and database page', async () => {
+    const created = (
+      await create(admin, { name: 'leak check', permissions: ['products:r'], expires: inDays(1) })
+    ).body as Created
+    const secret = created.token.split('.').at(-1)!
+    const hash = hashSecret(secret)
+    const list = await server.api('/api/tokens', { token: admin })
+    const one = await server.api(`/api/tokens/${created._id}`, { token: admin })
+    const sync = await server.api('/api/sync?cursor=0&limit=1000', { token: admin })
+    for (const res of [list, one, sync]) {
+      expect(res.status).toBe(200)
+      expect(res.text).not.toContain(secret)
+      expect(res.text).not.toContain(hash)
+    }
+    expect(sync.text).toContain(created._id)
+    // The documents' table on disk: the secret is nowhere, and the hash only in the secrets table.
+    const { items } = await server.services.store.list('tokens', { limit: 1000 })
+    expect(JSON.stringify(items)).not.toContain(secret)
+    expect(JSON.stringify(items)).not.toContain(hash)
+    const files = fs.readdirSync(server.dataDir).filter((f) => /\.(db|sqlite|db-wal)$/.test(f))
+    for (const f of files) expect(fs.readFileSync(path.join(server.dataDir, f)).includes(secret)).toBe(false)
+  })
+})

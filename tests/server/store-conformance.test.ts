@@ -1,0 +1,524 @@
+/**
+ * One DocumentStore conformance suite run against both stores (ARCHITECTURE §2): SQLite in a temp file
+ * and PostgreSQL on a real server (tests/helpers/postgres.ts). It drives the contract directly —
+ * write semantics and statuses, expectedRev, idempotency, the change log and its paging, concurrent
+ * writers against a concurrent reader, the query subset, collections, clear, epoch, secrets, onCommit —
+ * so both stores are held to the same answers. PostgreSQL also gets two store instances on one database
+ * (commit fan-out) and the real server started with DATABASE_URL.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { openPostgresStore } from '../../src/server/store/postgres'
+import { openSqliteStore } from '../../src/server/store/sqlite'
+import type { Change, DocumentStore, Filter } from '../../src/server/store/types'
+import { SERVER_TEXT } from '../../src/shared/messages'
+import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { startTestServer } from '../helpers/server'
+import { queryCases, queryDocs } from './store-conformance-cases'
+
+const postgres = findPostgres()
+const user = { user: 'alice' }
+
+interface Backend {
+  /** Opens a store on this suite's data set (again: reopening sees the same data). */
+  open(): Promise<DocumentStore>
+  close(): Promise<void>
+}
+
+async function sqliteBackend(): Promise<Backend> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-conf-'))
+  return {
+    open: async () => openSqliteStore(path.join(dir, 'store.db')),
+    close: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+let server: TestPostgres | undefined
+async function postgresBackend(): Promise<Backend> {
+  server = await startTestPostgres()
+  const url = await server.newDatabase()
+  return { open: () => openPostgresStore(url), close: async () => {} }
+}
+
+/** All changes after `after`, paging with a small limit so paging is exercised too. */
+async function logAfter(store: DocumentStore, after: number): Promise<Change[]> {
+  const out: Change[] = []
+  for (;;) {
+    const page = await store.changes(after, 7)
+    out.push(...page.changes)
+    after = page.cursor
+    if (!page.more) return out
+  }
+}
+
+const kinds = [
+  { kind: 'sqlite', backend: sqliteBackend, skip: undefined },
+  {
+    kind: 'postgres',
+    backend: postgresBackend,
+    skip: postgres.available ? undefined : postgres.reason,
+  },
+] as const
+
+for (const { kind, backend, skip } of kinds) {
+  const title = skip
+    ? `DocumentStore conformance: ${kind} (skipped: ${skip})`
+    : `DocumentStore conformance: ${kind}`
+  ;(skip ? describe.skip : describe)(title, () => {
+    let b: Backend
+    let store: DocumentStore
+    const others: DocumentStore[] = []
+
+    beforeAll(async () => {
+      b = await backend()
+      store = await b.open()
+    })
+    afterAll(async () => {
+      for (const s of others) await s.close()
+      await store?.close()
+      await b?.close()
+      if (kind === 'postgres') await server?.close()
+    })
+
+    it('create, put, patch and delete answer with the contract statuses and documents', async () => {
+      const c = 'things'
+      const created = await store.write(
+        { op: 'create', collection: c, body: { name: 'a', _rev: 99, _id: 'x' } },
+        user,
+      )
+      expect(created.status).toBe(201)
+      const doc = created.body as Record<string, unknown>
+      expect(doc).toMatchObject({ name: 'a', _rev: 1, _updatedBy: 'alice' })
+      expect(doc._id).not.toBe('x')
+      expect(doc._created).toBe(doc._updated)
+      // Generated ids are time-ordered.
+      const second = await store.write({ op: 'create', collection: c, body: { name: 'b' } }, user)
+      expect(String((second.body as { _id: string })._id) > String(doc._id)).toBe(true)
+
+      await expect(
+        store.write({ op: 'create', collection: c, id: String(doc._id), body: {} }, user),
+      ).rejects.toMatchObject({ status: 409, message: SERVER_TEXT.alreadyExists, details: { current: doc } })
+
+      const put = await store.write(
+        { op: 'put', collection: c, id: 'p1', body: { a: 1, keep: { x: 1, y: 2 } } },
+        user,
+      )
+      expect(put.status).toBe(201)
+      const replaced = await store.write(
+        { op: 'put', collection: c, id: 'p1', body: { b: 2 } },
+        { user: 'bob' },
+      )
+      expect(replaced.status).toBe(200)
+      expect(replaced.body).toMatchObject({ b: 2, _rev: 2, _updatedBy: 'bob' })
+      expect(replaced.body).not.toHaveProperty('a')
+      expect((replaced.body as Record<string, unknown>)._created).toBe(
+        (put.body as Record<string, unknown>)._created,
+      )
+
+      const patched = await store.write(
+        { op: 'patch', collection: c, id: 'p1', body: { b: null, n: { deep: { x: 1 } }, _rev: 7 } },
+        user,
+      )
+      expect(patched.body).toMatchObject({ n: { deep: { x: 1 } }, _rev: 3 })
+      expect(patched.body).not.toHaveProperty('b')
+      const merged = await store.write(
+        { op: 'patch', collection: c, id: 'p1', body: { n: { deep: { y: 2 } } } },
+        user,
+      )
+      expect((merged.body as Record<string, unknown>).n).toEqual({ deep: { x: 1, y: 2 } })
+      // Documents come back with their keys in the order written.
+      await store.write(
+        { op: 'put', collection: c, id: 'order', body: { z: 1, a: 2, m: { y: 1, b: 2 } } },
+        user,
+      )
+      const ordered = (await store.get(c, 'order'))!
+      expect(Object.keys(ordered)).toEqual([
+        'z',
+        'a',
+        'm',
+        '_id',
+        '_rev',
+        '_created',
+        '_updated',
+        '_updatedBy',
+      ])
+      expect(Object.keys(ordered.m as object)).toEqual(['y', 'b'])
+
+      const deleted = await store.write({ op: 'delete', collection: c, id: 'p1' }, user)
+      expect(deleted).toMatchObject({ status: 200, body: { ok: true, _id: 'p1', _rev: 5 } })
+      expect(await store.get(c, 'p1')).toBeNull()
+      for (const w of [
+        { op: 'patch', collection: c, id: 'p1', body: {} },
+        { op: 'delete', collection: c, id: 'p1' },
+        { op: 'put', collection: c, id: 'p1', body: {}, expectedRev: 1 },
+      ] as const) {
+        await expect(store.write(w, user)).rejects.toMatchObject({ status: 404 })
+      }
+    })
+
+    it('a stale expectedRev is 409 with the current document and writes nothing', async () => {
+      const c = 'revs'
+      await store.write({ op: 'put', collection: c, id: 'd', body: { v: 1 } }, user)
+      const current = await store.write(
+        { op: 'patch', collection: c, id: 'd', body: { v: 2 }, expectedRev: 1 },
+        user,
+      )
+      const head = await store.headSeq()
+      for (const w of [
+        { op: 'patch', collection: c, id: 'd', body: { v: 3 }, expectedRev: 1 },
+        { op: 'put', collection: c, id: 'd', body: { v: 3 }, expectedRev: 1 },
+        { op: 'delete', collection: c, id: 'd', expectedRev: 5 },
+      ] as const) {
+        await expect(store.write(w, user)).rejects.toMatchObject({
+          status: 409,
+          message: SERVER_TEXT.revMismatch,
+          details: { current: current.body },
+        })
+      }
+      expect(await store.get(c, 'd')).toEqual(current.body)
+      expect(await store.headSeq()).toBe(head)
+    })
+
+    it('an Idempotency-Key replays the first answer once per user and refuses reuse for another request', async () => {
+      const c = 'idem'
+      const head = await store.headSeq()
+      const ctx = { user: 'alice', idempotencyKey: 'k1', requestHash: 'h1' }
+      const first = await store.write({ op: 'create', collection: c, body: { n: 1 } }, ctx)
+      const again = await store.write({ op: 'create', collection: c, body: { n: 1 } }, ctx)
+      expect(again).toMatchObject({ status: 201, body: first.body, replayed: true })
+      expect((await store.list(c)).total).toBe(1)
+      await expect(
+        store.write({ op: 'create', collection: c, body: { n: 2 } }, { ...ctx, requestHash: 'other' }),
+      ).rejects.toMatchObject({ status: 400, message: SERVER_TEXT.idempotencyMismatch })
+      // Keys are per user: bob's k1 is a new request.
+      const bob = await store.write({ op: 'create', collection: c, body: { n: 3 } }, { ...ctx, user: 'bob' })
+      expect(bob.replayed).toBe(false)
+      const log = await logAfter(store, head)
+      expect(log.map((ch) => [ch.idempotencyKey, ch.doc?.n])).toEqual([
+        ['k1', 1],
+        ['k1', 3],
+      ])
+      // A failed write records nothing: the key stays free.
+      await expect(
+        store.write(
+          { op: 'patch', collection: c, id: 'none', body: {} },
+          { user: 'alice', idempotencyKey: 'k2' },
+        ),
+      ).rejects.toMatchObject({ status: 404 })
+      expect(await store.getIdempotent('k2', 'alice')).toBeNull()
+
+      await store.putIdempotent('route-key', null, 'rh', 202, { queued: true })
+      expect(await store.getIdempotent('route-key', null)).toEqual({
+        status: 202,
+        body: { queued: true },
+        requestHash: 'rh',
+      })
+      expect(await store.getIdempotent('route-key', 'alice')).toBeNull()
+    })
+
+    it('logs every write in order, gap-free, with tombstones, and never logs internal collections', async () => {
+      const head = await store.headSeq()
+      await store.write({ op: 'put', collection: 'log', id: 'a', body: { v: 1 } }, user)
+      await store.write({ op: 'put', collection: '_sessions', id: 's', body: { t: 1 } }, user)
+      await store.write(
+        { op: 'patch', collection: 'log', id: 'a', body: { v: 2 } },
+        { user: 'alice', idempotencyKey: 'ik' },
+      )
+      await store.write({ op: 'delete', collection: '_sessions', id: 's' }, user)
+      await store.write({ op: 'delete', collection: 'log', id: 'a' }, user)
+      const log = await logAfter(store, head)
+      expect(log.map((ch) => ch.seq)).toEqual([head + 1, head + 2, head + 3])
+      expect(
+        log.map((ch) => [ch.collection, ch.id, ch.op, ch.rev, ch.doc?.v ?? null, ch.idempotencyKey]),
+      ).toEqual([
+        ['log', 'a', 'upsert', 1, 1, null],
+        ['log', 'a', 'upsert', 2, 2, 'ik'],
+        ['log', 'a', 'delete', 3, null, null],
+      ])
+      expect(log[2]!.doc).toBeNull()
+      expect(await store.headSeq()).toBe(head + 3)
+      expect(await store.get('_sessions', 's')).toBeNull()
+    })
+
+    it('pages the change log with a cursor that passes filtered rows and says when there is more', async () => {
+      const head = await store.headSeq()
+      await store.writeMany(
+        Array.from({ length: 10 }, (_, i) => ({
+          op: 'put' as const,
+          collection: i % 2 ? 'odd' : 'even',
+          id: `n${i}`,
+          body: { i },
+        })),
+        user,
+      )
+      const first = await store.changes(head, 3)
+      expect(first.changes.map((c) => c.id)).toEqual(['n0', 'n1', 'n2'])
+      expect(first).toMatchObject({ cursor: head + 3, more: true })
+      const odd = (collection: string) => collection === 'odd'
+      const page = await store.changes(head, 2, odd)
+      expect(page.changes.map((c) => c.id)).toEqual(['n1', 'n3'])
+      expect(page).toMatchObject({ cursor: head + 4, more: true })
+      const rest = await store.changes(page.cursor, 100, odd)
+      expect(rest.changes.map((c) => c.id)).toEqual(['n5', 'n7', 'n9'])
+      expect(rest).toMatchObject({ cursor: head + 10, more: false })
+      // Nothing readable at the tail: the cursor still moves to the head.
+      const none = await store.changes(head + 9, 5, (collection) => collection === 'even')
+      expect(none).toMatchObject({ changes: [], cursor: head + 10, more: false })
+      expect(await store.changes(head + 10, 5)).toMatchObject({ changes: [], cursor: head + 10, more: false })
+    })
+
+    it('writeMany is all or nothing', async () => {
+      const head = await store.headSeq()
+      await expect(
+        store.writeMany(
+          [
+            { op: 'put', collection: 'batch', id: 'ok', body: {} },
+            { op: 'patch', collection: 'batch', id: 'missing', body: {} },
+          ],
+          user,
+        ),
+      ).rejects.toMatchObject({ status: 404 })
+      expect(await store.get('batch', 'ok')).toBeNull()
+      expect(await store.headSeq()).toBe(head)
+      const results = await store.writeMany(
+        [
+          { op: 'put', collection: 'batch', id: 'a', body: {} },
+          { op: 'create', collection: 'batch', id: 'b', body: {} },
+        ],
+        user,
+      )
+      expect(results.map((r) => [r.status, r.change?.seq])).toEqual([
+        [201, head + 1],
+        [201, head + 2],
+      ])
+    })
+
+    it('concurrent writers never make a concurrent reader skip a seq', async () => {
+      const second = await b.open()
+      others.push(second)
+      const head = await store.headSeq()
+      const writers = 6
+      const each = 15
+      let writing = true
+      const seen: number[] = []
+      const reader = (async () => {
+        let cursor = head
+        for (;;) {
+          const stillWriting = writing
+          const page = await store.changes(cursor, 4)
+          seen.push(...page.changes.map((c) => c.seq))
+          cursor = page.cursor
+          if (!page.more && !stillWriting) return
+          await new Promise((r) => setImmediate(r))
+        }
+      })()
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          const target = w % 2 ? second : store
+          for (let i = 0; i < each; i++) {
+            await target.write({ op: 'put', collection: 'race', id: `w${w}`, body: { i } }, user)
+          }
+        }),
+      )
+      writing = false
+      await reader
+      const total = writers * each
+      expect(seen).toEqual(Array.from({ length: total }, (_, i) => head + 1 + i))
+      for (let w = 0; w < writers; w++) expect((await store.get('race', `w${w}`))?._rev).toBe(each)
+    })
+
+    it('answers the query subset of docs/query.md', async () => {
+      await store.writeMany(
+        queryDocs.map(([id, body]) => ({ op: 'put' as const, collection: 'q', id, body })),
+        user,
+      )
+      const ids = async (filter: Filter) =>
+        (await store.list('q', { filter, limit: 1000 })).items.map((d) => d._id).sort()
+      for (const [filter, expected] of queryCases) {
+        expect(await ids(filter), JSON.stringify(filter)).toEqual([...expected].sort())
+      }
+      expect(await store.query('q', { operand: 'count', filter: { age: { $gte: 30 } } })).toBe(3)
+      await expect(store.list('q', { filter: { $where: 'x' } })).rejects.toMatchObject({ status: 400 })
+      await expect(store.list('q', { filter: { name: { $regex: '(a' } } })).rejects.toMatchObject({
+        status: 400,
+      })
+    })
+
+    it('sorts across types like MongoDB, pages stably, and answers raw find and distinct', async () => {
+      const c = 'sorted'
+      const values: Array<[string, unknown]> = [
+        ['s1', 'b'],
+        ['n1', 10],
+        ['t1', true],
+        ['o1', { a: 1 }],
+        ['a1', [1]],
+        ['z1', null],
+        ['n2', 2.5],
+        ['s2', 'B'],
+        ['m1', undefined],
+        ['n3', 10],
+      ]
+      await store.writeMany(
+        values.map(([id, v]) => ({
+          op: 'put' as const,
+          collection: c,
+          id,
+          body: v === undefined ? {} : { v },
+        })),
+        user,
+      )
+      const asc = (await store.list(c, { sort: [['v', 1]] })).items.map((d) => d._id)
+      expect(asc).toEqual(['m1', 'z1', 'n2', 'n1', 'n3', 's2', 's1', 'o1', 'a1', 't1'])
+      const desc = (await store.list(c, { sort: [['v', -1]] })).items.map((d) => d._id)
+      expect(desc).toEqual(['t1', 'a1', 'o1', 's1', 's2', 'n1', 'n3', 'n2', 'm1', 'z1'])
+      const page = await store.list(c, { sort: [['v', 1]], limit: 3, offset: 2 })
+      expect(page).toMatchObject({ total: 10 })
+      expect(page.items.map((d) => d._id)).toEqual(['n2', 'n1', 'n3'])
+      await expect(store.list(c, { filter: { v: { $type: 'string' } } })).rejects.toMatchObject({
+        status: 400,
+      })
+      const top = (await store.query(c, { operand: 'find', sort: { _id: -1 }, limit: 2, skip: 1 })) as Array<{
+        _id: string
+      }>
+      expect(top.map((d) => d._id)).toEqual(['t1', 's2'])
+      const distinct = await store.query(c, { operand: 'distinct', field: 'v' })
+      expect(distinct).toEqual([null, 1, 2.5, 10, 'B', 'b', { a: 1 }, true])
+    })
+
+    it('lists collections with counts, skipping internal ones, optionally under a prefix', async () => {
+      await store.write({ op: 'put', collection: 'data/alpha', id: '1', body: {} }, user)
+      await store.write({ op: 'put', collection: 'data/alpha', id: '2', body: {} }, user)
+      await store.write({ op: 'put', collection: 'data/beta', id: '1', body: {} }, user)
+      await store.write({ op: 'put', collection: '_internal', id: '1', body: {} }, user)
+      expect(await store.collections('data/')).toEqual([
+        { name: 'data/alpha', count: 2 },
+        { name: 'data/beta', count: 1 },
+      ])
+      const all = (await store.collections()).map((c) => c.name)
+      expect(all).toContain('things')
+      expect(all).not.toContain('_internal')
+      expect(await store.collections('data/al%')).toEqual([])
+    })
+
+    it('clear deletes a collection leaving one tombstone per document', async () => {
+      await store.writeMany(
+        ['c', 'a', 'b'].map((id) => ({ op: 'put' as const, collection: 'gone', id, body: { id } })),
+        user,
+      )
+      await store.write({ op: 'put', collection: 'gone', id: 'a', body: { again: true } }, user)
+      const head = await store.headSeq()
+      expect(await store.clear('gone', user)).toBe(3)
+      expect((await store.list('gone')).total).toBe(0)
+      const log = await logAfter(store, head)
+      expect(log.map((c) => [c.id, c.op, c.rev, c.doc])).toEqual([
+        ['a', 'delete', 3, null],
+        ['b', 'delete', 2, null],
+        ['c', 'delete', 2, null],
+      ])
+      expect(await store.clear('gone', user)).toBe(0)
+    })
+
+    it('keeps its epoch across reopening until resetEpoch', async () => {
+      const epoch = await store.epoch()
+      expect(epoch).toMatch(/^[0-9a-f-]{36}$/)
+      const reopened = await b.open()
+      others.push(reopened)
+      expect(await reopened.epoch()).toBe(epoch)
+      expect(await reopened.get('things', (await store.list('things')).items[0]!._id)).not.toBeNull()
+      const next = await store.resetEpoch()
+      expect(next).not.toBe(epoch)
+      expect(await store.epoch()).toBe(next)
+      expect(await reopened.epoch()).toBe(next)
+    })
+
+    it('keeps secrets apart from documents and the change log', async () => {
+      const head = await store.headSeq()
+      expect(await store.secrets.get('password', 'alice')).toBeNull()
+      await store.secrets.set('password', 'alice', 'hash-1')
+      await store.secrets.set('password', 'alice', 'hash-2')
+      await store.secrets.set('totp', 'alice', 'other')
+      expect(await store.secrets.get('password', 'alice')).toBe('hash-2')
+      await store.secrets.delete('password', 'alice')
+      expect(await store.secrets.get('password', 'alice')).toBeNull()
+      expect(await store.secrets.get('totp', 'alice')).toBe('other')
+      expect(await store.headSeq()).toBe(head)
+    })
+
+    it('calls onCommit after each commit with its changes in seq order', async () => {
+      const calls: Change[][] = []
+      const stop = store.onCommit((changes) => calls.push(changes))
+      const failing = store.onCommit(() => {
+        throw new Error('listener failure must not matter')
+      })
+      const head = await store.headSeq()
+      const one = await store.write({ op: 'put', collection: 'live', id: 'a', body: {} }, user)
+      // Delivered before write() resolves, as on SQLite.
+      expect(calls.map((c) => c.map((ch) => ch.seq))).toEqual([[one.change!.seq]])
+      await store.write({ op: 'put', collection: '_quiet', id: 'a', body: {} }, user)
+      await store.writeMany(
+        [
+          { op: 'put', collection: 'live', id: 'b', body: {} },
+          { op: 'delete', collection: 'live', id: 'a' },
+        ],
+        user,
+      )
+      await store.clear('live', user)
+      stop()
+      failing()
+      await store.write({ op: 'put', collection: 'live', id: 'c', body: {} }, user)
+      expect(calls.map((c) => c.map((ch) => [ch.seq, ch.id, ch.op]))).toEqual([
+        [[head + 1, 'a', 'upsert']],
+        [
+          [head + 2, 'b', 'upsert'],
+          [head + 3, 'a', 'delete'],
+        ],
+        [[head + 4, 'b', 'delete']],
+      ])
+    })
+
+    if (kind === 'postgres') {
+      it('fans commits out to every store instance on the database, in seq order', async () => {
+        const a = store
+        const other = await b.open()
+        others.push(other)
+        const onA: number[] = []
+        const onB: number[] = []
+        const stopA = a.onCommit((cs) => onA.push(...cs.map((c) => c.seq)))
+        const stopB = other.onCommit((cs) => onB.push(...cs.map((c) => c.seq)))
+        const head = await a.headSeq()
+        const fromB = await other.write({ op: 'put', collection: 'fan', id: 'b', body: {} }, user)
+        await vi.waitFor(() => expect(onA).toEqual([fromB.change!.seq]))
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 ? a : other).write({ op: 'put', collection: 'fan', id: `x${i}`, body: {} }, user),
+          ),
+        )
+        const all = Array.from({ length: 11 }, (_, i) => head + 1 + i)
+        await vi.waitFor(() => expect(onA).toEqual(all))
+        await vi.waitFor(() => expect(onB).toEqual(all))
+        stopA()
+        stopB()
+      })
+
+      it('serves the real server from DATABASE_URL: login, a data write, then GET /api/sync', async () => {
+        const app = await startTestServer({ databaseUrl: await server!.newDatabase() })
+        try {
+          expect(app.services.store.kind).toBe('postgres')
+          const token = await app.login()
+          const created = await app.api('/api/data/notes', { token, json: { title: 'from postgres' } })
+          expect(created.status, created.text).toBe(201)
+          const sync = await app.api('/api/sync?cursor=0&limit=500', { token })
+          expect(sync.status, sync.text).toBe(200)
+          const body = sync.body as { epoch: string; changes: Change[]; more: boolean }
+          expect(body.epoch).toBeTruthy()
+          const note = body.changes.find((c) => c.collection === 'data/notes')
+          expect(note?.doc).toMatchObject({ title: 'from postgres', _rev: 1 })
+        } finally {
+          await app.close()
+        }
+      })
+    }
+  })
+}
