@@ -79,6 +79,8 @@ test('the permission preview matches the server for a table of paths and methods
   }
 
   await page.setViewportSize({ width: 375, height: 800 })
+  await page.reload()
+  await page.locator('h1').first().waitFor()
   await page.screenshot({ path: `${SHOTS}/group-375.png`, fullPage: true })
   await page.goto(`${server.ui}/groups`)
   await expect(page.getByRole('table', { name: 'Groups' })).toContainText('g-probe')

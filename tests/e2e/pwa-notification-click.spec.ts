@@ -23,20 +23,29 @@ test.skip(
 )
 
 let daemon: NotificationDaemon
-let browser: Browser
+const profiles: string[] = []
 test.beforeAll(async () => {
   daemon = await startNotificationDaemon()
-  browser = await chromium.launch({
+})
+test.afterAll(async () => {
+  await daemon?.close()
+  for (const dir of profiles) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+/**
+ * A browser on a real (persistent) profile, as users have: Chromium routes a desktop click back to
+ * the profile by name, which never finds Playwright's throwaway incognito contexts.
+ */
+async function launch(): Promise<BrowserContext> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-click-profile-'))
+  profiles.push(dir)
+  return chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
     args: config.use?.launchOptions?.args,
     env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: daemon.address },
   })
-})
-test.afterAll(async () => {
-  await browser?.close()
-  await daemon?.close()
-})
+}
 
 async function push(cdp: CDPSession, server: E2EServer, payload: Record<string, unknown>): Promise<void> {
   await cdp.send('ServiceWorker.deliverPushMessage', {
@@ -56,7 +65,7 @@ async function shownOnDesktop(summary: string): Promise<number> {
 
 async function loggedInConsole(context: BrowserContext, server: E2EServer): Promise<Page> {
   await context.grantPermissions(['notifications'], { origin: server.url })
-  const page = await context.newPage()
+  const page = context.pages()[0] ?? (await context.newPage())
   await openLoggedIn(page, server, await server.login(), '/')
   await serviceWorkerReady(page)
   await expect(new Shell(page).nav).toBeVisible()
@@ -64,7 +73,7 @@ async function loggedInConsole(context: BrowserContext, server: E2EServer): Prom
 }
 
 test('a click focuses the open console, which shows the route in place', async ({ server }) => {
-  const context = await browser.newContext()
+  const context = await launch()
   try {
     const page = await loggedInConsole(context, server)
     // Marks this document: a reload or a new window would not carry it.
@@ -97,7 +106,7 @@ test('a click focuses the open console, which shows the route in place', async (
 })
 
 test('with no console window open, a click opens one on the route', async ({ server }) => {
-  const context = await browser.newContext()
+  const context = await launch()
   try {
     const page = await loggedInConsole(context, server)
     // A page outside the worker's scope keeps DevTools reachable once the console is closed.

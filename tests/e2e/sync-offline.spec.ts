@@ -3,6 +3,11 @@
  * persistent profile in a temp user-data-dir, closed and relaunched, with the network still off: the
  * service worker serves the console, IndexedDB holds the outbox) and reaches the server exactly once
  * when the network returns. Ends converged.
+ *
+ * The restarted browser is also given a proxy that does not exist: `setOffline` reaches the service
+ * worker only once Playwright has attached to it, and a relaunched Chromium starts the worker for the
+ * pending Background Sync before that, which would send the write "while offline". A dead proxy is
+ * offline from the first packet, for every part of the browser.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -20,12 +25,15 @@ import {
   writesPerDoc,
 } from './pages/sync-panel'
 
-const launch = (dir: string, offline = false) =>
+/** Nothing listens on the discard port: every request through this proxy fails at once. */
+const DEAD_PROXY = ['--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>']
+
+const launch = (dir: string, network: 'online' | 'offline' | 'unplugged' = 'online') =>
   chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: config.use?.launchOptions?.args,
-    offline,
+    args: [...(config.use?.launchOptions?.args ?? []), ...(network === 'unplugged' ? DEAD_PROXY : [])],
+    offline: network !== 'online',
   })
 
 async function serviceWorkerReady(page: Page): Promise<void> {
@@ -68,9 +76,9 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await expect(sync.outboxRows.first()).toContainText('POST')
     await expect(sync.outboxRows.first()).toContainText('/api/products')
 
-    // Browser restart: the whole profile closes and a new browser opens it, still without a network.
+    // Browser restart: the whole profile closes and a new browser opens it, with no network at all.
     await context.close()
-    context = await launch(dir, true)
+    context = await launch(dir, 'unplugged')
     page = await firstPage(context)
     const response = await page.goto(`${server.ui}/`)
     expect(response?.fromServiceWorker()).toBe(true)
@@ -82,12 +90,19 @@ test('an offline write survives reload and browser restart, then reaches the ser
     expect(local.docs.find((d) => d._id === 'offline-pen')).toMatchObject({ name: 'Offline pen', price: 4 })
     expect((await server.api('/api/products/offline-pen', { token })).status).toBe(404)
 
+    // Another start, offline, then the network returns: the write is sent once (by the tab, or by
+    // the service worker's Background Sync if it gets there first; the Idempotency-Key makes it one).
+    await context.close()
+    context = await launch(dir, 'offline')
+    page = await firstPage(context)
+    await page.goto(`${server.ui}/`)
+    await engineReady(page)
+    sync = new SyncPanel(page)
     await context.setOffline(false)
     await expect(sync.pendingCount).toBeHidden()
-    expect((await server.api('/api/products/offline-pen', { token })).body).toMatchObject({
-      name: 'Offline pen',
-      price: 4,
-    })
+    await expect
+      .poll(async () => (await server.api('/api/products/offline-pen', { token })).body)
+      .toMatchObject({ name: 'Offline pen', price: 4 })
     expect((await writesPerDoc(server, token, 'products'))['offline-pen']).toBe(1)
     await expectConverged(page, server, token, 'products')
   } finally {

@@ -22,6 +22,8 @@ test('a token is created, used for an API call, revoked, then refused', async ({
   await expect(tokens.row('Nightly export')).toContainText('products:r')
   await page.screenshot({ path: `${SHOTS}/tokens-1280.png` })
   await page.setViewportSize({ width: 375, height: 800 })
+  await page.reload()
+  await page.locator('h1').first().waitFor()
   await page.screenshot({ path: `${SHOTS}/tokens-375.png`, fullPage: true })
   await page.setViewportSize({ width: 1280, height: 800 })
 

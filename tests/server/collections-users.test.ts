@@ -10,7 +10,7 @@ import { PASSWORD_SECRET, verifyPassword } from '../../src/server/auth/passwords
 import type { Doc } from '../../src/server/store/types'
 import { UPLOAD_LIMIT_BYTES } from '../../src/shared/constants'
 import { COLLECTION_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../helpers/server'
 
 let server: TestServer
 let admin: string
@@ -202,6 +202,30 @@ describe('user images', () => {
       headers: { 'if-none-match': `"${doc.imageRev}"` },
     })
     expect(cached.status).toBe(304)
+  })
+
+  it('authenticates a same-origin <img> with the login cookie, for picture GETs only', async () => {
+    const login = await server.api('/api/auth/login', { json: { username: 'admin', password: ADMIN_PASSWORD } })
+    const setCookie = login.headers.get('set-cookie') ?? ''
+    expect(setCookie).toMatch(/^momentum_image=[^;]+; Path=\/api\/users; HttpOnly; SameSite=Strict/)
+    const cookie = setCookie.split(';')[0]!
+    expect((await fetch(`${server.url}/api/users/hank/image`, { headers: { cookie } })).status).toBe(200)
+    expect((await fetch(`${server.url}/api/users/hank/image`)).status).toBe(401)
+    // The cookie is not a session for anything else, so it opens no cross-site request forgery hole.
+    expect((await fetch(`${server.url}/api/users/gina`, { headers: { cookie } })).status).toBe(401)
+    const patch = await fetch(`${server.url}/api/users/gina`, {
+      method: 'PATCH',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: '{"name":"x"}',
+    })
+    expect(patch.status).toBe(401)
+    // Logout clears it, and the revoked token behind it no longer works.
+    const out = await server.api('/api/auth/logout', {
+      method: 'DELETE',
+      token: (login.body as { token: string }).token,
+    })
+    expect(out.headers.get('set-cookie')).toMatch(/^momentum_image=; .*Max-Age=0/)
+    expect((await fetch(`${server.url}/api/users/hank/image`, { headers: { cookie } })).status).toBe(401)
   })
 
   it('replaces the picture: a new imageRev, the new bytes, the old file gone', async () => {

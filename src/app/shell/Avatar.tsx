@@ -1,6 +1,6 @@
 /**
  * The user's picture (SPEC §3: served at /api/users/{id}/image, with a token query when the API is on
- * another origin, since an <img> cannot send the bearer header). Users without an uploaded image, or
+ * another origin, since an <img> cannot send the bearer header; same-origin pictures use a cookie). Users without an uploaded image, or
  * whose image fails to load, get their initials on a colour derived from their id.
  */
 import { useState } from 'react'
@@ -18,9 +18,9 @@ export function userImageUrl(userId: string, rev?: unknown): string {
   // auth screens: the image's revision in the address, so a new picture replaces a cached one at once.
   const query = new URLSearchParams()
   if (typeof rev === 'string' || typeof rev === 'number') query.set('rev', String(rev))
-  // auth screens: the server has no cookie session, so even a same-origin <img> needs the token query
-  // to authenticate (SPEC §3 names it for other origins only; see docs/decisions/auth-screens.md).
-  if (token) query.set('token', token)
+  // SPEC §3: the token query only when the API is on another origin; on the same origin the server's
+  // HttpOnly picture cookie (set at login and session fetch) authenticates the <img>.
+  if (token && base !== window.location.origin) query.set('token', token)
   const qs = query.toString()
   return qs ? `${url}?${qs}` : url
 }

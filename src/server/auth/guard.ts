@@ -13,6 +13,7 @@ import { check, type Grant, methodLetter, parsePermissions } from '../../shared/
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import { type ApiTokenAuth, allowsBoth, intersectPermissions, isApiToken, verifyApiToken } from './api-tokens' // api tokens
+import { imageCookieToken } from './image-cookie'
 
 export interface AuthInfo {
   user: string | null
@@ -42,7 +43,8 @@ export function bearerToken(req: FastifyRequest): string | null {
   const header = req.headers.authorization
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null
   const query = req.query as Record<string, unknown> | undefined
-  return typeof query?.token === 'string' && query.token ? query.token : null
+  if (typeof query?.token === 'string' && query.token) return query.token
+  return imageCookieToken(req)
 }
 
 /** The permission a route needs when it does not say: its API path and its method's letter. */

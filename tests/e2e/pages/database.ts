@@ -60,6 +60,13 @@ export class DatabasePage {
     await this.filterValue.fill(value)
   }
 
+  /** Closes open toasts so screenshots show the screen (a toast from another area may be up). */
+  async closeToasts(): Promise<void> {
+    await this.toasts.locator('button[aria-label="Close"]').evaluateAll((bs) => {
+      for (const b of bs) (b as HTMLButtonElement).click()
+    })
+  }
+
   async confirm(button: RegExp | string): Promise<void> {
     await expect(this.dialog).toBeVisible()
     await this.dialog.getByRole('button', { name: button }).click()

@@ -191,7 +191,7 @@ export function SettingsScreen() {
               error={errors['theme.accent']}
             />
           </div>
-          <label className="switch">
+          <label className="toggle">
             <input
               type="checkbox"
               checked={f.theme.darkMode}

@@ -5,10 +5,13 @@
  * of two steps: the 401 carries `totp: true` so the console shows the code field.
  */
 import type { FastifyInstance } from 'fastify'
+import { SESSION_DEFAULT_SECONDS } from '../../../shared/constants'
 import { SERVER_TEXT, VALIDATION } from '../../../shared/messages'
 import { bearerToken } from '../../auth/guard'
+import { clearImageCookie, setImageCookie } from '../../auth/image-cookie'
 import { PASSWORD_SECRET, verifyPassword } from '../../auth/passwords'
 import type { LoginLimiter } from '../../auth/rate-limit'
+import { clampExpiry } from '../../auth/tokens'
 import { hasTotp, verifyTotp } from '../../auth/totp'
 import { badRequest, unauthorized } from '../../errors'
 import type { Services } from '../../services'
@@ -50,6 +53,7 @@ export function loginRoutes(api: FastifyInstance, services: Services, limiter: L
       ip,
       userAgent,
     })
+    setImageCookie(reply, token, clampExpiry(input.expire))
     const updated = await store.write(
       { op: 'patch', collection: USERS, id: username, body: { lastLogin: new Date().toISOString() } },
       { user: username },
@@ -61,18 +65,22 @@ export function loginRoutes(api: FastifyInstance, services: Services, limiter: L
     }
   })
 
-  api.get('/auth/session', { config: { access: 'session' } }, async (req) => {
+  api.get('/auth/session', { config: { access: 'session' } }, async (req, reply) => {
     const user = req.auth.user!
     const doc = await store.get(USERS, user)
     // A session outliving its user (deleted meanwhile) is no session.
     if (!doc) throw unauthorized(SERVER_TEXT.notAuthenticated)
-    return { user: publicUser(doc), permissions: req.auth.permissions, token: bearerToken(req) }
+    const token = bearerToken(req)
+    // Refreshes the picture cookie for a console that restored its token from local storage.
+    if (token && !req.auth.apiToken) setImageCookie(reply, token, SESSION_DEFAULT_SECONDS)
+    return { user: publicUser(doc), permissions: req.auth.permissions, token }
   })
 
   // Public and always 200: logging out with an expired token has nothing left to do, and a 401 here
   // would only make the console run its session-expiry path on top of the logout.
-  api.delete('/auth/logout', { config: { access: 'public' } }, async (req) => {
+  api.delete('/auth/logout', { config: { access: 'public' } }, async (req, reply) => {
     if (req.auth.sessionId && req.auth.purpose === 'session') await services.tokens.revoke(req.auth.sessionId)
+    clearImageCookie(reply)
     return { ok: true }
   })
 }

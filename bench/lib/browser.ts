@@ -1,0 +1,41 @@
+/**
+ * Debian's Chromium through playwright-core (ARCHITECTURE §4: never a downloaded browser), with the
+ * flags the e2e suite uses. Each contender gets a fresh context: an empty IndexedDB, no service worker.
+ */
+import { type Browser, chromium } from 'playwright-core'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      // performance.memory with exact figures, not the bucketed ones pages get by default.
+      '--enable-precise-memory-info',
+    ],
+  })
+}
+
+/** A script for addInitScript: collects long tasks (> 50 ms) from the first moment of every document. */
+export const LONG_TASK_PROBE = `(() => {
+  window.__longTasks = []
+  try {
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration })
+    }).observe({ type: 'longtask', buffered: true })
+  } catch {}
+})()`
+
+export interface LongTask {
+  start: number
+  duration: number
+}

@@ -1,0 +1,157 @@
+/**
+ * `npm run bench [-- --quick] [-- --only=mirror,server]`: the benchmarks of ARCHITECTURE §5 (issue 7).
+ *
+ * Builds the console and the bench page into temp dirs, starts the real server with the documents
+ * written into its store, drives Debian's Chromium, prints a table and writes
+ * bench/results/<timestamp>.json and bench/results/latest.json. Every figure is a ratio against a limit
+ * or a peer measured in the same run (the machine is shared and noisy; absolute times are not comparable
+ * between runs, ratios mostly are). What each suite measures: bench/README.md.
+ */
+import { execSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { launch } from './lib/browser'
+import { buildAll, ROOT } from './lib/build'
+import { BENCH_COLLECTION, type BenchContext } from './lib/context'
+import { startServer } from './lib/server'
+import { type Row, table } from './lib/stats'
+import { bundleSuite } from './suites/bundle'
+import { coldStartSuite } from './suites/cold-start'
+import { type MirrorResult, mirrorSuite } from './suites/mirror'
+import { reactivitySuite } from './suites/reactivity'
+import { replaySuite } from './suites/replay'
+import { screenSuite } from './suites/screen'
+import { serverSuite } from './suites/server'
+
+const SUITES = ['mirror', 'reactivity', 'cold-start', 'replay', 'screen', 'bundle', 'server', 'mirror-100k']
+
+function parseArgs(argv: string[]) {
+  const quick = argv.includes('--quick')
+  const only = argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',')
+  const selected = new Set(only ?? SUITES.filter((s) => !(quick && s === 'mirror-100k')))
+  for (const s of selected) if (!SUITES.includes(s)) throw new Error(`unknown suite ${s}; one of ${SUITES}`)
+  return { quick, selected }
+}
+
+function machine() {
+  const cpu = os.cpus()[0]?.model ?? 'unknown'
+  let chromium = 'unknown'
+  try {
+    chromium = execSync(`${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'} --version 2>/dev/null`)
+      .toString()
+      .trim()
+  } catch {
+    // reported as unknown
+  }
+  return {
+    cpus: os.cpus().length,
+    cpu,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
+    node: process.version,
+    chromium,
+  }
+}
+
+async function main() {
+  const { quick, selected } = parseArgs(process.argv.slice(2))
+  const started = Date.now()
+  const log = (m: string) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`)
+  const rows: Row[] = []
+  const details: Record<string, unknown> = {}
+  const machineBefore = machine()
+
+  log('building the console and the bench page')
+  const builds = await buildAll()
+  const replayCount = quick ? 200 : 1000
+  const server = await startServer({
+    uiDir: builds.uiDir,
+    staticDir: builds.pageDir,
+    collections: { [BENCH_COLLECTION]: 10_000 },
+  })
+  const browser = await launch()
+  const ctx: BenchContext = { quick, browser, server, token: await server.login(), log }
+  try {
+    if (selected.has('mirror')) {
+      const r: MirrorResult = await mirrorSuite(ctx, server, ctx.token, 10_000, quick ? 2 : 3, !quick)
+      rows.push(...r.rows)
+      details.mirror10k = { samples: r.samples, profile: r.profile }
+    }
+    if (selected.has('reactivity')) {
+      const r = await reactivitySuite(ctx, quick ? 50 : 200)
+      rows.push(...r.rows)
+      details.reactivity = r.details
+    }
+    if (selected.has('cold-start')) {
+      const r = await coldStartSuite(ctx, quick ? 3 : 7)
+      rows.push(...r.rows)
+      details.coldStart = r.details
+    }
+    if (selected.has('replay')) {
+      const r = await replaySuite(ctx, replayCount)
+      rows.push(...r.rows)
+      details.replay = r.details
+    }
+    if (selected.has('screen')) {
+      const r = await screenSuite(ctx)
+      rows.push(...r.rows)
+      details.screen = r.details
+    }
+    if (selected.has('bundle')) {
+      const r = await bundleSuite(ctx)
+      rows.push(...r.rows)
+      details.bundle = r.details
+    }
+    if (selected.has('server')) {
+      const r = await serverSuite(ctx, quick ? 3 : 10)
+      rows.push(...r.rows)
+      details.server = r.details
+    }
+    if (selected.has('mirror-100k')) {
+      log('starting a second server with 100,000 documents')
+      const big = await startServer({
+        uiDir: builds.uiDir,
+        staticDir: builds.pageDir,
+        collections: { [BENCH_COLLECTION]: 100_000 },
+      })
+      try {
+        const r = await mirrorSuite(ctx, big, await big.login(), 100_000, 1, false)
+        rows.push(...r.rows)
+        details.mirror100k = { samples: r.samples }
+      } finally {
+        await big.stop()
+      }
+    }
+  } finally {
+    await browser.close()
+    await server.stop()
+    builds.cleanup()
+  }
+
+  const result = {
+    date: new Date().toISOString(),
+    mode: quick ? 'quick' : 'full',
+    seconds: Math.round((Date.now() - started) / 1000),
+    machine: { ...machineBefore, loadAverageAfter: os.loadavg().map((l) => Math.round(l * 10) / 10) },
+    rows,
+    details,
+  }
+  const dir = path.join(ROOT, 'bench/results')
+  fs.mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, `${result.date.replace(/[:.]/g, '-')}.json`)
+  const json = `${JSON.stringify(result, null, 2)}\n`
+  fs.writeFileSync(file, json)
+  fs.writeFileSync(path.join(dir, 'latest.json'), json)
+  console.log(table(rows))
+  console.log(`\n${result.mode} run, ${result.seconds} s; ${path.relative(ROOT, file)}`)
+  console.log(JSON.stringify({ summary: rows.map((r) => ({ [`${r.bench} / ${r.metric}`]: r.ratio })) }))
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})

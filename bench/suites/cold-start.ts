@@ -1,0 +1,91 @@
+/**
+ * 3. Offline cold start: with the network off, a navigation to /ui/data/bench (10,000 documents mirrored
+ * on one earlier online visit, the service worker controlling) until the first row of the virtualized
+ * table is in the DOM; against an online-only React page (bench/page/online.tsx) that fetches the first
+ * page of the same list from the server and renders it. Both times are from the navigation start
+ * (performance.now() of the new document), taken by the same probe; the two alternate, median reported.
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import { engineReady, storeToken } from '../lib/console'
+import { BENCH_COLLECTION, type BenchContext } from '../lib/context'
+import { docId } from '../lib/docs'
+import { median, type Row, row } from '../lib/stats'
+
+/** Records when a table row showing the first document appears: window.__firstRow = performance.now(). */
+const ROW_PROBE = (firstId: string) => `(() => {
+  const check = () => {
+    for (const tr of document.querySelectorAll('tr.vt-row')) {
+      if (tr.textContent && tr.textContent.includes(${JSON.stringify(firstId)})) {
+        window.__firstRow = performance.now()
+        return true
+      }
+    }
+    return false
+  }
+  const start = () => {
+    const mo = new MutationObserver(() => { if (check()) mo.disconnect() })
+    mo.observe(document.documentElement, { childList: true, subtree: true })
+  }
+  if (document.documentElement) start()
+  else document.addEventListener('DOMContentLoaded', start)
+})()`
+
+async function timeToRow(page: Page, url: string): Promise<number> {
+  await page.goto(url)
+  await page.waitForFunction(() => (window as unknown as { __firstRow?: number }).__firstRow, undefined, {
+    timeout: 60_000,
+  })
+  return page.evaluate(() => (window as unknown as { __firstRow: number }).__firstRow)
+}
+
+async function serviceWorkerControls(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  if (!(await page.evaluate(() => !!navigator.serviceWorker.controller))) await page.reload()
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller)
+}
+
+export async function coldStartSuite(ctx: BenchContext, rounds: number) {
+  const { server, token, browser } = ctx
+  const probe = ROW_PROBE(docId(1))
+  const offline: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const online: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  await offline.addInitScript(probe)
+  await online.addInitScript(probe)
+  const consolePage = await offline.newPage()
+  const onlinePage = await online.newPage()
+
+  ctx.log('cold start: one online visit (mirror + service worker)')
+  await storeToken(consolePage, server, token)
+  const url = `${server.url}/ui/data/${BENCH_COLLECTION}`
+  await consolePage.goto(url)
+  await engineReady(consolePage)
+  await serviceWorkerControls(consolePage)
+  await consolePage.waitForFunction(
+    () => document.querySelector('.screen-head p.muted')?.textContent?.startsWith('10,000 document'),
+    undefined,
+    { timeout: 120_000 },
+  )
+  await offline.setOffline(true)
+
+  const samples = { offline: [] as number[], online: [] as number[] }
+  for (let r = 0; r < rounds; r++) {
+    ctx.log(`cold start: round ${r + 1}/${rounds}`)
+    samples.offline.push(await timeToRow(consolePage, url))
+    samples.online.push(await timeToRow(onlinePage, `${server.url}/online.html#${BENCH_COLLECTION}:${token}`))
+  }
+  await offline.close()
+  await online.close()
+  const rows: Row[] = [
+    row({
+      bench: '3 offline cold start',
+      metric: 'network off: navigation → first row of 10,000',
+      value: median(samples.offline),
+      unit: 'ms',
+      baseline: 'online-only page fetching page 1',
+      baselineValue: median(samples.online),
+    }),
+  ]
+  return { rows, details: samples }
+}
