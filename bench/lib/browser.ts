@@ -2,7 +2,7 @@
  * Debian's Chromium through playwright-core (ARCHITECTURE §4: never a downloaded browser), with the
  * flags the e2e suite uses. Each contender gets a fresh context: an empty IndexedDB, no service worker.
  */
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -38,4 +38,17 @@ export const LONG_TASK_PROBE = `(() => {
 export interface LongTask {
   start: number
   duration: number
+}
+
+/**
+ * A new context whose pages can run functions passed to page.evaluate from this tsx-compiled code:
+ * esbuild's keepNames wraps named inner functions in `__name(...)`, which only exists in Node.
+ */
+export async function newContext(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options })
+  await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f)')
+  return context
 }

@@ -2,7 +2,7 @@
  * Builds what the benchmarks load, into temp dirs, so a `vite build` someone runs meanwhile (it empties
  * dist/ui) cannot disturb a run, and every run measures the current source:
  *   - the console with the repo's own vite.config.ts (same chunks, service worker and precache as dist/ui);
- *   - the bench page (bench/page: index, online-only list) and, under /hello/, the hello-world floor,
+ *   - the bench page (bench/page: index, RxDB page, online-only list) and, under /hello/, the hello-world floor,
  *     all served as the server's Web root.
  */
 import fs from 'node:fs'
@@ -48,6 +48,7 @@ export async function buildAll(): Promise<Builds> {
         input: {
           index: path.join(pageRoot, 'index.html'),
           online: path.join(pageRoot, 'online.html'),
+          rx: path.join(pageRoot, 'rx.html'),
         },
       },
     },

@@ -1,7 +1,7 @@
 /** What every suite gets from bench/run.ts: the browser, the 10k server, the mode, and a logger. */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { BenchApi } from '../page/main'
-import { LONG_TASK_PROBE } from './browser'
+import { LONG_TASK_PROBE, newContext } from './browser'
 import type { BenchServer } from './server'
 
 export interface BenchContext {
@@ -18,15 +18,15 @@ export const BENCH_COLLECTION = 'bench'
 
 /** A fresh context (empty storage) with one page, long tasks recorded from its first document on. */
 export async function freshPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const context = await newContext(browser)
   await context.addInitScript(LONG_TASK_PROBE)
   const page = await context.newPage()
   return { context, page }
 }
 
-/** Opens the bench page (bench/page, the server's Web root) and waits for window.bench. */
-export async function openBenchPage(page: Page, server: BenchServer): Promise<void> {
-  await page.goto(`${server.url}/index.html`)
+/** Opens a bench page (bench/page, the server's Web root: index.html, or rx.html) and waits for window.bench. */
+export async function openBenchPage(page: Page, server: BenchServer, file = 'index.html'): Promise<void> {
+  await page.goto(`${server.url}/${file}`)
   await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready')
 }
 

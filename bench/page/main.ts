@@ -5,20 +5,19 @@
  *   - rawBulkPut: one Dexie bulkPut of documents already in memory, into the engine's own schema (the limit);
  *   - engineWorker / enginePage: the real sync engine, in its worker (as the console runs it) or in this
  *     page (same code, so a CDP CPU profile of the page can see it);
- *   - rxdb: RxDB's replication protocol with a pull handler on GET /api/sync, into its Dexie storage (the peer).
+ * RxDB, the peer, lives in rx.html (bench/page/rx.ts): it pins its own Dexie version, and Dexie refuses
+ * to share a page with another copy of itself.
  * Node drives it through `window.bench` (bench/suites/mirror.ts).
  */
 import * as Comlink from 'comlink'
 import Dexie from 'dexie'
-import { createRxDatabase, type RxJsonSchema } from 'rxdb'
-import { replicateRxCollection } from 'rxdb/plugins/replication'
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie'
 import { toRow } from '../../src/db/mirror'
 import { databaseName, MomentumDb } from '../../src/db/schema'
 import type { PullResponse, SyncDoc } from '../../src/shared/sync-protocol'
 import { createSyncEngine } from '../../src/sync/engine'
 import { browserPorts, type SocketLike } from '../../src/sync/ports'
 import type { SyncWorkerApi } from '../../src/worker/sync-api'
+import type { RxBenchApi } from './rx'
 
 export interface Target {
   origin: string
@@ -123,71 +122,8 @@ const bench = {
     await Dexie.delete(databaseName(t.origin, t.user))
     return ms
   },
-
-  /** RxDB replicating the same change feed into its Dexie storage, with the engine's page size. */
-  async rxdb(t: Target): Promise<number> {
-    const schema: RxJsonSchema<{ id: string; collection: string; doc: Record<string, unknown> }> = {
-      version: 0,
-      primaryKey: 'id',
-      type: 'object',
-      properties: {
-        id: { type: 'string', maxLength: 300 },
-        collection: { type: 'string' },
-        doc: { type: 'object' },
-      },
-      required: ['id', 'collection', 'doc'],
-    }
-    const t0 = performance.now()
-    const db = await createRxDatabase({
-      name: `rx${++serial}`,
-      storage: getRxStorageDexie(),
-      multiInstance: false,
-    })
-    const { docs } = await db.addCollections({ docs: { schema } })
-    const batchSize = t.pageSize ?? 500
-    const replication = replicateRxCollection<
-      { id: string; collection: string; doc: Record<string, unknown> },
-      { cursor: number; epoch: string }
-    >({
-      collection: docs,
-      replicationIdentifier: `momentum-${t.origin}`,
-      live: false,
-      pull: {
-        batchSize,
-        async handler(checkpoint, size) {
-          const cursor = checkpoint?.cursor ?? 0
-          const res = await fetch(`/api/sync?cursor=${cursor}&limit=${size}`, {
-            headers: { authorization: `Bearer ${t.token}` },
-          })
-          if (!res.ok) throw new Error(`pull ${res.status}`)
-          const page = (await res.json()) as PullResponse
-          return {
-            documents: page.changes.map((c) => ({
-              id: `${c.collection}|${c.id}`,
-              collection: c.collection,
-              doc: c.doc ?? {},
-              _deleted: c.op === 'delete',
-            })),
-            checkpoint: { cursor: page.cursor, epoch: page.epoch },
-          }
-        },
-      },
-    })
-    const errors: unknown[] = []
-    replication.error$.subscribe((e) => errors.push(e))
-    await replication.awaitInitialReplication()
-    const key = `${t.collection}|${t.lastId}`
-    while (!(await docs.findOne(key).exec())) {
-      if (errors.length) throw new Error(`RxDB replication failed: ${String(errors[0])}`)
-      await sleep(10)
-    }
-    const ms = performance.now() - t0
-    await replication.cancel()
-    await db.remove()
-    return ms
-  },
 }
 
-export type BenchApi = typeof bench
-;(window as unknown as { bench: BenchApi }).bench = bench
+export type BenchApi = typeof bench & RxBenchApi
+;(window as unknown as { bench: typeof bench }).bench = bench
 document.getElementById('status')!.textContent = 'ready'

@@ -5,8 +5,10 @@
  * (bench/page/hello.tsx): what the shell adds on top of React itself. The sync worker's script is
  * listed apart: it loads after login and runs off the main thread.
  */
+
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
+import { newContext } from '../lib/browser'
 import { storeToken } from '../lib/console'
 import type { BenchContext } from '../lib/context'
 import { type Row, row } from '../lib/stats'
@@ -46,7 +48,7 @@ const sum = (l: Loaded[], worker: boolean) =>
 export async function bundleSuite(ctx: BenchContext) {
   const { browser, server, token } = ctx
   const fresh = async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' })
+    const context = await newContext(browser, { serviceWorkers: 'block' })
     return { context, page: await context.newPage() }
   }
   let c = await fresh()

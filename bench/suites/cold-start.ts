@@ -5,7 +5,9 @@
  * page of the same list from the server and renders it. Both times are from the navigation start
  * (performance.now() of the new document), taken by the same probe; the two alternate, median reported.
  */
+
 import type { BrowserContext, Page } from 'playwright-core'
+import { newContext } from '../lib/browser'
 import { engineReady, storeToken } from '../lib/console'
 import { BENCH_COLLECTION, type BenchContext } from '../lib/context'
 import { docId } from '../lib/docs'
@@ -49,8 +51,8 @@ async function serviceWorkerControls(page: Page): Promise<void> {
 export async function coldStartSuite(ctx: BenchContext, rounds: number) {
   const { server, token, browser } = ctx
   const probe = ROW_PROBE(docId(1))
-  const offline: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-  const online: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const offline: BrowserContext = await newContext(browser)
+  const online: BrowserContext = await newContext(browser)
   await offline.addInitScript(probe)
   await online.addInitScript(probe)
   const consolePage = await offline.newPage()

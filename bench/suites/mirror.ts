@@ -69,7 +69,7 @@ export async function mirrorSuite(
     },
     rxdb: async () => {
       const { context, page } = await freshPage(ctx.browser)
-      await openBenchPage(page, server)
+      await openBenchPage(page, server, 'rx.html')
       const t0 = await page.evaluate(() => performance.now())
       samples.rxdb!.push(await callBench(page, 'rxdb', target))
       const tasks = await page.evaluate(() => (window as unknown as ProbeWindow).__longTasks ?? [])
@@ -149,7 +149,7 @@ export async function mirrorSuite(
     ctx.log(`mirror ${label}: CPU profiles (engine in page, RxDB)`)
     const one = async (name: 'enginePage' | 'rxdb') => {
       const { context, page } = await freshPage(ctx.browser)
-      await openBenchPage(page, server)
+      await openBenchPage(page, server, name === 'rxdb' ? 'rx.html' : 'index.html')
       const { hot } = await profiled(page, () => callBench(page, name, target))
       await context.close()
       return hot

@@ -7,6 +7,7 @@
  * same origin, POSTs each document. Ids descend, so every new row sorts to the top of the visible
  * window. Times are epoch milliseconds from each tab's performance.timeOrigin + now(), one clock.
  */
+import { newContext } from '../lib/browser'
 import { engineReady, storeToken } from '../lib/console'
 import type { BenchContext } from '../lib/context'
 import { makeBody } from '../lib/docs'
@@ -23,7 +24,7 @@ export async function reactivitySuite(ctx: BenchContext, writes: number) {
   for (let i = 0; i < 5; i++) {
     await server.api(`/api/data/${COLLECTION}`, { token, json: { ...makeBody(i), _id: `z-${i}` } })
   }
-  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const context = await newContext(ctx.browser)
   const tabA = await context.newPage()
   await storeToken(tabA, server, token)
   await tabA.goto(`${server.url}/ui/data/${COLLECTION}`)

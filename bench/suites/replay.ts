@@ -5,7 +5,9 @@
  * after another like the replay (POST with Idempotency-Key), run before and after the replay; the mean
  * of the two is the baseline.
  */
+
 import type { Page } from 'playwright-core'
+import { newContext } from '../lib/browser'
 import { engineReady, pendingCount, storeToken } from '../lib/console'
 import type { BenchContext } from '../lib/context'
 import { makeBody } from '../lib/docs'
@@ -49,7 +51,7 @@ function direct(page: Page, token: string, collection: string, n: number): Promi
 
 export async function replaySuite(ctx: BenchContext, n: number) {
   const { server, token } = ctx
-  const context = await ctx.browser.newContext()
+  const context = await newContext(ctx.browser)
   const page = await context.newPage()
   await storeToken(page, server, token)
   await page.goto(`${server.url}/ui/`)

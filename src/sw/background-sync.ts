@@ -46,9 +46,9 @@ async function lockHeld(sw: SwGlobal): Promise<boolean> {
 }
 
 /**
- * One Background Sync run in the service worker. Resolves when nothing is left to send (or there is no
- * session: without a token nothing can be sent, and the next login's tab replays the outbox itself);
- * rejects with the count and the last error while writes remain queued.
+ * One Background Sync run in the service worker. Resolves when nothing is left to send, or when no
+ * retry could help: no stored token, or the server refused it (the next login's tab replays the
+ * outbox itself). Rejects with the count and the last error while writes remain queued.
  */
 export async function drainInServiceWorker(sw: SwGlobal): Promise<DrainResult | null> {
   const token = await storedToken()
@@ -63,7 +63,8 @@ export async function drainInServiceWorker(sw: SwGlobal): Promise<DrainResult | 
   // A leading tab holds the lock for as long as it is open: don't wait on it, it replays anyway.
   const signal = (await lockHeld(sw)) ? AbortSignal.abort() : AbortSignal.timeout(LOCK_WAIT_MS)
   const result = await drainOutbox(ports, { origin: sw.location.origin, user, token }, { signal })
-  if (result.remaining > 0) {
+  // A refused token stays refused: retrying cannot help, and the next login's tab replays the outbox.
+  if (result.remaining > 0 && !result.authExpired) {
     throw new Error(
       `Background Sync: ${result.remaining} change(s) still queued` +
         (result.busy ? ' (a console tab is sending them)' : result.lastError ? `: ${result.lastError}` : ''),

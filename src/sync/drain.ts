@@ -32,6 +32,8 @@ export interface DrainResult {
   toInbox: number
   /** The lock was held by a leading tab, which replays the outbox itself; nothing was sent here. */
   busy: boolean
+  /** The server refused the token (401): retrying with it cannot help; the next login replays. */
+  authExpired: boolean
   /** The engine's last error (network, HTTP status), for logs. */
   lastError: string | null
 }
@@ -56,7 +58,8 @@ async function drainHeld(ports: SyncPorts, target: DrainTarget): Promise<DrainRe
   // Read before the engine starts: its first sync begins at once, and an entry sent before the count
   // would be missing from `sent`. An empty outbox ends here, without pulling anything.
   const before = await queuedIds(ports, name)
-  if (before.length === 0) return { sent: 0, remaining: 0, toInbox: 0, busy: false, lastError: null }
+  if (before.length === 0)
+    return { sent: 0, remaining: 0, toInbox: 0, busy: false, authExpired: false, lastError: null }
 
   const engine = await createSyncEngine({ ...ports, lock: alreadyHeld }, { ...target, live: false })
   try {
@@ -78,6 +81,7 @@ async function drainHeld(ports: SyncPorts, target: DrainTarget): Promise<DrainRe
       remaining: left.size,
       toInbox,
       busy: false,
+      authExpired: engine.status().auth === 'expired',
       lastError: engine.status().lastError,
     }
   } finally {
@@ -102,5 +106,5 @@ export async function drainOutbox(
   if (result) return result
   // A tab leads: it replays; report what is still queued so the caller can ask to be run again.
   const remaining = (await queuedIds(ports, databaseName(target.origin, target.user))).length
-  return { sent: 0, remaining, toInbox: 0, busy: true, lastError: null }
+  return { sent: 0, remaining, toInbox: 0, busy: true, authExpired: false, lastError: null }
 }

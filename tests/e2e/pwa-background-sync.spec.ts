@@ -60,8 +60,8 @@ test('a sync event with the console closed delivers queued writes exactly once',
       ),
     )
     .toBe(false)
-  await context.setOffline(false)
   expect(await outboxCount(observer, database)).toBe(3)
+  await context.setOffline(false)
 
   await cdp.send('ServiceWorker.dispatchSyncEvent', {
     origin: server.url,

@@ -6,7 +6,10 @@
  * it and the app navigates to the notification's route in place (no reload, the router and the
  * unsaved-changes guard stay in charge); with none it opens a new window on that route.
  */
-import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from '@playwright/test'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { type BrowserContext, type CDPSession, chromium, type Page } from '@playwright/test'
 import config, { CHROMIUM } from '../../playwright.config'
 import {
   hasDbusDaemon,

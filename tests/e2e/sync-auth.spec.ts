@@ -14,6 +14,7 @@ import { Shell } from './pages/shell'
 import {
   engineReady,
   expectConverged,
+  freshCollection,
   type HandleWindow,
   localState,
   mutate,
@@ -29,6 +30,7 @@ test('a session revoked during replay keeps every queued write; after a new logi
   context,
   server,
 }) => {
+  const { collection } = freshCollection('expiry')
   const token = await server.login()
   // A second session of the same user watches the server; only the page's session gets revoked.
   const observer = await server.login()
@@ -37,7 +39,7 @@ test('a session revoked during replay keeps every queued write; after a new logi
 
   await context.setOffline(true)
   const ids = Array.from({ length: 10 }, (_, i) => `t-${i}`)
-  for (const id of ids) expect((await mutate(page, 'create', 'products', id, { name: id })).ok).toBe(true)
+  for (const id of ids) expect((await mutate(page, 'create', collection, id, { name: id })).ok).toBe(true)
   const sync = new SyncPanel(page)
   await expect(sync.pendingCount).toHaveText('10')
 
@@ -45,10 +47,10 @@ test('a session revoked during replay keeps every queued write; after a new logi
     if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 300))
     await route.continue().catch(() => undefined)
   }
-  await context.route('**/api/products', slow)
+  await context.route(`**/api/${collection}`, slow)
   await context.setOffline(false)
   const arrived = async () =>
-    (await server.api<unknown[]>('/api/products?limit=1000', { token: observer })).body.length
+    (await server.api<unknown[]>(`/api/${collection}?limit=1000`, { token: observer })).body.length
   await expect.poll(arrived).toBeGreaterThanOrEqual(2)
   // The session ends on the server while the replay is under way.
   expect((await server.api('/api/auth/logout', { method: 'DELETE', token })).status).toBe(200)
@@ -58,7 +60,7 @@ test('a session revoked during replay keeps every queued write; after a new logi
   await expect(banner).toBeVisible()
   const sent = await arrived()
   expect(sent).toBeLessThan(10)
-  const local = await localState(page, 'products')
+  const local = await localState(page, collection)
   expect(local.docs.map((d) => d._id).sort()).toEqual([...ids].sort())
   expect(local.outbox).toBe(10 - sent)
   await expect(banner).toHaveText(SYNC_UI_TEXT.sessionExpiredKept(10 - sent))
@@ -68,12 +70,12 @@ test('a session revoked during replay keeps every queued write; after a new logi
   await expect(page).not.toHaveURL(/\/login/)
   await expect(banner).toBeHidden()
   await expect.poll(arrived, { timeout: 30_000 }).toBe(10)
-  const writes = await writesPerDoc(server, observer, 'products')
+  const writes = await writesPerDoc(server, observer, collection)
   for (const id of ids) expect(writes[id], id).toBe(1)
-  await context.unroute('**/api/products', slow)
+  await context.unroute(`**/api/${collection}`, slow)
   const fresh = await page.evaluate(() => (window as unknown as HandleWindow).__momentum?.status().auth)
   expect(fresh).toBe('ok')
-  await expectConverged(page, server, observer, 'products')
+  await expectConverged(page, server, observer, collection)
 })
 
 test('logout with unsent changes warns with their number; confirming deletes the local database', async ({
@@ -81,13 +83,14 @@ test('logout with unsent changes warns with their number; confirming deletes the
   context,
   server,
 }) => {
+  const { collection } = freshCollection('logout')
   const token = await server.login()
   await openLoggedIn(page, server, token, '/')
   await engineReady(page)
   const database = await page.evaluate(() => (window as unknown as HandleWindow).__momentum!.database()!)
   await context.setOffline(true)
   for (const id of ['lost-1', 'lost-2'])
-    expect((await mutate(page, 'create', 'products', id, {})).ok).toBe(true)
+    expect((await mutate(page, 'create', collection, id, {})).ok).toBe(true)
 
   const shell = new Shell(page)
   const dialog = page.getByRole('dialog', { name: SYNC_UI_TEXT.logoutTitle })
@@ -97,7 +100,7 @@ test('logout with unsent changes warns with their number; confirming deletes the
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()
   await expect(shell.avatar).toBeVisible()
-  expect((await localState(page, 'products')).outbox).toBe(2)
+  expect((await localState(page, collection)).outbox).toBe(2)
 
   await shell.logout()
   await dialog.getByRole('button', { name: SYNC_UI_TEXT.logoutConfirm }).click()
@@ -109,15 +112,16 @@ test('logout with unsent changes warns with their number; confirming deletes the
   const again = await server.login()
   await openLoggedIn(page, server, again, '/')
   await engineReady(page)
-  await expectConverged(page, server, again, 'products')
-  expect((await server.api('/api/products/lost-1', { token: again })).status).toBe(404)
+  await expectConverged(page, server, again, collection)
+  expect((await server.api(`/api/${collection}/lost-1`, { token: again })).status).toBe(404)
 })
 
 test('logout without unsent changes asks nothing', async ({ page, server }) => {
+  const { collection } = freshCollection('clean')
   const token = await server.login()
   await openLoggedIn(page, server, token, '/')
   await engineReady(page)
-  await expectConverged(page, server, token, 'products')
+  await expectConverged(page, server, token, collection)
   const database = await page.evaluate(() => (window as unknown as HandleWindow).__momentum!.database()!)
   await new Shell(page).logout()
   await expect(page).toHaveURL(/\/ui\/login/)

@@ -18,6 +18,7 @@ import { expect, openLoggedIn, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
+  freshCollection,
   type HandleWindow,
   localState,
   mutate,
@@ -50,6 +51,7 @@ const firstPage = async (context: BrowserContext) => context.pages()[0] ?? (awai
 test('an offline write survives reload and browser restart, then reaches the server once', async ({
   server,
 }) => {
+  const { collection } = freshCollection('offline')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-profile-'))
   const token = await server.login()
   let context = await launch(dir)
@@ -62,7 +64,7 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await engineReady(page)
 
     await context.setOffline(true)
-    const written = await mutate(page, 'create', 'products', 'offline-pen', { name: 'Offline pen', price: 4 })
+    const written = await mutate(page, 'create', collection, 'offline-pen', { name: 'Offline pen', price: 4 })
     expect(written.ok).toBe(true)
     let sync = new SyncPanel(page)
     await expect(sync.pendingCount).toHaveText('1')
@@ -74,7 +76,7 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await sync.open()
     await expect(sync.outboxRows).toHaveCount(1)
     await expect(sync.outboxRows.first()).toContainText('POST')
-    await expect(sync.outboxRows.first()).toContainText('/api/products')
+    await expect(sync.outboxRows.first()).toContainText(`/api/${collection}`)
 
     // Browser restart: the whole profile closes and a new browser opens it, with no network at all.
     await context.close()
@@ -85,10 +87,10 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await engineReady(page)
     sync = new SyncPanel(page)
     await expect(sync.pendingCount).toHaveText('1')
-    const local = await localState(page, 'products')
+    const local = await localState(page, collection)
     expect(local.outbox).toBe(1)
     expect(local.docs.find((d) => d._id === 'offline-pen')).toMatchObject({ name: 'Offline pen', price: 4 })
-    expect((await server.api('/api/products/offline-pen', { token })).status).toBe(404)
+    expect((await server.api(`/api/${collection}/offline-pen`, { token })).status).toBe(404)
 
     // Another start, offline, then the network returns: the write is sent once (by the tab, or by
     // the service worker's Background Sync if it gets there first; the Idempotency-Key makes it one).
@@ -101,10 +103,10 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await context.setOffline(false)
     await expect(sync.pendingCount).toBeHidden()
     await expect
-      .poll(async () => (await server.api('/api/products/offline-pen', { token })).body)
+      .poll(async () => (await server.api(`/api/${collection}/offline-pen`, { token })).body)
       .toMatchObject({ name: 'Offline pen', price: 4 })
-    expect((await writesPerDoc(server, token, 'products'))['offline-pen']).toBe(1)
-    await expectConverged(page, server, token, 'products')
+    expect((await writesPerDoc(server, token, collection))['offline-pen']).toBe(1)
+    await expectConverged(page, server, token, collection)
   } finally {
     await context.close()
     fs.rmSync(dir, { recursive: true, force: true })

@@ -10,6 +10,7 @@ import { expect, openLoggedIn, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
+  freshCollection,
   type HandleWindow,
   localState,
   mutate,
@@ -23,6 +24,7 @@ test('two tabs write offline; the leader closes mid-replay; every write arrives 
   context,
   server,
 }) => {
+  const { collection } = freshCollection('tabs')
   const token = await server.login()
   const first = await context.newPage()
   await openLoggedIn(first, server, token, '/')
@@ -42,10 +44,10 @@ test('two tabs write offline; the leader closes mid-replay; every write arrives 
     ] as const) {
       const id = `${tab}-${i}`
       ids.push(id)
-      expect((await mutate(page, 'create', 'products', id, { name: `Item ${id}`, n: i })).ok).toBe(true)
+      expect((await mutate(page, 'create', collection, id, { name: `Item ${id}`, n: i })).ok).toBe(true)
     }
   }
-  await expect.poll(async () => (await localState(second, 'products')).outbox).toBe(16)
+  await expect.poll(async () => (await localState(second, collection)).outbox).toBe(16)
 
   // Slow the replay down so the leader is surely closed in the middle of it. Requests the closed tab
   // never finished are simply dropped here; the server may or may not have seen them.
@@ -54,39 +56,41 @@ test('two tabs write offline; the leader closes mid-replay; every write arrives 
     await new Promise((r) => setTimeout(r, 300))
     await route.continue().catch(() => undefined)
   }
-  await context.route('**/api/products', slow)
+  await context.route(`**/api/${collection}`, slow)
   await context.setOffline(false)
-  const arrived = async () => (await server.api<unknown[]>('/api/products?limit=1000', { token })).body.length
+  const arrived = async () =>
+    (await server.api<unknown[]>(`/api/${collection}?limit=1000`, { token })).body.length
   await expect.poll(arrived).toBeGreaterThanOrEqual(2)
   expect(await arrived()).toBeLessThan(16)
   await first.close()
 
   await expect.poll(() => isLeader(second)).toBe(true)
   await expect.poll(arrived, { timeout: 30_000 }).toBe(16)
-  const writes = await writesPerDoc(server, token, 'products')
+  const writes = await writesPerDoc(server, token, collection)
   for (const id of ids) expect(writes[id], id).toBe(1)
-  await context.unroute('**/api/products', slow)
-  await expectConverged(second, server, token, 'products')
+  await context.unroute(`**/api/${collection}`, slow)
+  await expectConverged(second, server, token, collection)
 })
 
 test('a write on the server appears in another tab without a reload', async ({ context, server }) => {
+  const { name, collection } = freshCollection('live')
   const token = await server.login()
   const first = await context.newPage()
   await openLoggedIn(first, server, token, '/')
   await engineReady(first)
   // The second tab shows the collection in the Database editor (the real screen reading the mirror).
   const second = await context.newPage()
-  await second.goto(`${server.ui}/data/contacts`)
+  await second.goto(`${server.ui}/data/${name}`)
   await engineReady(second)
-  const table = second.getByLabel('Documents of contacts')
+  const table = second.getByLabel(`Documents of ${name}`)
   await expect(table).toBeVisible()
   await expect(table).not.toContainText('live-1')
 
-  const res = await server.api('/api/data/contacts', { token, json: { _id: 'live-1', name: 'Live Ada' } })
+  const res = await server.api(`/api/${collection}`, { token, json: { _id: 'live-1', name: 'Live Ada' } })
   expect(res.status).toBe(201)
   await expect(table).toContainText('live-1')
   await expect
-    .poll(async () => (await localState(first, 'data/contacts')).docs.map((d) => d._id))
+    .poll(async () => (await localState(first, collection)).docs.map((d) => d._id))
     .toContain('live-1')
-  await expectConverged(second, server, token, 'data/contacts')
+  await expectConverged(second, server, token, collection)
 })

@@ -116,6 +116,24 @@ test('server down: nothing is lost and remaining > 0, so the service worker fail
   await tab.close()
 })
 
+test('a refused token leaves the writes queued and says so (the worker then stops retrying)', async () => {
+  const token = await server.userWith('revoked', ['products:*'])
+  const h = harness(server, 'revoked', token)
+  await queueOffline(h, (tab) => tab.mutate.create('products', { name: 'Fan' }, 'fan').then(() => undefined))
+  await server.api('/api/auth/logout', { method: 'DELETE', token })
+
+  const result = await drainOutbox(h.ports, { origin: server.url, user: 'revoked', token })
+  expect(result).toMatchObject({ sent: 0, remaining: 1, authExpired: true, busy: false })
+  const fresh = await server.login('revoked', 'revoked-pw')
+  expect((await server.api('/api/products/fan', { token: fresh })).status).toBe(404)
+  // The next login (a new token of the same user) sends it.
+  expect(await drainOutbox(h.ports, { origin: server.url, user: 'revoked', token: fresh })).toMatchObject({
+    sent: 1,
+    remaining: 0,
+    authExpired: false,
+  })
+})
+
 test('a leading tab keeps the lock: the drain waits, gives up when told, and sends nothing', async () => {
   const token = await server.userWith('busy', ['products:*'])
   const h = harness(server, 'busy', token)
@@ -131,7 +149,14 @@ test('a leading tab keeps the lock: the drain waits, gives up when told, and sen
     { origin: server.url, user: 'busy', token },
     { signal: AbortSignal.timeout(200) },
   )
-  expect(result).toEqual({ sent: 0, remaining: 1, toInbox: 0, busy: true, lastError: null })
+  expect(result).toEqual({
+    sent: 0,
+    remaining: 1,
+    toInbox: 0,
+    busy: true,
+    authExpired: false,
+    lastError: null,
+  })
   expect(writesSent(h)).toEqual([])
 
   // Once the tab is gone the lock is free and the same drain delivers the write.

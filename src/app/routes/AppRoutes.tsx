@@ -7,7 +7,7 @@ import { Redirect, useLocation, useSearch } from 'wouter'
 import { SHELL_TEXT } from '../../shared/messages'
 import { inFrame } from '../env'
 import { useSession, useSite } from '../session/use-session'
-import { setCurrentPathSource, usePageChrome } from '../shell/page-chrome'
+import { usePageChrome } from '../shell/page-chrome'
 import { Shell } from '../shell/Shell'
 import { screenFor } from './screens'
 import { matchRoute, routeTitle } from './table'
@@ -31,7 +31,6 @@ export function AppRoutes() {
   const title = routeTitle(route)
   const chrome = usePageChrome(path, title)
 
-  useEffect(() => setCurrentPathSource(() => path), [path])
   useEffect(() => {
     document.title = `${chrome.title} · ${site.title}`
   }, [chrome.title, site.title])

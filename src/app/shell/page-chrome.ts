@@ -8,6 +8,7 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react'
 import { useLocation } from 'wouter'
 import { BREADCRUMB_DEBOUNCE_MS } from '../../shared/constants'
+import { useShortcut } from '../hooks/use-shortcut'
 
 /** A breadcrumb entry: plain text, or a link with its label. */
 export type Crumb = string | { label: string; href: string }
@@ -75,9 +76,10 @@ export function usePageTitle(title: string | null): void {
 }
 
 /**
- * Shows the toolbar's Save button while the page is mounted; `action` may change every render (the
- * latest one runs). Pass null to hide the button. The edit-state code (Ctrl/Cmd+S) triggers the same
- * action through `runSaveAction`.
+ * Shows the toolbar's Save button while the page is mounted and binds Ctrl/Cmd+S (SPEC §9) to the same
+ * action, so every screen gets both from one call; `action` may change every render (the latest one
+ * runs). Pass null to hide the button. While the button is disabled Ctrl/Cmd+S does nothing (and never
+ * opens the browser's own save dialog).
  */
 export function useSaveAction(
   action: (() => unknown) | null,
@@ -88,6 +90,16 @@ export function useSaveAction(
   latest.current = action
   const has = action !== null
   const { disabled, label } = options
+  const latestDisabled = useRef(disabled)
+  latestDisabled.current = disabled
+  useShortcut(
+    'save',
+    has
+      ? () => {
+          if (!latestDisabled.current) void latest.current?.()
+        }
+      : null,
+  )
   useEffect(() => {
     if (!has) {
       update(path, { save: null })
@@ -98,18 +110,4 @@ export function useSaveAction(
       if (chrome.path === path) update(path, { save: null })
     }
   }, [path, has, disabled, label])
-}
-
-/** Runs the current page's save action, if any and enabled; returns whether one ran. */
-export function runSaveAction(): boolean {
-  const save = chrome.save
-  if (!save || save.disabled || chrome.path !== currentPath()) return false
-  void save.run()
-  return true
-}
-
-let currentPath: () => string = () => chrome.path
-/** The shell tells the store which path is showing, so stale actions never run. */
-export function setCurrentPathSource(source: () => string): void {
-  currentPath = source
 }

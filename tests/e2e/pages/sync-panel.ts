@@ -49,6 +49,15 @@ export class SyncPanel {
   }
 }
 
+/**
+ * A fresh `data/…` collection per test: the server is shared by the tests of a Playwright worker, and
+ * each scenario's convergence check compares a whole collection.
+ */
+export function freshCollection(label: string): { name: string; collection: string } {
+  const name = `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
+  return { name, collection: `data/${name}` }
+}
+
 /** Waits until the console's engine runs in this page (the toolbar control appears with it). */
 export async function engineReady(page: Page): Promise<void> {
   await expect(page.getByTestId('sync-status')).toBeVisible()

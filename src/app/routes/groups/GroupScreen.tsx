@@ -12,7 +12,6 @@ import { useMutate } from '../../data/sync-context'
 import { confirmDelete, notifyBatchSaved, notifyDeleted, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
-import { useShortcut } from '../../hooks/use-shortcut'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import type { ScreenProps } from '../screens'
 import { strings, text, useCan, useRow, useRows } from '../users/auth-data'
@@ -95,7 +94,6 @@ function GroupPage({ id }: { id: string }) {
     if (failure) toast.error(String((failure as PromiseRejectedResult).reason?.message ?? failure))
   }
   useSaveAction(doc && canEdit ? save : null, { disabled: !edit.modified || invalid })
-  useShortcut('save', doc && canEdit ? () => void save() : null)
 
   const remove = async () => {
     if (!(await confirmDelete(1, 'group'))) return

@@ -12,7 +12,6 @@ import { useMutate, useSyncDb } from '../../data/sync-context'
 import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
-import { useShortcut } from '../../hooks/use-shortcut'
 import { usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { runBatches } from '../data/batches'
 import { ColourSetting, Field, SecretSetting, TextSetting } from './fields'
@@ -67,7 +66,6 @@ export function SettingsScreen() {
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
   }
   useSaveAction(rows ? save : null, { disabled: !edit.modified })
-  useShortcut('save', () => void save())
 
   if (!rows)
     return (

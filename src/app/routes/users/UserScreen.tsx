@@ -11,7 +11,6 @@ import { useMutate } from '../../data/sync-context'
 import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
-import { useShortcut } from '../../hooks/use-shortcut'
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import type { ScreenProps } from '../screens'
@@ -72,7 +71,6 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
     }
   }
   useSaveAction(doc && canEdit ? save : null, { disabled: !edit.modified })
-  useShortcut('save', doc && canEdit ? () => void save() : null)
 
   const remove = async () => {
     if (!(await confirmDelete(1, 'user'))) return

@@ -1,0 +1,189 @@
+/**
+ * One collection of the Database (SPEC §2 /data/{collection}, "Database editor"): a virtualized table
+ * of the local mirror read a window at a time (doc-source.ts), with sort, search, filter, remembered
+ * columns, bulk selection and delete (SPEC §8 texts, Ctrl/Cmd+A and Delete), import/export and the
+ * raw query box. Everything but the raw query works offline; rows written here but not yet confirmed
+ * by the server carry a "not synced yet" marker.
+ */
+import { CloudOff, Plus, TerminalSquare, Trash2 } from 'lucide-react'
+import { useCallback, useMemo, useState } from 'react'
+import { Link, useLocation } from 'wouter'
+import type { SyncDoc } from '../../../db/types'
+import { SCREENS_TEXT } from '../../../shared/messages'
+import { preview } from '../../components/format'
+import { type Column, VirtualTable } from '../../components/VirtualTable'
+import { useMutate, useSyncDb } from '../../data/sync-context'
+import { confirmDelete, notifyDeleted } from '../../feedback/notify'
+import { toast } from '../../feedback/toast-store'
+import { useShortcut } from '../../hooks/use-shortcut'
+import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import { runBatches } from './batches'
+import { discoverFields, loadColumns, saveColumns, visibleColumns } from './columns'
+import { type DocFilter, docMatcher, EMPTY_FILTER, fieldValue, filterKey } from './doc-filter'
+import { type SortSpec, useDocOrder, useDocWindow, usePendingIds } from './doc-source'
+import { FilterBar } from './FilterBar'
+import { RawQuery } from './RawQuery'
+import { TransferButtons } from './TransferButtons'
+
+const WIDTHS: Record<string, number> = { _id: 200, _created: 200, _updated: 200, _rev: 70 }
+const docHref = (name: string, id: string) => `/data/${encodeURIComponent(name)}/${encodeURIComponent(id)}`
+
+export function CollectionScreen({ name }: { name: string }) {
+  const collection = `data/${name}`
+  usePageTitle(name)
+  useBreadcrumbs([{ label: 'Database', href: '/data' }, name])
+  const db = useSyncDb()
+  const mutate = useMutate()
+  const [, navigate] = useLocation()
+  const [sort, setSort] = useState<SortSpec>({ by: '_id', reverse: false })
+  const [filter, setFilter] = useState<DocFilter>(EMPTY_FILTER)
+  const [remembered, setRemembered] = useState(() => loadColumns(collection))
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
+  const [anchor, setAnchor] = useState<number | null>(null)
+  const [range, setRange] = useState<[number, number]>([0, 40])
+  const [showRaw, setShowRaw] = useState(false)
+
+  const fKey = filterKey(filter)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fKey stands for filter
+  const matcher = useMemo(() => docMatcher(filter), [fKey])
+  const order = useDocOrder(db, collection, sort, matcher, fKey)
+  const window_ = useDocWindow(db, collection, sort, order, range[0], range[1])
+  const pending = usePendingIds(db, collection)
+  const total = order?.total ?? 0
+
+  const rowAt = useCallback(
+    (i: number): SyncDoc | undefined => (window_ ? window_.docs[i - window_.start] : undefined),
+    [window_],
+  )
+  const onRange = useCallback((a: number, b: number) => setRange([a, b]), [])
+
+  const fields = useMemo(() => discoverFields(window_?.docs ?? []), [window_])
+  const columns = visibleColumns(fields, remembered)
+  const tableColumns: Column<SyncDoc>[] = columns.map((key) => ({
+    key,
+    label: key,
+    width: WIDTHS[key] ?? 180,
+    sortable: true,
+    render: (doc) =>
+      key === '_id' ? (
+        <span className="id-cell">
+          <Link href={docHref(name, doc._id)}>{doc._id}</Link>
+          {pending.has(doc._id) && (
+            <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
+              <CloudOff size={13} aria-hidden="true" />
+              {SCREENS_TEXT.notSynced}
+            </span>
+          )}
+        </span>
+      ) : (
+        <span className={`cell-${typeof fieldValue(doc, key)}`}>{preview(fieldValue(doc, key))}</span>
+      ),
+  }))
+
+  const allIds = async (): Promise<string[]> => {
+    if (!order || !db) return []
+    if (order.kind === 'ids') return order.ids
+    const keys = await db.docs.where('collection').equals(collection).primaryKeys()
+    return keys.map((k) => (k as unknown as [string, string])[1])
+  }
+  const toggleAll = async () => {
+    if (selected.size >= total && total > 0) setSelected(new Set())
+    else setSelected(new Set(await allIds()))
+  }
+  const toggle = async (id: string, index: number, extend: boolean) => {
+    const next = new Set(selected)
+    if (extend && anchor !== null) {
+      const [a, b] = anchor < index ? [anchor, index] : [index, anchor]
+      const ids = order?.kind === 'ids' ? order.ids : await allIdsInOrder(a, b)
+      for (const x of order?.kind === 'ids' ? ids.slice(a, b + 1) : ids) next.add(x)
+    } else if (next.has(id)) next.delete(id)
+    else next.add(id)
+    setAnchor(index)
+    setSelected(next)
+  }
+  const allIdsInOrder = async (a: number, b: number) => {
+    const docs: string[] = []
+    for (let i = a; i <= b; i++) {
+      const d = rowAt(i)
+      if (d) docs.push(d._id)
+    }
+    return docs
+  }
+
+  const deleteSelected = async () => {
+    const ids = [...selected]
+    if (!ids.length) return
+    if (!(await confirmDelete(ids.length, ids.length === 1 ? 'document' : 'documents'))) return
+    const result = await runBatches(ids, (id) => mutate.delete(collection, id), () => {})
+    notifyDeleted(result.done, ids.length)
+    if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
+    setSelected(new Set())
+  }
+
+  useShortcut('selectAll', () => void toggleAll())
+  useShortcut('delete', selected.size ? () => void deleteSelected() : null)
+
+  const onSort = (key: string) =>
+    setSort((s) => (s.by === key ? { by: key, reverse: !s.reverse } : { by: key, reverse: false }))
+  const onColumns = (next: string[]) => {
+    setRemembered(next)
+    saveColumns(collection, next)
+  }
+
+  return (
+    <section className="screen screen-table" aria-labelledby="page-heading">
+      <header className="screen-head screen-head-row">
+        <div>
+          <h1 id="page-heading">{name}</h1>
+          <p className="muted" aria-live="polite">
+            {order === undefined
+              ? 'Loading…'
+              : matcher
+                ? `${total.toLocaleString()} matching document(s)`
+                : `${total.toLocaleString()} document(s)`}
+            {pending.size > 0 && ` · ${pending.size} not synced yet`}
+          </p>
+        </div>
+        <div className="actions">
+          {selected.size > 0 && (
+            <button type="button" className="button button-danger" onClick={() => void deleteSelected()}>
+              <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button-quiet"
+            aria-expanded={showRaw}
+            onClick={() => setShowRaw((v) => !v)}
+          >
+            <TerminalSquare size={16} aria-hidden="true" /> <span className="button-label">Raw query</span>
+          </button>
+          <TransferButtons name={name} />
+          <Link href={docHref(name, 'new')} className="button button-primary">
+            <Plus size={16} aria-hidden="true" /> New document
+          </Link>
+        </div>
+      </header>
+      {showRaw && <RawQuery collection={name} />}
+      <FilterBar filter={filter} onFilter={setFilter} fields={fields} columns={columns} onColumns={onColumns} />
+      <VirtualTable
+        label={`Documents of ${name}`}
+        rowCount={total}
+        rowAt={rowAt}
+        rowKey={(d) => d._id}
+        columns={tableColumns}
+        sort={sort}
+        onSort={onSort}
+        selected={selected}
+        onToggle={(id, i, extend) => void toggle(id, i, extend)}
+        onToggleAll={() => void toggleAll()}
+        onOpen={(d) => navigate(docHref(name, d._id))}
+        onRange={onRange}
+        rowClass={(d) => (pending.has(d._id) ? 'is-pending' : undefined)}
+        empty={
+          order === undefined ? 'Loading…' : matcher ? SCREENS_TEXT.noMatches : SCREENS_TEXT.emptyCollection
+        }
+      />
+    </section>
+  )
+}

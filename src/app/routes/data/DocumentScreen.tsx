@@ -1,0 +1,206 @@
+/**
+ * One document of a collection (/data/{collection}/{id}; /data/{collection}/new creates one). The
+ * document comes live from the mirror, so a change by someone else shows at once (an unmodified form
+ * takes it; a modified one keeps the edit, see use-edit-state). Two views of one edit state: fields and
+ * JSON. Saving goes through the mutation API (put replaces the body, so removed fields go away) with the
+ * toolbar's Save button or Ctrl/Cmd+S; leaving with unsaved changes asks first.
+ */
+import { useLiveQuery } from 'dexie-react-hooks'
+import { CloudOff, Trash2 } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { useLocation } from 'wouter'
+import { SCREENS_TEXT } from '../../../shared/messages'
+import { isValidId } from '../../../shared/ids'
+import { JsonEditor } from '../../components/JsonEditor'
+import { parseJsonObject, prettyJson } from '../../components/json-text'
+import { useMutate, useSyncDb } from '../../data/sync-context'
+import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
+import { toast } from '../../feedback/toast-store'
+import { useEditState } from '../../hooks/use-edit-state'
+import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { FieldsForm } from './FieldsForm'
+import { stripServerFields } from './transfer'
+
+type Body = Record<string, unknown>
+const EMPTY: Body = {}
+const bodyOf = (doc: Record<string, unknown>): Body => {
+  const { _id, ...rest } = stripServerFields(doc)
+  return rest
+}
+
+export function DocumentScreen({ name, id }: { name: string; id: string }) {
+  const creating = id === 'new'
+  const collection = `data/${name}`
+  const listHref = `/data/${encodeURIComponent(name)}`
+  usePageTitle(creating ? `New document in ${name}` : id)
+  useBreadcrumbs([{ label: 'Database', href: '/data' }, { label: name, href: listHref }, creating ? 'New' : id])
+  const db = useSyncDb()
+  const mutate = useMutate()
+  const [, navigate] = useLocation()
+  const row = useLiveQuery(
+    async () => (db && !creating ? ((await db.docs.get([collection, id])) ?? null) : null),
+    [db, collection, id, creating],
+  )
+  const loaded = creating || row !== undefined
+  const original = row ? bodyOf(row.doc) : EMPTY
+  const edit = useEditState<Body>(original)
+  const [tab, setTab] = useState<'fields' | 'json'>('fields')
+  const [jsonText, setJsonText] = useState('')
+  const [newId, setNewId] = useState('')
+  const [saving, setSaving] = useState(false)
+  const [done, setDone] = useState<string | null>(null)
+
+  const json = tab === 'json' ? parseJsonObject(jsonText) : null
+  const idError = creating && newId && !isValidId(newId) ? 'Use 1-128 letters, digits and . _ @ + -' : null
+  const blocked = (json !== null && !json.ok) || !!idError || saving
+
+  // After a create the form is committed first, so the leave guard has nothing to ask about.
+  useEffect(() => {
+    if (done && !edit.modified) navigate(`${listHref}/${encodeURIComponent(done)}`, { replace: true })
+  }, [done, edit.modified, listHref, navigate])
+
+  const showTab = (next: 'fields' | 'json') => {
+    if (next === 'json') setJsonText(prettyJson(edit.value))
+    setTab(next)
+  }
+
+  const save = async () => {
+    if (blocked) return
+    const body = json?.ok ? bodyOf(json.value) : edit.value
+    setSaving(true)
+    try {
+      if (creating) {
+        const doc = await mutate.create(collection, body, newId.trim() || undefined)
+        edit.commit(body)
+        notifySaved(`Document ${doc._id}`)
+        setDone(doc._id)
+      } else {
+        await mutate.put(collection, id, body)
+        edit.commit(body)
+        if (json) setJsonText(prettyJson(body))
+        notifySaved(`Document ${id}`)
+      }
+    } catch (e) {
+      toast.error(e instanceof Error ? e.message : String(e))
+    } finally {
+      setSaving(false)
+    }
+  }
+  useSaveAction(loaded && (creating || row) ? save : null, { disabled: blocked })
+
+  const remove = async () => {
+    if (!(await confirmDelete(1, 'document'))) return
+    try {
+      await mutate.delete(collection, id)
+      edit.commit(original)
+      notifyDeleted(1, 1)
+      navigate(listHref)
+    } catch (e) {
+      notifyDeleted(0, 1)
+      toast.error(e instanceof Error ? e.message : String(e))
+    }
+  }
+
+  if (!loaded)
+    return (
+      <div className="screen-loading" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading…
+      </div>
+    )
+  if (!creating && !row)
+    return (
+      <section className="empty-state" aria-labelledby="page-heading">
+        <h1 id="page-heading">{id}</h1>
+        <p>{SCREENS_TEXT.documentGone}</p>
+        <a
+          href={listHref}
+          className="button button-quiet"
+          onClick={(e) => {
+            e.preventDefault()
+            navigate(listHref)
+          }}
+        >
+          Back to {name}
+        </a>
+      </section>
+    )
+
+  return (
+    <section className="screen doc-screen" aria-labelledby="page-heading">
+      <header className="screen-head screen-head-row">
+        <div>
+          <h1 id="page-heading">{creating ? 'New document' : id}</h1>
+          <p className="muted">
+            {name}
+            {row?.doc._rev !== undefined && ` · revision ${String(row.doc._rev)}`}
+            {row?.doc._updated && ` · updated ${new Date(row.doc._updated).toLocaleString()}`}
+            {row?.pending === 1 && (
+              <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
+                <CloudOff size={13} aria-hidden="true" /> {SCREENS_TEXT.notSynced}
+              </span>
+            )}
+          </p>
+        </div>
+        <div className="actions">
+          {edit.modified && (
+            <button type="button" className="button button-quiet" onClick={() => { edit.undo(); if (tab === 'json') setJsonText(prettyJson(original)) }}>
+              Undo changes
+            </button>
+          )}
+          {!creating && (
+            <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
+              <Trash2 size={16} aria-hidden="true" /> Delete
+            </button>
+          )}
+        </div>
+      </header>
+      {creating && (
+        <div className="field">
+          <label htmlFor="doc-id">Id (optional)</label>
+          <input
+            id="doc-id"
+            className="input"
+            placeholder="Generated when empty"
+            value={newId}
+            aria-invalid={!!idError}
+            onChange={(e) => setNewId(e.target.value)}
+          />
+          {idError && <p className="field-error">{idError}</p>}
+        </div>
+      )}
+      <div className="tabs" role="tablist" aria-label="Editor">
+        {(['fields', 'json'] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            id={`tab-${t}`}
+            aria-selected={tab === t}
+            aria-controls={`panel-${t}`}
+            className="tab"
+            disabled={tab === 'json' && t === 'fields' && json !== null && !json.ok}
+            onClick={() => showTab(t)}
+          >
+            {t === 'fields' ? 'Fields' : 'JSON'}
+          </button>
+        ))}
+      </div>
+      <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'fields' ? (
+          <FieldsForm value={edit.value} onChange={edit.setValue} />
+        ) : (
+          <JsonEditor
+            label="Document JSON"
+            value={jsonText}
+            rows={18}
+            onChange={(text) => {
+              setJsonText(text)
+              const parsed = parseJsonObject(text)
+              if (parsed.ok) edit.setValue(bodyOf(parsed.value))
+            }}
+          />
+        )}
+      </div>
+    </section>
+  )
+}

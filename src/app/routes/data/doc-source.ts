@@ -1,0 +1,170 @@
+/**
+ * Reads one collection of the mirror for the virtualized table, a window at a time, live.
+ *
+ * Unfiltered sorts by `_id`, `_created` or `_updated` walk an index with offset/limit (browse), so a
+ * collection of 100,000 documents costs one window of rows, never the whole collection. Any other sort,
+ * a search or a filter needs every document looked at once: that scan keeps only the matching ids and
+ * their sort values (a few MB for 100k), and windows are then fetched by key. Both are wrapped in
+ * useLiveQuery, so writes from this tab, other tabs and the sync stream redraw the rows they touch.
+ */
+import Dexie from 'dexie'
+import { useLiveQuery } from 'dexie-react-hooks'
+import { useRef } from 'react'
+import { browse } from '../../../db/browse'
+import type { MomentumDb } from '../../../db/schema'
+import type { SyncDoc } from '../../../db/types'
+import { fieldValue } from './doc-filter'
+
+export interface SortSpec {
+  by: string
+  reverse: boolean
+}
+
+/** Rows are fetched in blocks so scrolling a few rows does not re-query. */
+export const BLOCK = 50
+
+const INDEXED = new Set(['_id', '_created', '_updated'])
+
+/** How the table gets its rows: by index position, or through a precomputed list of ids. */
+export type DocOrder = { kind: 'index'; total: number } | { kind: 'ids'; total: number; ids: string[] }
+
+const range = (c: string) => [
+  [c, Dexie.minKey],
+  [c, Dexie.maxKey],
+]
+
+export function useDocOrder(
+  db: MomentumDb | null,
+  collection: string,
+  sort: SortSpec,
+  matcher: ((doc: SyncDoc) => boolean) | null,
+  matcherKey: string,
+): DocOrder | undefined {
+  return useLiveQuery(
+    async (): Promise<DocOrder | undefined> => {
+      if (!db) return undefined
+      if (!matcher && INDEXED.has(sort.by)) {
+        return { kind: 'index', total: await db.docs.where('collection').equals(collection).count() }
+      }
+      const pairs: [unknown, string][] = []
+      const [lo, hi] = range(collection)
+      await db.docs
+        .where('[collection+id]')
+        .between(lo, hi)
+        .each((row) => {
+          if (!matcher || matcher(row.doc)) pairs.push([fieldValue(row.doc, sort.by), row.id])
+        })
+      pairs.sort((a, b) => compareValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+      if (sort.reverse) pairs.reverse()
+      return { kind: 'ids', total: pairs.length, ids: pairs.map((p) => p[1]) }
+    },
+    [db, collection, sort.by, sort.reverse, matcherKey],
+  )
+}
+
+/** Mixed types sort as MongoDB does: missing/null, numbers, strings, objects, arrays, booleans. */
+export function compareValues(a: unknown, b: unknown): number {
+  const rank = (v: unknown) =>
+    v === undefined || v === null
+      ? 0
+      : typeof v === 'number'
+        ? 1
+        : typeof v === 'string'
+          ? 2
+          : Array.isArray(v)
+            ? 4
+            : typeof v === 'object'
+              ? 3
+              : 5
+  const ra = rank(a)
+  const rb = rank(b)
+  if (ra !== rb) return ra - rb
+  if (ra === 1) return (a as number) - (b as number)
+  if (ra === 2) return (a as string).localeCompare(b as string)
+  if (ra === 5) return Number(a) - Number(b)
+  return 0
+}
+
+async function readWindow(
+  db: MomentumDb,
+  collection: string,
+  sort: SortSpec,
+  order: DocOrder,
+  offset: number,
+  limit: number,
+): Promise<SyncDoc[]> {
+  if (order.kind === 'ids') {
+    const keys = order.ids.slice(offset, offset + limit).map((id) => [collection, id] as [string, string])
+    const rows = await db.docs.bulkGet(keys)
+    return rows.filter((r) => r !== undefined).map((r) => r.doc)
+  }
+  if (sort.by === '_id') {
+    const [lo, hi] = range(collection)
+    let c = db.docs.where('[collection+id]').between(lo, hi)
+    if (sort.reverse) c = c.reverse()
+    return (await c.offset(offset).limit(limit).toArray()).map((r) => r.doc)
+  }
+  return browse(db, collection, { sortBy: sort.by, reverse: sort.reverse, offset, limit })
+}
+
+export interface DocWindow {
+  /** Index of docs[0] in the whole ordered list. */
+  start: number
+  docs: SyncDoc[]
+}
+
+/**
+ * The documents of rows [first, last], rounded out to whole blocks. While a new window loads, the
+ * previous one keeps showing, so fast scrolling shows old rows or placeholders, never an empty table.
+ */
+export function useDocWindow(
+  db: MomentumDb | null,
+  collection: string,
+  sort: SortSpec,
+  order: DocOrder | undefined,
+  first: number,
+  last: number,
+): DocWindow | undefined {
+  const start = Math.max(0, Math.floor(first / BLOCK) * BLOCK)
+  const end = (Math.floor(Math.max(first, last) / BLOCK) + 1) * BLOCK
+  const ids = order?.kind === 'ids' ? order.ids : null
+  const result = useLiveQuery(
+    async (): Promise<DocWindow | undefined> => {
+      if (!db || !order) return undefined
+      return { start, docs: await readWindow(db, collection, sort, order, start, end - start) }
+    },
+    // order.total: an index order re-reads when rows come or go; ids: when the id list changes.
+    [db, collection, sort.by, sort.reverse, order?.kind, order?.total, ids, start, end],
+  )
+  const last_ = useRef<DocWindow | undefined>(undefined)
+  if (result) last_.current = result
+  return result ?? last_.current
+}
+
+/** Ids with local writes not yet confirmed by the server, for the "not synced yet" marker. */
+export function usePendingIds(db: MomentumDb | null, collection: string): Set<string> {
+  return (
+    useLiveQuery(
+      async () =>
+        db
+          ? new Set(
+              (await db.docs.where('[collection+pending]').equals([collection, 1]).primaryKeys()).map(
+                (k) => (k as unknown as [string, string])[1],
+              ),
+            )
+          : new Set<string>(),
+      [db, collection],
+    ) ?? new Set<string>()
+  )
+}
+
+/** The collections of the Database screen: every `data/…` collection in the mirror, with counts. */
+export function useDataCollections(db: MomentumDb | null): { name: string; count: number }[] | undefined {
+  return useLiveQuery(async () => {
+    if (!db) return undefined
+    const names = (await db.docs.orderBy('collection').uniqueKeys()) as string[]
+    const data = names.filter((n) => n.startsWith('data/'))
+    const counts = await Promise.all(data.map((n) => db.docs.where('collection').equals(n).count()))
+    return data.map((n, i) => ({ name: n.slice('data/'.length), count: counts[i]! }))
+  }, [db])
+}
