@@ -78,7 +78,11 @@ export async function replaySuite(ctx: BenchContext, n: number) {
       })),
     },
   )
-  await page.waitForFunction((n) => (window as unknown as HandleWindow).__momentum.status().pending === n, n)
+  await page
+    .waitForFunction((n) => (window as unknown as HandleWindow).__momentum.status().pending === n, n)
+    .catch(async (e) => {
+      throw new Error(`${e}: status ${JSON.stringify(await page.evaluate(() => (window as unknown as HandleWindow).__momentum.status()))}`)
+    })
 
   ctx.log('replay: reconnecting')
   const t0 = await page.evaluate(() => performance.now())

@@ -24,6 +24,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     logger: config.quiet ? false : { level: 'info' },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: false,
+    // close() must not wait on a client that stopped mid-upload (a refused 413 body) or a kept-alive socket.
+    forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Malformed URLs (bad percent-encoding) get the same {error, message} body as every other 400.
     frameworkErrors: (error, _req, reply) => {

@@ -41,6 +41,11 @@ interface WorkerFixtures {
   seed: 'none' | 'sample'
   /** Extra environment for the server process (feedback: the assistant spec points MOMENTUM_AI_URL at its peer). */
   serverEnv: Record<string, string>
+  /**
+   * Specs that change what every screen shows (site title, theme) name themselves here: a worker
+   * option with its own value gets its own worker and so its own server, and no other spec sees it.
+   */
+  isolate: string
   server: E2EServer
 }
 
@@ -154,8 +159,9 @@ async function startServer(
 export const test = base.extend<object, WorkerFixtures>({
   seed: ['none', { scope: 'worker', option: true }],
   serverEnv: [{}, { scope: 'worker', option: true }],
+  isolate: ['', { scope: 'worker', option: true }],
   server: [
-    async ({ seed, serverEnv }, use) => {
+    async ({ seed, serverEnv, isolate: _isolate }, use) => {
       const { server, stop } = await startServer(seed, serverEnv)
       await use(server)
       await stop()

@@ -11,6 +11,9 @@ import { engineReady } from './pages/sync-panel'
 
 const SHOTS = 'test-results/screenshots'
 
+// Saving settings changes the title and theme every other spec sees: keep this spec's server to itself.
+test.use({ isolate: 'settings' })
+
 test('edit, validate and save settings; the server gets them', async ({ page, server }) => {
   const token = await server.login()
   await page.setViewportSize({ width: 1280, height: 900 })

@@ -89,9 +89,9 @@ test('a user whose groups lack users:r cannot see Users and gets 403 from the AP
   const token = await server.login('pat', 'pat-pw')
   await openLoggedIn(page, server, token, '/')
   const shell = new Shell(page)
-  const entries = await shell.menuEntries()
-  expect(entries).toContain('Groups')
-  expect(entries).not.toContain('Users')
+  // The menu settles once the session's permissions arrive; poll rather than read a first render.
+  await expect.poll(() => shell.menuEntries()).toContain('Groups')
+  expect(await shell.menuEntries()).not.toContain('Users')
   await page.goto(`${server.ui}/users`)
   await expect(page.getByRole('alert')).toHaveText(AUTH_SCREENS_TEXT.noAccess('Users', 'users:r'))
   const res = await server.api('/api/users', { token })

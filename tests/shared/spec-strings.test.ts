@@ -3,14 +3,10 @@
  * repo (../shared/SPEC.md) and checks that each literal still appears there, so the product and the
  * spec cannot drift apart silently.
  */
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import * as C from '../../src/shared/constants'
 import { UI_TEXT, VALIDATION } from '../../src/shared/messages'
-
-const specPath = path.resolve(__dirname, '../../../shared/SPEC.md')
-const spec = fs.existsSync(specPath) ? fs.readFileSync(specPath, 'utf8') : null
+import { spec } from '../helpers/spec'
 
 describe.runIf(spec)('shared strings match SPEC.md', () => {
   it.each(Object.entries(VALIDATION))('validation %s', (_key, text) => {
