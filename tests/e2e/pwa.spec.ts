@@ -134,7 +134,7 @@ test('the notifications toggle reflects the browser and says why it could not su
   ).toBeNull()
 })
 
-test('Chromium reports no installability errors for the manifest', async ({
+test('Chromium reports no installability errors for the manifest, and beforeinstallprompt fires', async ({
   playwright,
   launchOptions,
   server,
@@ -142,10 +142,17 @@ test('Chromium reports no installability errors for the manifest', async ({
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-pwa-profile-'))
   const context = await playwright.chromium.launchPersistentContext(profile, {
     ...launchOptions,
+    // Chromium holds beforeinstallprompt back until a person has used the site for a while.
+    args: [...(launchOptions.args ?? []), '--bypass-app-banner-engagement-checks'],
     headless: true,
   })
   try {
     const page = context.pages()[0] ?? (await context.newPage())
+    await page.addInitScript(() => {
+      window.addEventListener('beforeinstallprompt', () => {
+        ;(window as unknown as { installPromptFired: boolean }).installPromptFired = true
+      })
+    })
     await page.goto(`${server.ui}/login`)
     await serviceWorkerReady(page)
     const cdp = await context.newCDPSession(page)
@@ -154,6 +161,11 @@ test('Chromium reports no installability errors for the manifest', async ({
     expect(manifest.errors).toEqual([])
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
     expect(installabilityErrors).toEqual([])
+    await expect
+      .poll(() =>
+        page.evaluate(() => (window as unknown as { installPromptFired?: boolean }).installPromptFired),
+      )
+      .toBe(true)
   } finally {
     await context.close()
     fs.rmSync(profile, { recursive: true, force: true })
