@@ -28,7 +28,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   fs.mkdirSync(config.dataDir, { recursive: true })
   const store = await openStore(config)
   const hub = createHub()
-  const tokens = createTokenService(store, loadSecret(config.dataDir), { onRevoke: (id) => hub.sessionEnded(id) })
+  const tokens = createTokenService(store, loadSecret(config.dataDir), {
+    onRevoke: (id) => hub.sessionEnded(id),
+  })
   const services: Services = {
     config,
     store,

@@ -205,7 +205,9 @@ describe('user images', () => {
   })
 
   it('authenticates a same-origin <img> with the login cookie, for picture GETs only', async () => {
-    const login = await server.api('/api/auth/login', { json: { username: 'admin', password: ADMIN_PASSWORD } })
+    const login = await server.api('/api/auth/login', {
+      json: { username: 'admin', password: ADMIN_PASSWORD },
+    })
     const setCookie = login.headers.get('set-cookie') ?? ''
     expect(setCookie).toMatch(/^momentum_image=[^;]+; Path=\/api\/users; HttpOnly; SameSite=Strict/)
     const cookie = setCookie.split(';')[0]!

@@ -41,7 +41,11 @@ export interface TokenHooks {
   onRevoke?(sessionId: string): void
 }
 
-export function createTokenService(store: DocumentStore, secret: Uint8Array, hooks: TokenHooks = {}): TokenService {
+export function createTokenService(
+  store: DocumentStore,
+  secret: Uint8Array,
+  hooks: TokenHooks = {},
+): TokenService {
   const sign = (user: string, sessionId: string, purpose: string, seconds: number) =>
     new SignJWT({ purpose })
       .setProtectedHeader({ alg: 'HS256' })

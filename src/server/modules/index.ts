@@ -12,8 +12,8 @@ import { logsModule } from './logs'
 import { notificationsModule } from './notifications'
 import { settingsModule } from './settings'
 import { registerSync } from './sync'
-import { toolsModule } from './tools'
 import { tokensModule } from './tokens'
+import { toolsModule } from './tools'
 import { usersModule } from './users'
 
 export async function registerModules(api: FastifyInstance, services: Services): Promise<void> {

@@ -114,7 +114,11 @@ export function CollectionScreen({ name }: { name: string }) {
     const ids = [...selected]
     if (!ids.length) return
     if (!(await confirmDelete(ids.length, ids.length === 1 ? 'document' : 'documents'))) return
-    const result = await runBatches(ids, (id) => mutate.delete(collection, id), () => {})
+    const result = await runBatches(
+      ids,
+      (id) => mutate.delete(collection, id),
+      () => {},
+    )
     notifyDeleted(result.done, ids.length)
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
     setSelected(new Set())
@@ -165,7 +169,13 @@ export function CollectionScreen({ name }: { name: string }) {
         </div>
       </header>
       {showRaw && <RawQuery collection={name} />}
-      <FilterBar filter={filter} onFilter={setFilter} fields={fields} columns={columns} onColumns={onColumns} />
+      <FilterBar
+        filter={filter}
+        onFilter={setFilter}
+        fields={fields}
+        columns={columns}
+        onColumns={onColumns}
+      />
       <VirtualTable
         label={`Documents of ${name}`}
         rowCount={total}

@@ -6,8 +6,8 @@
 import { Database, Plus } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { Link, useLocation } from 'wouter'
-import { SCREENS_TEXT } from '../../../shared/messages'
 import { isValidCollectionName } from '../../../shared/ids'
+import { SCREENS_TEXT } from '../../../shared/messages'
 import { useSyncDb } from '../../data/sync-context'
 import { usePageTitle } from '../../shell/page-chrome'
 import { useDataCollections } from './doc-source'
@@ -35,7 +35,9 @@ export function DatabaseScreen() {
     <section className="screen" aria-labelledby="page-heading">
       <header className="screen-head">
         <h1 id="page-heading">Database</h1>
-        <p className="muted">Collections on this device, kept in sync with the server. They open offline too.</p>
+        <p className="muted">
+          Collections on this device, kept in sync with the server. They open offline too.
+        </p>
       </header>
       {collections === undefined ? (
         <div className="screen-loading" role="status">
@@ -52,8 +54,9 @@ export function DatabaseScreen() {
                   <Database size={18} strokeWidth={1.75} />
                 </span>
                 <span className="collection-name">{c.name}</span>
-                <span className="count-badge" aria-label={`${c.count} documents`}>
+                <span className="count-badge">
                   {c.count.toLocaleString()}
+                  <span className="visually-hidden"> documents</span>
                 </span>
               </Link>
             </li>

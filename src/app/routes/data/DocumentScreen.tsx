@@ -9,8 +9,8 @@ import { useLiveQuery } from 'dexie-react-hooks'
 import { CloudOff, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
-import { SCREENS_TEXT } from '../../../shared/messages'
 import { isValidId } from '../../../shared/ids'
+import { SCREENS_TEXT } from '../../../shared/messages'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
 import { useMutate, useSyncDb } from '../../data/sync-context'
@@ -33,7 +33,11 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
   const collection = `data/${name}`
   const listHref = `/data/${encodeURIComponent(name)}`
   usePageTitle(creating ? `New document in ${name}` : id)
-  useBreadcrumbs([{ label: 'Database', href: '/data' }, { label: name, href: listHref }, creating ? 'New' : id])
+  useBreadcrumbs([
+    { label: 'Database', href: '/data' },
+    { label: name, href: listHref },
+    creating ? 'New' : id,
+  ])
   const db = useSyncDb()
   const mutate = useMutate()
   const [, navigate] = useLocation()
@@ -143,7 +147,14 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
         </div>
         <div className="actions">
           {edit.modified && (
-            <button type="button" className="button button-quiet" onClick={() => { edit.undo(); if (tab === 'json') setJsonText(prettyJson(original)) }}>
+            <button
+              type="button"
+              className="button button-quiet"
+              onClick={() => {
+                edit.undo()
+                if (tab === 'json') setJsonText(prettyJson(original))
+              }}
+            >
               Undo changes
             </button>
           )}

@@ -5,7 +5,7 @@
  */
 import { Plus, X } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
-import { FIELD_KINDS, type FieldKind, convert, fieldNameError, kindOf } from './field-types'
+import { convert, FIELD_KINDS, type FieldKind, fieldNameError, kindOf } from './field-types'
 
 type Body = Record<string, unknown>
 
@@ -90,7 +90,15 @@ export function FieldsForm({ value, onChange }: { value: Body; onChange: (next: 
   )
 }
 
-function ValueEditor({ id, value, onChange }: { id: string; value: unknown; onChange: (v: unknown) => void }) {
+function ValueEditor({
+  id,
+  value,
+  onChange,
+}: {
+  id: string
+  value: unknown
+  onChange: (v: unknown) => void
+}) {
   const kind = kindOf(value)
   if (kind === 'string') {
     const s = value as string
@@ -104,7 +112,12 @@ function ValueEditor({ id, value, onChange }: { id: string; value: unknown; onCh
   if (kind === 'boolean')
     return (
       <label className="toggle">
-        <input id={id} type="checkbox" checked={value as boolean} onChange={(e) => onChange(e.target.checked)} />
+        <input
+          id={id}
+          type="checkbox"
+          checked={value as boolean}
+          onChange={(e) => onChange(e.target.checked)}
+        />
         <span>{value ? 'true' : 'false'}</span>
       </label>
     )
@@ -138,7 +151,15 @@ function NumberEditor({ id, value, onChange }: { id: string; value: number; onCh
   )
 }
 
-function JsonValueEditor({ id, value, onChange }: { id: string; value: unknown; onChange: (v: unknown) => void }) {
+function JsonValueEditor({
+  id,
+  value,
+  onChange,
+}: {
+  id: string
+  value: unknown
+  onChange: (v: unknown) => void
+}) {
   const text = JSON.stringify(value, null, 2)
   const [draft, setDraft] = useState(text)
   const [error, setError] = useState<string | null>(null)

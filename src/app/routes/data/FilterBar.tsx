@@ -82,7 +82,8 @@ export function FilterBar({ filter, onFilter, fields, columns, onColumns }: Filt
         <summary className="button button-quiet">
           <Columns3 size={16} aria-hidden="true" /> <span className="button-label">Columns</span>
         </summary>
-        <div className="menu-panel" role="group" aria-label="Columns">
+        <fieldset className="menu-panel">
+          <legend className="visually-hidden">Columns</legend>
           {fields.map((f) => (
             <label key={f} className="check-row">
               <input
@@ -90,13 +91,17 @@ export function FilterBar({ filter, onFilter, fields, columns, onColumns }: Filt
                 checked={columns.includes(f)}
                 disabled={f === '_id'}
                 onChange={(e) =>
-                  onColumns(e.target.checked ? fields.filter((x) => x === f || columns.includes(x)) : columns.filter((c) => c !== f))
+                  onColumns(
+                    e.target.checked
+                      ? fields.filter((x) => x === f || columns.includes(x))
+                      : columns.filter((c) => c !== f),
+                  )
                 }
               />
               {f}
             </label>
           ))}
-        </div>
+        </fieldset>
       </details>
     </div>
   )

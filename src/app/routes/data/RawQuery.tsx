@@ -78,7 +78,11 @@ export function RawQuery({ collection }: { collection: string }) {
           <option value="count">count</option>
           <option value="distinct">distinct</option>
         </select>
-        <button type="submit" className="button button-primary" disabled={!browserOnline || !parsed.ok || busy}>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={!browserOnline || !parsed.ok || busy}
+        >
           <Play size={16} aria-hidden="true" /> {busy ? 'Running…' : 'Run on server'}
         </button>
       </div>
@@ -93,7 +97,11 @@ export function RawQuery({ collection }: { collection: string }) {
           {answer.ok ? (
             <>
               <span className="muted">
-                {answer.total !== null ? `${answer.total} document(s)` : operand === 'count' ? 'Count' : 'Values'}
+                {answer.total !== null
+                  ? `${answer.total} document(s)`
+                  : operand === 'count'
+                    ? 'Count'
+                    : 'Values'}
               </span>
               <pre>{prettyJson(answer.value)}</pre>
             </>

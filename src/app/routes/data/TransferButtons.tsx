@@ -88,10 +88,24 @@ export function TransferButtons({ name }: { name: string }) {
           <Download size={16} aria-hidden="true" /> <span className="button-label">Export</span>
         </summary>
         <div className="menu-panel">
-          <button type="button" className="menu-item" onClick={(e) => { closeMenu(e.currentTarget); void runExport('csv') }}>
+          <button
+            type="button"
+            className="menu-item"
+            onClick={(e) => {
+              closeMenu(e.currentTarget)
+              void runExport('csv')
+            }}
+          >
             CSV
           </button>
-          <button type="button" className="menu-item" onClick={(e) => { closeMenu(e.currentTarget); void runExport('json') }}>
+          <button
+            type="button"
+            className="menu-item"
+            onClick={(e) => {
+              closeMenu(e.currentTarget)
+              void runExport('json')
+            }}
+          >
             JSON
           </button>
         </div>

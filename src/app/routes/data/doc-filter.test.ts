@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { docMatcher, EMPTY_FILTER } from './doc-filter'
 
 const docs = [
-  { _id: 'a', name: 'Ada Lovelace', city: 'London', age: 36, vip: true, address: { zip: '1000' }, tags: ['vip'] },
+  {
+    _id: 'a',
+    name: 'Ada Lovelace',
+    city: 'London',
+    age: 36,
+    vip: true,
+    address: { zip: '1000' },
+    tags: ['vip'],
+  },
   { _id: 'b', name: 'Bob Stone', city: 'Lyon', age: 52, vip: false, tags: ['lead'] },
   { _id: 'c', name: 'Cy', age: 9 },
 ]

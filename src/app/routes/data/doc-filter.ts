@@ -34,7 +34,13 @@ export function fieldValue(doc: Record<string, unknown>, path: string): unknown 
 }
 
 const text = (v: unknown): string =>
-  v === undefined ? '' : typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)
+  v === undefined
+    ? ''
+    : typeof v === 'string'
+      ? v
+      : v !== null && typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v)
 
 /** The typed value a filter's text stands for: a number when it reads as one, true/false, else text. */
 function typed(value: string): string | number | boolean {
@@ -89,4 +95,5 @@ export function docMatcher(f: DocFilter): ((doc: Record<string, unknown>) => boo
 }
 
 /** A stable key for hooks' dependency lists. */
-export const filterKey = (f: DocFilter): string => JSON.stringify([f.search.trim(), f.field.trim(), f.op, f.value])
+export const filterKey = (f: DocFilter): string =>
+  JSON.stringify([f.search.trim(), f.field.trim(), f.op, f.value])

@@ -40,26 +40,23 @@ export function useDocOrder(
   matcher: ((doc: SyncDoc) => boolean) | null,
   matcherKey: string,
 ): DocOrder | undefined {
-  return useLiveQuery(
-    async (): Promise<DocOrder | undefined> => {
-      if (!db) return undefined
-      if (!matcher && INDEXED.has(sort.by)) {
-        return { kind: 'index', total: await db.docs.where('collection').equals(collection).count() }
-      }
-      const pairs: [unknown, string][] = []
-      const [lo, hi] = range(collection)
-      await db.docs
-        .where('[collection+id]')
-        .between(lo, hi)
-        .each((row) => {
-          if (!matcher || matcher(row.doc)) pairs.push([fieldValue(row.doc, sort.by), row.id])
-        })
-      pairs.sort((a, b) => compareValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
-      if (sort.reverse) pairs.reverse()
-      return { kind: 'ids', total: pairs.length, ids: pairs.map((p) => p[1]) }
-    },
-    [db, collection, sort.by, sort.reverse, matcherKey],
-  )
+  return useLiveQuery(async (): Promise<DocOrder | undefined> => {
+    if (!db) return undefined
+    if (!matcher && INDEXED.has(sort.by)) {
+      return { kind: 'index', total: await db.docs.where('collection').equals(collection).count() }
+    }
+    const pairs: [unknown, string][] = []
+    const [lo, hi] = range(collection)
+    await db.docs
+      .where('[collection+id]')
+      .between(lo, hi)
+      .each((row) => {
+        if (!matcher || matcher(row.doc)) pairs.push([fieldValue(row.doc, sort.by), row.id])
+      })
+    pairs.sort((a, b) => compareValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+    if (sort.reverse) pairs.reverse()
+    return { kind: 'ids', total: pairs.length, ids: pairs.map((p) => p[1]) }
+  }, [db, collection, sort.by, sort.reverse, matcherKey])
 }
 
 /** Mixed types sort as MongoDB does: missing/null, numbers, strings, objects, arrays, booleans. */

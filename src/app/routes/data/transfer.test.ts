@@ -3,7 +3,9 @@ import { parseImport } from './transfer'
 
 describe('parseImport', () => {
   it('reads CSV with typed cells and drops server fields', () => {
-    expect(parseImport('_id,name,age,_rev\nc1,Ada,36,4\n', 'x.csv')).toEqual([{ _id: 'c1', name: 'Ada', age: 36 }])
+    expect(parseImport('_id,name,age,_rev\nc1,Ada,36,4\n', 'x.csv')).toEqual([
+      { _id: 'c1', name: 'Ada', age: 36 },
+    ])
   })
 
   it('reads a JSON array, one object, or one object per line', () => {

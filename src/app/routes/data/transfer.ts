@@ -48,11 +48,7 @@ export function parseImport(text: string, fileName: string): Record<string, unkn
   })
 }
 
-async function eachChunk(
-  db: MomentumDb,
-  collection: string,
-  fn: (docs: SyncDoc[]) => void,
-): Promise<void> {
+async function eachChunk(db: MomentumDb, collection: string, fn: (docs: SyncDoc[]) => void): Promise<void> {
   let after: unknown = Dexie.minKey
   let first = true
   for (;;) {
