@@ -15,7 +15,7 @@ import { launch } from './lib/browser'
 import { buildAll, ROOT } from './lib/build'
 import { BENCH_COLLECTION, type BenchContext } from './lib/context'
 import { startServer } from './lib/server'
-import { type Row, table } from './lib/stats'
+import { markdown, type Row, table } from './lib/stats'
 import { bundleSuite } from './suites/bundle'
 import { coldStartSuite } from './suites/cold-start'
 import { type MirrorResult, mirrorSuite } from './suites/mirror'
@@ -74,44 +74,64 @@ async function main() {
     collections: { [BENCH_COLLECTION]: 10_000 },
   })
   const browser = await launch()
+  // Ctrl-C or a kill must not leave the server child running with its temp data dir.
+  const onSignal = () => {
+    void Promise.allSettled([browser.close(), server.stop()]).then(() => {
+      builds.cleanup()
+      process.exit(130)
+    })
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
   const ctx: BenchContext = { quick, browser, server, token: await server.login(), log }
+  const failures: Record<string, string> = {}
+  // A suite that fails is reported and the others still run: one broken screen must not cost the rest.
+  const guard = async (name: string, fn: () => Promise<void>) => {
+    if (!selected.has(name)) return
+    try {
+      await fn()
+    } catch (e) {
+      log(`${name} FAILED: ${e instanceof Error ? e.message : String(e)}`)
+      failures[name] = e instanceof Error ? (e.stack ?? e.message) : String(e)
+    }
+  }
   try {
-    if (selected.has('mirror')) {
+    await guard('mirror', async () => {
       const r: MirrorResult = await mirrorSuite(ctx, server, ctx.token, 10_000, quick ? 2 : 3, !quick)
       rows.push(...r.rows)
       details.mirror10k = { samples: r.samples, profile: r.profile }
-    }
-    if (selected.has('reactivity')) {
+    })
+    await guard('reactivity', async () => {
       const r = await reactivitySuite(ctx, quick ? 50 : 200)
       rows.push(...r.rows)
       details.reactivity = r.details
-    }
-    if (selected.has('cold-start')) {
+    })
+    await guard('cold-start', async () => {
       const r = await coldStartSuite(ctx, quick ? 3 : 7)
       rows.push(...r.rows)
       details.coldStart = r.details
-    }
-    if (selected.has('replay')) {
+    })
+    await guard('replay', async () => {
       const r = await replaySuite(ctx, replayCount)
       rows.push(...r.rows)
       details.replay = r.details
-    }
-    if (selected.has('screen')) {
+    })
+    await guard('screen', async () => {
       const r = await screenSuite(ctx)
       rows.push(...r.rows)
       details.screen = r.details
-    }
-    if (selected.has('bundle')) {
+    })
+    await guard('bundle', async () => {
       const r = await bundleSuite(ctx)
       rows.push(...r.rows)
       details.bundle = r.details
-    }
-    if (selected.has('server')) {
+    })
+    await guard('server', async () => {
       const r = await serverSuite(ctx, quick ? 3 : 10)
       rows.push(...r.rows)
       details.server = r.details
-    }
-    if (selected.has('mirror-100k')) {
+    })
+    await guard('mirror-100k', async () => {
       log('starting a second server with 100,000 documents')
       const big = await startServer({
         uiDir: builds.uiDir,
@@ -125,7 +145,7 @@ async function main() {
       } finally {
         await big.stop()
       }
-    }
+    })
   } finally {
     await browser.close()
     await server.stop()
@@ -138,6 +158,7 @@ async function main() {
     seconds: Math.round((Date.now() - started) / 1000),
     machine: { ...machineBefore, loadAverageAfter: os.loadavg().map((l) => Math.round(l * 10) / 10) },
     rows,
+    failures,
     details,
   }
   const dir = path.join(ROOT, 'bench/results')
@@ -146,8 +167,11 @@ async function main() {
   const json = `${JSON.stringify(result, null, 2)}\n`
   fs.writeFileSync(file, json)
   fs.writeFileSync(path.join(dir, 'latest.json'), json)
+  fs.writeFileSync(path.join(dir, 'latest.md'), `${markdown(rows)}\n`)
   console.log(table(rows))
+  for (const [name, error] of Object.entries(failures)) console.log(`\nFAILED ${name}: ${error}`)
   console.log(`\n${result.mode} run, ${result.seconds} s; ${path.relative(ROOT, file)}`)
+  if (Object.keys(failures).length) process.exitCode = 1
   console.log(JSON.stringify({ summary: rows.map((r) => ({ [`${r.bench} / ${r.metric}`]: r.ratio })) }))
 }
 

@@ -31,12 +31,24 @@ export async function loginThroughForm(page: Page, server: BenchServer): Promise
  * Resolves with performance.now() in the page once `docs[collection, id]` is readable in the engine's
  * database, reading it with a plain IndexedDB connection (what any screen's query would see).
  */
-export function waitForMirroredRow(page: Page, collection: string, id: string): Promise<number> {
+export function waitForMirroredRow(
+  page: Page,
+  collection: string,
+  id: string,
+  timeoutMs = 600_000,
+): Promise<number> {
   return page.evaluate(
-    async ({ collection, id }) => {
+    async ({ collection, id, timeoutMs }) => {
       const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+      const deadline = performance.now() + timeoutMs
       const w = window as ProbeWindow
-      while (!w.__momentum?.database()) await sleep(10)
+      const give = (what: string) => {
+        throw new Error(`${what} after ${timeoutMs} ms: ${JSON.stringify(w.__momentum?.status())}`)
+      }
+      while (!w.__momentum?.database()) {
+        if (performance.now() > deadline) give('no sync engine')
+        await sleep(10)
+      }
       const name = w.__momentum!.database()
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const req = indexedDB.open(name!)
@@ -50,12 +62,15 @@ export function waitForMirroredRow(page: Page, collection: string, id: string): 
           req.onsuccess = () => resolve(req.result !== undefined)
           req.onerror = () => reject(req.error)
         })
-      while (!(await has())) await sleep(10)
+      while (!(await has())) {
+        if (performance.now() > deadline) give(`${collection}/${id} not mirrored`)
+        await sleep(10)
+      }
       const t = performance.now()
       db.close()
       return t
     },
-    { collection, id },
+    { collection, id, timeoutMs },
   )
 }
 
@@ -71,9 +86,17 @@ export async function engineReady(page: Page): Promise<void> {
   })
 }
 
-/** Stores a session token the way the console does, so a page opens logged in (tests/e2e/fixtures.ts). */
-export async function storeToken(page: Page, server: BenchServer, token: string): Promise<void> {
-  await page.goto(`${server.url}/ui/login`)
+/**
+ * Stores a session token the way the console does, so a page opens logged in (tests/e2e/fixtures.ts).
+ * `from` is the same-origin page it is written from (the bundle suite must not load the console first).
+ */
+export async function storeToken(
+  page: Page,
+  server: BenchServer,
+  token: string,
+  from = '/ui/login',
+): Promise<void> {
+  await page.goto(`${server.url}${from}`)
   await page.evaluate(async (t) => {
     await new Promise<void>((resolve, reject) => {
       const req = indexedDB.open('momentum-console')

@@ -54,3 +54,16 @@ export function table(rows: readonly Row[]): string {
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')
   return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n')
 }
+
+/** The same rows as a Markdown table, for docs/performance.md. */
+export function markdown(rows: readonly Row[]): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|')
+  return [
+    '| benchmark | measure | value | baseline | ratio | target |',
+    '|---|---|---:|---|---:|---|',
+    ...rows.map(
+      (r) =>
+        `| ${esc(r.bench)} | ${esc(r.metric)} | ${r.value.toLocaleString('en-US')} ${r.unit} | ${esc(r.baseline)}: ${r.baselineValue.toLocaleString('en-US')} ${r.unit} | ${Number.isNaN(r.ratio) ? '–' : `${r.ratio}x`} | ${r.target ?? ''} |`,
+    ),
+  ].join('\n')
+}

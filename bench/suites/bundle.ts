@@ -58,7 +58,7 @@ export async function bundleSuite(ctx: BenchContext) {
   const login = await scriptsOf(c.page, `${server.url}/ui/login`)
   await c.context.close()
   c = await fresh()
-  await storeToken(c.page, server, token)
+  await storeToken(c.page, server, token, '/hello/hello.html')
   const home = await scriptsOf(c.page, `${server.url}/ui/`)
   await c.context.close()
 

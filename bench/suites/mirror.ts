@@ -7,8 +7,11 @@
  *   engine   the real engine in its worker, started from the bench page (engine cost alone)
  *   console  the built console: login form submitted → the last document readable in IndexedDB
  *   rxdb     RxDB replicateRxCollection pulling GET /api/sync into its Dexie storage (peer)
+ * plus, in full mode, a diagnostic for docs/performance.md: the engine with the server's largest page.
  * Long tasks (> 50 ms) on the page's main thread are recorded during the console and RxDB runs.
  */
+
+import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX } from '../../src/shared/constants'
 import type { LongTask } from '../lib/browser'
 import { loginThroughForm, waitForMirroredRow } from '../lib/console'
 import { BENCH_COLLECTION, type BenchContext, callBench, freshPage, openBenchPage } from '../lib/context'
@@ -38,7 +41,7 @@ export async function mirrorSuite(
 ): Promise<MirrorResult> {
   const collection = `data/${BENCH_COLLECTION}`
   const target: Target = { origin: server.url, user: 'admin', token, collection, lastId: docId(n) }
-  const samples: Record<string, number[]> = { raw: [], engine: [], console: [], rxdb: [] }
+  const samples: Record<string, number[]> = { raw: [], engine: [], engine2000: [], console: [], rxdb: [] }
   const longTasks: Record<'console' | 'rxdb', LongTask[][]> = { console: [], rxdb: [] }
   const label = `${n.toLocaleString('en-US')} docs`
 
@@ -55,6 +58,13 @@ export async function mirrorSuite(
       const { context, page } = await freshPage(ctx.browser)
       await openBenchPage(page, server)
       samples.engine!.push(await callBench(page, 'engineWorker', target))
+      await context.close()
+    },
+    // Diagnostic, not a contender: the same engine with the largest page the server allows.
+    engine2000: async () => {
+      const { context, page } = await freshPage(ctx.browser)
+      await openBenchPage(page, server)
+      samples.engine2000!.push(await callBench(page, 'engineWorker', { ...target, pageSize: SYNC_PAGE_MAX }))
       await context.close()
     },
     console: async () => {
@@ -78,7 +88,7 @@ export async function mirrorSuite(
     },
   }
 
-  const order = ['raw', 'engine', 'console', 'rxdb']
+  const order = ['raw', 'engine', 'console', 'rxdb', ...(ctx.quick ? [] : ['engine2000'])]
   for (let r = 0; r < rounds; r++) {
     // Rotate the order each round: no contender always runs first (cold caches) or last.
     const rotated = [...order.slice(r % order.length), ...order.slice(0, r % order.length)]
@@ -128,6 +138,18 @@ export async function mirrorSuite(
       target: '< 1',
     }),
   ]
+
+  if (samples.engine2000!.length)
+    rows.push(
+      row({
+        bench: `1 mirror ${label}`,
+        metric: `diagnostic: engine with pageSize ${SYNC_PAGE_MAX} (default ${SYNC_PAGE_DEFAULT})`,
+        value: median(samples.engine2000!),
+        unit: 'ms',
+        baseline: 'raw Dexie bulkPut',
+        baselineValue: raw,
+      }),
+    )
 
   const worst = (runs: LongTask[][]) =>
     runs.reduce((a, b) => (blocking(b) > blocking(a) ? b : a), [] as LongTask[])

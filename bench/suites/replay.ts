@@ -63,9 +63,6 @@ export async function replaySuite(ctx: BenchContext, n: number) {
 
   ctx.log(`replay: queueing ${n} writes offline`)
   await context.setOffline(true)
-  await page.waitForFunction(
-    () => (window as unknown as HandleWindow).__momentum.status().network === 'offline',
-  )
   await page.evaluate(
     async ({ bodies }) => {
       const m = (window as unknown as HandleWindow).__momentum.mutate
@@ -81,7 +78,9 @@ export async function replaySuite(ctx: BenchContext, n: number) {
   await page
     .waitForFunction((n) => (window as unknown as HandleWindow).__momentum.status().pending === n, n)
     .catch(async (e) => {
-      throw new Error(`${e}: status ${JSON.stringify(await page.evaluate(() => (window as unknown as HandleWindow).__momentum.status()))}`)
+      throw new Error(
+        `${e}: status ${JSON.stringify(await page.evaluate(() => (window as unknown as HandleWindow).__momentum.status()))}`,
+      )
     })
 
   ctx.log('replay: reconnecting')

@@ -48,6 +48,12 @@ export interface ShadowRow {
   doc: SyncDoc | null
   /** The last server revision seen, also for a tombstone. */
   rev: number
+  /**
+   * When the server deleted a document that still has pending local writes: the last version it had.
+   * Those writes were made against it, so the overlay lays them on it (a PATCH on an empty document
+   * would lose every field it does not name); the replay then meets the delete and the inbox asks.
+   */
+  lastLive?: SyncDoc
 }
 
 export type MutationOp = 'create' | 'put' | 'patch' | 'delete'

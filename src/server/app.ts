@@ -11,7 +11,7 @@ import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
 import { BODY_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '../shared/constants'
-import { SERVER_TEXT } from '../shared/messages'
+import { SECURITY_TEXT, SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
 import { ApiError } from './errors'
 import { registerModules } from './modules'
@@ -21,12 +21,26 @@ import type { Services } from './services'
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services
   const app = Fastify({
-    logger: config.quiet ? false : { level: 'info' },
+    // Request URLs are logged without the secrets a URL may carry (a socket's token, a reset link).
+    logger: config.quiet
+      ? false
+      : {
+          level: 'info',
+          serializers: {
+            req: (req: { method: string; url: string; ip?: string }) => ({
+              method: req.method,
+              url: redactUrl(req.url),
+              remoteAddress: req.ip,
+            }),
+          },
+        },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: false,
     // close() must not wait on a client that stopped mid-upload (a refused 413 body) or a kept-alive socket.
     forceCloseConnections: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Longer than any URL Node accepts, so an over-long id reaches its route and gets the id's 400,
+    // instead of matching no route at all (404).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     // Malformed URLs (bad percent-encoding) get the same {error, message} body as every other 400.
     frameworkErrors: (error, _req, reply) => {
       // The reply here is typed for the framework's generic route; it is an ordinary reply at run time.
@@ -45,6 +59,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply.status(400).send({ error: 'bad_request', message: SERVER_TEXT.invalidJson })
     }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
+      return reply
+        .status(415)
+        .send({ error: 'unsupported_media_type', message: SECURITY_TEXT.unsupportedMediaType })
+    }
     if (error instanceof SyntaxError) {
       return reply.status(400).send({ error: 'bad_request', message: SERVER_TEXT.invalidJson })
     }
@@ -52,7 +71,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       return reply.status(status).send({ error: 'bad_request', message: error.message })
     }
     req.log.error(error)
-    services.serverLog('ERROR', error.message, { url: req.url, method: req.method })
+    services.serverLog('ERROR', error.message, { url: redactUrl(req.url), method: req.method })
     return reply.status(500).send({ error: 'internal', message: 'Internal server error' })
   })
 
@@ -97,4 +116,12 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     wildcard: true,
   })
   return app
+}
+
+/** Query parameters that carry a credential: the socket's `token`, a reset link's `reset`. */
+const SECRET_PARAMS = /([?&](?:token|reset)=)[^&#]*/gi
+
+/** The URL as it may be logged: credential parameters replaced by `[redacted]`. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]')
 }

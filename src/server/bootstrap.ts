@@ -3,6 +3,12 @@
  * printed once by main.ts), the `admins` group holding `*:*`, the known settings, and — unless
  * MOMENTUM_SEED=none — the sample data set from seed.ts so a newcomer sees a living console.
  * "Empty" means no users collection yet, so a restart never re-seeds or resets a password.
+ *
+ * The admin's password is stored BEFORE the documents: if the first start dies in between, the next
+ * start still sees no users and bootstraps again (with a fresh password), instead of finding an admin
+ * nobody can log in as. The sample accounts get the easy, documented passwords (`alice-password`)
+ * only when the server listens on a loopback address; on any other address they get random ones,
+ * which main.ts prints once with the admin's, so a demo exposed to a network has no known login.
  */
 import crypto from 'node:crypto'
 import { hashPassword, PASSWORD_SECRET } from './auth/passwords'
@@ -13,6 +19,19 @@ import type { Write } from './store/types'
 export interface BootstrapResult {
   adminCreated: boolean
   adminPassword?: string
+  /** Sample accounts created on this start, user → password. */
+  samplePasswords?: Record<string, string>
+}
+
+export const SAMPLE_USERS = ['alice', 'bob', 'carol'] as const
+
+/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
 }
 
 export const ADMIN_USER = 'admin'
@@ -39,15 +58,21 @@ export async function bootstrap(services: Services): Promise<BootstrapResult> {
     ...defaultSettings(),
   ]
   if (config.seed === 'sample') writes.push(...sampleWrites())
-  await store.writeMany(writes, { user: null })
-  await store.secrets.set(PASSWORD_SECRET, ADMIN_USER, await hashPassword(adminPassword))
+  const samplePasswords: Record<string, string> = {}
   if (config.seed === 'sample') {
-    for (const user of ['alice', 'bob', 'carol']) {
-      await store.secrets.set(PASSWORD_SECRET, user, await hashPassword(`${user}-password`))
+    const known = isLoopbackHost(config.host)
+    for (const user of SAMPLE_USERS) {
+      samplePasswords[user] = known ? `${user}-password` : crypto.randomBytes(12).toString('base64url')
     }
   }
+  // Secrets first: a start that dies before the documents commit leaves no password-less admin.
+  await store.secrets.set(PASSWORD_SECRET, ADMIN_USER, await hashPassword(adminPassword))
+  for (const [user, password] of Object.entries(samplePasswords)) {
+    await store.secrets.set(PASSWORD_SECRET, user, await hashPassword(password))
+  }
+  await store.writeMany(writes, { user: null })
   services.serverLog('INFO', 'First start: created the admin user and default settings')
-  return { adminCreated: true, adminPassword }
+  return { adminCreated: true, adminPassword, samplePasswords }
 }
 
 function defaultSettings(): Write[] {

@@ -53,6 +53,8 @@ export const SETTING_IDS = [
   'logo',
   'contact',
   'public_url',
+  'privacy_policy_url',
+  'terms_of_service_url',
   'pwa',
   'theme',
   'push_public_key',
@@ -68,10 +70,14 @@ export const PUBLIC_SETTING_IDS = [
   'logo',
   'contact',
   'public_url',
+  'privacy_policy_url',
+  'terms_of_service_url',
   'pwa',
   'theme',
   'push_public_key',
 ] as const
+/** Settings that hold a link shown to everyone (the footer's legal links): http(s) addresses only. */
+export const LINK_SETTING_IDS = ['privacy_policy_url', 'terms_of_service_url'] as const
 /** Log channel reserved for the server's own log (SPEC §5). */
 export const SERVER_LOG_CHANNEL = 'server'
 /** Channel the console logs its own errors to (SPEC §8). */
@@ -93,6 +99,9 @@ export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024
 export const LOGIN_MAX_FAILURES_PER_USER = 5
 export const LOGIN_MAX_FAILURES_PER_IP = 20
 export const LOGIN_WINDOW_MS = 15 * 60_000
+/** Password-reset requests (each may send a mail) allowed per address and per IP in LOGIN_WINDOW_MS. */
+export const RESET_MAX_PER_ADDRESS = 3
+export const RESET_MAX_PER_IP = 10
 /** Session tokens default to a week; `expire` on login may ask for less or more, up to a year. */
 export const SESSION_DEFAULT_SECONDS = 7 * 24 * 3600
 export const SESSION_MAX_SECONDS = 365 * 24 * 3600

@@ -13,3 +13,14 @@ export function isValidId(id: unknown): id is string {
 export function isValidCollectionName(name: unknown): name is string {
   return typeof name === 'string' && COLLECTION.test(name)
 }
+
+/**
+ * A collection as the API paths name it: one name (`users`, `settings`) or a family and a name
+ * (`data/contacts`, `logs/client`), each part a valid collection name. The sync engine checks a write's
+ * target with it before queueing, with the same rule the server applies to each part.
+ */
+export function isValidCollectionPath(path: unknown): path is string {
+  if (typeof path !== 'string') return false
+  const parts = path.split('/')
+  return parts.length <= 2 && parts.every(isValidCollectionName)
+}

@@ -28,3 +28,21 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   }
   return out
 }
+
+/**
+ * The JSON merge patch that turns `from` into `to` (objects recursively, null for a removed field), so
+ * mergePatch(from, diffPatch(from, to)) equals `to`. It is what a form's save sends: only what the user
+ * changed relative to the version they opened, never a stale copy of the fields they left alone.
+ */
+export function diffPatch(from: Body, to: Body): Body {
+  const out: Body = {}
+  for (const [k, v] of Object.entries(to)) {
+    const old = from[k]
+    if (isPlainObject(v) && isPlainObject(old)) {
+      const inner = diffPatch(old, v)
+      if (Object.keys(inner).length) out[k] = inner
+    } else if (JSON.stringify(v) !== JSON.stringify(old)) out[k] = v
+  }
+  for (const k of Object.keys(from)) if (!(k in to)) out[k] = null
+  return out
+}

@@ -128,6 +128,8 @@ export const SYNC_TEXT = {
 /** Refusals of the collection modules, user images and tools (docs/api.md); the spec leaves them open. */
 export const COLLECTION_TEXT = {
   settingReadOnly: 'This setting is managed by the server and cannot be changed through the API',
+  settingLinkInvalid: (id: string): string =>
+    `${id} must be an address starting with https:// or http://, or empty to hide the link`,
   passwordInvalid: 'password must be a non-empty string',
   groupsInvalid: 'groups must be a list of group ids',
   permissionsInvalid: 'permissions must be a list of path:letters strings, e.g. users:r',
@@ -183,6 +185,8 @@ export const SHELL_TEXT = {
   hostedBadHost: 'This login link does not say which site to return to.',
   totpPrompt: 'Enter the 6-digit code from your authenticator app.',
   restoring: 'Connecting to the server…',
+  offlineNoSession:
+    'You are offline, so your session cannot be opened yet. It opens by itself once you are back online.',
 } as const
 
 /** Service worker, manifest and push texts the spec leaves open (docs/decisions/pwa.md). */
@@ -303,4 +307,31 @@ export const AUTH_SCREENS_TEXT = {
   totpDisabled: 'Two-factor authentication is off',
   imageUploaded: 'The picture was uploaded',
   copied: 'Copied to the clipboard',
+} as const
+
+/** Refusals added by the security review (docs/decisions/security.md); the spec leaves them open. */
+export const SECURITY_TEXT = {
+  apiTokenNotForAccount:
+    'API tokens cannot change passwords or two-factor settings; log in to manage the account',
+  accountBeyondOwn: (user: string, missing: readonly string[]): string =>
+    `You cannot change the credentials of ${user}: they hold permissions you do not have (${missing.join(', ')})`,
+  ownProfileFields: (fields: readonly string[]): string =>
+    `Without users:u you may change only your own name and e-mail, not: ${fields.join(', ')}`,
+  dropBlocked: 'Cannot drop the collection: it holds documents you may not delete',
+  dropIfMatch: 'If-Match is not supported when dropping a whole collection',
+  resetTooMany: 'Too many password reset requests, try again later',
+  lastAdmin: (group: string): string => `The last member of '${group}' cannot be removed or deleted`,
+  deleteSelf: 'You cannot delete your own account',
+  unsupportedMediaType: 'Unsupported content type: send JSON (application/json)',
+  paramTooLong: 'A path segment is too long',
+} as const
+
+/** Editing a document that changed or went away meanwhile (docs/decisions/edit-base.md); the spec leaves them open. */
+export const EDIT_BASE_TEXT = {
+  changedElsewhere:
+    'Someone else changed this while you were editing. Saving sends only your changes: their other changes are kept, and a field you both changed goes to the Sync panel for your decision.',
+  goneWithEdits:
+    'This document was deleted elsewhere while you were editing it. Your changes are still here: re-create the document with them, or discard them.',
+  recreate: 'Re-create with my changes',
+  discard: 'Discard',
 } as const

@@ -10,12 +10,14 @@ import { databaseName, type MomentumDb } from '../db/schema'
 import type { InboxItem, OutboxEntry, SyncDoc } from '../db/types'
 import { SYNC_LOCK_NAME, SYNC_PAGE_DEFAULT } from '../shared/constants'
 import type { EngineContext } from './context'
+import { shareNetworkStatus } from './follower'
 import { type Resolution, resolveInbox } from './inbox'
 import { appendMutation } from './local'
 import type { SyncPorts } from './ports'
 import { type PullResult, pullAll } from './pull'
+import { PullRetry } from './pull-retry'
 import { Replayer } from './replay'
-import { newId, type WriteKind } from './requests'
+import { checkTarget, newId, type WriteKind } from './requests'
 import { type StatusListener, StatusStore, type SyncStatus } from './status'
 import { Storage } from './storage'
 import { LiveStream } from './stream'
@@ -35,10 +37,21 @@ export interface EngineOptions {
 
 export type Body = Record<string, unknown>
 
+/**
+ * How a write relates to what the user saw. A form passes `base`: the document as it was when the user
+ * started editing (null: it did not exist). put diffs the body against it, and both put and patch send
+ * its _rev as If-Match, so a change someone else made meanwhile is kept: on another field the replay
+ * re-applies the patch on the new revision, on the same field the write becomes a conflict in the
+ * inbox. Without `base` the write is made against the current local row (scripts, imports).
+ */
+export interface WriteOptions {
+  base?: SyncDoc | null
+}
+
 export interface MutationApi {
   create(collection: string, body: Body, id?: string): Promise<SyncDoc>
-  put(collection: string, id: string, body: Body): Promise<SyncDoc>
-  patch(collection: string, id: string, body: Body): Promise<SyncDoc>
+  put(collection: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
+  patch(collection: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
   delete(collection: string, id: string): Promise<void>
 }
 
@@ -79,9 +92,12 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
   let token = options.token
   let closed = false
   const status = new StatusStore()
-  const storage = new Storage(ports.db, databaseName(origin, user), (state) =>
-    status.update({ storage: state }),
-  )
+  let pullRetry: PullRetry | null = null
+  const storage = new Storage(ports.db, databaseName(origin, user), (state) => {
+    status.update({ storage: state })
+    // A write worked, so there is room again: the waiting pull need not wait out its backoff.
+    if (state === 'ok') pullRetry?.now()
+  })
   await storage.open()
   let chain: Promise<unknown> = Promise.resolve()
 
@@ -103,7 +119,10 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
       return run
     },
     closed: () => closed,
+    pullStored: () => pullRetry?.succeeded(),
+    pullFailed: () => pullRetry?.failed(),
   }
+  const unshare = shareNetworkStatus(ports.peers, storage.name, status)
   const replayer = new Replayer(ctx)
   const stream = new LiveStream(ctx)
 
@@ -137,6 +156,7 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
     await ctx.serial(() => pullAll(ctx)).catch((e) => status.update({ lastError: String(e?.message ?? e) }))
     await replayer.kick().catch((e) => status.update({ lastError: String(e?.message ?? e) }))
   }
+  pullRetry = new PullRetry(ports.clock, sync)
 
   // Leadership: hold the lock until close(). Waiting is abortable, so a closed tab leaves the queue.
   const abort = new AbortController()
@@ -163,8 +183,11 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
     collection: string,
     id: string,
     body: Body | null,
+    base?: SyncDoc | null,
   ): Promise<SyncDoc | null> => {
     if (closed) throw new Error('The sync engine is closed')
+    // A bad name fails now, with the server's own rule (src/shared/ids.ts), not later on replay.
+    checkTarget(collection, id)
     const { doc } = await storage.run((db) =>
       appendMutation(db, {
         kind,
@@ -174,6 +197,7 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
         user,
         now: ports.clock.now(),
         mutationId: crypto.randomUUID(),
+        base,
       }),
     )
     if (status.get().leader) void replayer.kick()
@@ -186,11 +210,11 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
         id ?? (typeof body._id === 'string' ? body._id : newId(ports.clock.now(), ports.clock.random))
       return (await write('create', collection, docId, body))!
     },
-    async put(collection, id, body) {
-      return (await write('put', collection, id, body))!
+    async put(collection, id, body, options) {
+      return (await write('put', collection, id, body, options?.base))!
     },
-    async patch(collection, id, body) {
-      return (await write('patch', collection, id, body))!
+    async patch(collection, id, body, options) {
+      return (await write('patch', collection, id, body, options?.base))!
     },
     async delete(collection, id) {
       await write('delete', collection, id, null)
@@ -204,8 +228,8 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
     mutate,
     status: () => status.get(),
     subscribe: (listener) => status.subscribe(listener),
-    pending: () => storage.run((db) => db.outbox.orderBy('seq').toArray()),
-    conflicts: () => storage.run((db) => db.inbox.orderBy('createdAt').toArray()),
+    pending: () => storage.read((db) => db.outbox.orderBy('seq').toArray()),
+    conflicts: () => storage.read((db) => db.inbox.orderBy('createdAt').toArray()),
     async resolve(mutationId, resolution) {
       await storage.run((db) =>
         resolveInbox(db, mutationId, resolution, user, ports.clock.now(), crypto.randomUUID()),
@@ -241,7 +265,9 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
       abort.abort()
       counts.unsubscribe()
       replayer.stop()
+      pullRetry?.stop()
       stream.stop()
+      unshare()
       status.update({ leader: false })
       const r = release as (() => void) | null
       if (r) r()

@@ -12,7 +12,7 @@ import { getVisible, MirrorBatch } from '../db/mirror'
 import type { MomentumDb } from '../db/schema'
 import type { InboxItem, InboxKind, OutboxEntry, ShadowRow, SyncDoc } from '../db/types'
 import type { SyncChange } from '../shared/sync-protocol'
-import { overlay } from './overlay'
+import { overlay, overlayBase } from './overlay'
 import { MutationError, planRequest, type WriteKind } from './requests'
 
 const tables = (db: MomentumDb) => [db.docs, db.settings, db.logs, db.shadows, db.outbox, db.inbox, db.meta]
@@ -38,7 +38,7 @@ async function recompute(
   let visible: SyncDoc | null
   let pending: 0 | 1 = 1
   if (item) visible = item.mine
-  else if (entries.length) visible = overlay(shadow.doc, entries, user, now)
+  else if (entries.length) visible = overlay(overlayBase(shadow, entries), entries, user, now)
   else {
     visible = shadow.doc
     pending = 0
@@ -57,6 +57,12 @@ export interface MutationInput {
   user: string
   now: number
   mutationId: string
+  /**
+   * The version the user's edit started from (WriteOptions.base). undefined: the current local row.
+   * The write is planned against it and carries its revision as If-Match, so whatever changed since
+   * is merged by the replay's rules (disjoint fields) or becomes a conflict, never overwritten.
+   */
+  base?: SyncDoc | null
 }
 
 /** The local half of a screen's write: visible row and outbox entry in one transaction. */
@@ -74,7 +80,9 @@ export async function appendMutation(
       )
     }
     const prev = (await getVisible(db, m.collection, m.id)) ?? null
-    const plan = planRequest(m.kind, m.collection, m.id, m.body, prev)
+    const explicit = m.base !== undefined && m.kind !== 'create' && m.kind !== 'delete'
+    const base = explicit ? (m.base ?? null) : prev
+    const plan = planRequest(m.kind, m.collection, m.id, m.body, prev, base)
     const earlier = await entriesOf(db, m.collection, m.id)
     let shadow = await db.shadows.get([m.collection, m.id])
     if (!shadow) {
@@ -87,9 +95,9 @@ export async function appendMutation(
       ...plan,
       collection: m.collection,
       docId: m.id,
-      baseRev: chained || !prev ? null : prev._rev,
+      baseRev: chained || plan.op === 'create' || !base ? null : base._rev,
       chained: chained ? 1 : 0,
-      base: chained ? prev : shadow.doc,
+      base: chained ? prev : explicit ? base : shadow.doc,
       createdAt: nowIso,
       attempts: 0,
       status: 'pending',
@@ -226,6 +234,9 @@ export async function applyPage(db: MomentumDb, page: PageInput, user: string, n
         const shadow = await db.shadows.get([c.collection, c.id])
         if (!shadow || shadow.rev < c.rev) {
           const row: ShadowRow = { collection: c.collection, id: c.id, doc: c.doc, rev: c.rev }
+          // Deleted there while writes wait here: keep what they were made against (overlayBase).
+          const lastLive = c.doc ? undefined : (shadow?.doc ?? shadow?.lastLive)
+          if (lastLive) row.lastLive = lastLive
           await db.shadows.put(row)
           await db.inbox.where('[collection+docId]').equals([c.collection, c.id]).modify({ theirs: c.doc })
         }

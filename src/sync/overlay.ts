@@ -4,7 +4,7 @@
  * patch for PATCH, RFC 7386; full replacement for PUT and create), so what the user sees after a
  * confirmed write does not jump.
  */
-import type { OutboxEntry, SyncDoc } from '../db/types'
+import type { OutboxEntry, ShadowRow, SyncDoc } from '../db/types'
 import { type Body, mergePatch, stripMeta } from '../shared/merge-patch'
 
 export type { Body } from '../shared/merge-patch'
@@ -41,6 +41,15 @@ export function overlay(
   let doc = server
   for (const e of entries) doc = applyEntry(doc, e, user, e.createdAt ?? now)
   return doc
+}
+
+/**
+ * What pending writes are laid on: the server copy, or, when the server deleted the document after the
+ * writes were made, the last version it had (ShadowRow.lastLive). A create starts from nothing anyway.
+ */
+export function overlayBase(shadow: ShadowRow, entries: readonly OutboxEntry[]): SyncDoc | null {
+  if (shadow.doc || entries[0]?.op === 'create') return shadow.doc
+  return shadow.lastLive ?? null
 }
 
 /** Top-level fields whose values differ between two versions (meta fields excluded). */

@@ -45,11 +45,64 @@ export interface LockPort {
   request(name: string, options: { signal?: AbortSignal }, hold: () => Promise<void>): Promise<void>
 }
 
+/** What engines of one database in several tabs tell each other (src/sync/follower.ts). */
+export type PeerMessage =
+  | { type: 'ask' }
+  | { type: 'status'; network: 'online' | 'offline' | 'syncing' }
+  | { type: 'left' }
+
+export interface PeerChannel {
+  post(message: PeerMessage): void
+  onMessage(fn: (message: PeerMessage) => void): void
+  close(): void
+}
+
+/** The browser's connectivity flag and a channel to the other tabs (navigator.onLine, BroadcastChannel). */
+export interface PeersPort {
+  online(): boolean
+  onConnectivity(fn: () => void): () => void
+  /** null where BroadcastChannel does not exist: followers then show the browser's flag only. */
+  channel(name: string): PeerChannel | null
+}
+
 export interface SyncPorts {
   db: DbPort
   transport: TransportPort
   clock: ClockPort
   lock: LockPort
+  /** Optional: without it (service worker drain, tests, benchmarks) a follower's network stays 'offline'. */
+  peers?: PeersPort
+}
+
+/** navigator.onLine and BroadcastChannel of a window or worker scope. */
+export function browserPeers(scope: {
+  navigator: { onLine: boolean }
+  addEventListener(type: string, fn: () => void): void
+  removeEventListener(type: string, fn: () => void): void
+  BroadcastChannel?: typeof BroadcastChannel
+}): PeersPort {
+  return {
+    online: () => scope.navigator.onLine !== false,
+    onConnectivity(fn) {
+      scope.addEventListener('online', fn)
+      scope.addEventListener('offline', fn)
+      return () => {
+        scope.removeEventListener('online', fn)
+        scope.removeEventListener('offline', fn)
+      }
+    },
+    channel(name) {
+      if (!scope.BroadcastChannel) return null
+      const bc = new scope.BroadcastChannel(name)
+      return {
+        post: (message) => bc.postMessage(message),
+        onMessage(fn) {
+          bc.onmessage = (ev: MessageEvent) => fn(ev.data as PeerMessage)
+        },
+        close: () => bc.close(),
+      }
+    },
+  }
 }
 
 /** The browser's ports; the worker and the service worker use these. */
@@ -79,5 +132,9 @@ export function browserPorts(
       request: (name, options, hold) =>
         env.locks.request(name, { mode: 'exclusive', signal: options.signal }, () => hold()),
     },
+    peers:
+      typeof navigator !== 'undefined' && typeof addEventListener === 'function'
+        ? browserPeers(globalThis as unknown as Parameters<typeof browserPeers>[0])
+        : undefined,
   }
 }

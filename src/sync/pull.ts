@@ -15,11 +15,28 @@ export type PullResult = 'done' | 'offline' | 'auth' | 'error'
 const MAX_REBUILDS = 3
 
 export async function pullAll(ctx: EngineContext): Promise<PullResult> {
+  try {
+    const result = await pullPages(ctx)
+    if (result === 'done') {
+      ctx.status.update({ network: 'online' })
+      ctx.pullStored()
+    }
+    return result
+  } catch (error) {
+    // The server answered; what failed is storing its pages here. 'syncing' would be a lie for as
+    // long as the disk stays full: the storage flag tells that story, and a retry is scheduled.
+    if (ctx.status.get().network === 'syncing') ctx.status.update({ network: 'online' })
+    ctx.pullFailed(error)
+    throw error
+  }
+}
+
+async function pullPages(ctx: EngineContext): Promise<PullResult> {
   const limit = ctx.pageSize
   let rebuilds = 0
   for (;;) {
     if (ctx.closed()) return 'error'
-    const { cursor, epoch } = await ctx.storage.run(readCursor)
+    const { cursor, epoch } = await ctx.storage.read(readCursor)
     const query = `cursor=${cursor}&limit=${limit}${epoch ? `&epoch=${encodeURIComponent(epoch)}` : ''}`
     const res = await call(ctx.ports.transport, ctx.origin, `/api/sync?${query}`, {
       method: 'GET',

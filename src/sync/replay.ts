@@ -60,6 +60,8 @@ export class Replayer {
       } catch (error) {
         // Storage trouble (the gate already set the status flag): try again later, keep everything.
         this.ctx.status.update({ lastError: String((error as Error)?.message ?? error) })
+        // The server was reached (or not tried); "syncing" must not stick while storage is failing.
+        if (this.ctx.status.get().network === 'syncing') this.ctx.status.update({ network: 'online' })
         if (!this.stopped && !this.ctx.closed()) {
           this.schedule(this.ctx.ports.clock.now() + backoffDelay(3, this.ctx.ports.clock.random()))
         }
@@ -99,7 +101,7 @@ export class Replayer {
    * that names it stays before it). A refused entry does not block: it leaves the outbox for the inbox.
    */
   private async next(): Promise<{ entry: OutboxEntry | null; wakeAt: number | null }> {
-    const first = await this.ctx.storage.run((db) => db.outbox.orderBy('seq').first())
+    const first = await this.ctx.storage.read((db) => db.outbox.orderBy('seq').first())
     if (!first) return { entry: null, wakeAt: null }
     if (first.notBefore > this.ctx.ports.clock.now()) return { entry: null, wakeAt: first.notBefore }
     return { entry: first, wakeAt: null }

@@ -6,13 +6,17 @@
  *            already have the id the server will use)
  *   patch  → PATCH /api/{collection}/{id}, a JSON merge patch
  *   put    → PATCH with the difference from the version the user saw (null removes a field), because
- *            the modules have no PUT; with If-Match that is exactly a conditional replace
+ *            the modules have no PUT; with If-Match that is exactly a conditional replace. The version
+ *            the user saw is the explicit `base` of the write (the document as their form opened it)
+ *            when given, else the current local row; diffing against a NEWER row than the user saw
+ *            would send their stale copy of other people's fields back (a silent revert).
  *   delete → DELETE /api/{collection}/{id}
  */
 
 import type { MutationOp, OutboxEntry, SyncDoc } from '../db/types'
-import { isValidId } from '../shared/ids'
-import { type Body, isPlainObject, stripMeta } from './overlay'
+import { isValidCollectionPath, isValidId } from '../shared/ids'
+import { diffPatch } from '../shared/merge-patch'
+import { type Body, stripMeta } from './overlay'
 
 export type WriteKind = 'create' | 'put' | 'patch' | 'delete'
 
@@ -26,26 +30,13 @@ export class MutationError extends Error {
   }
 }
 
-const COLLECTION = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}(\/[A-Za-z0-9][A-Za-z0-9_-]{0,63})?$/
-
 export function checkTarget(collection: string, id: string): void {
-  if (!COLLECTION.test(collection)) throw new MutationError('invalid', `Invalid collection '${collection}'`)
+  if (!isValidCollectionPath(collection))
+    throw new MutationError('invalid', `Invalid collection '${collection}'`)
   if (!isValidId(id)) throw new MutationError('invalid', `Invalid id '${id}'`)
 }
 
-/** Recursive merge-patch that turns `from` into `to`. */
-export function diffPatch(from: Body, to: Body): Body {
-  const out: Body = {}
-  for (const [k, v] of Object.entries(to)) {
-    const old = from[k]
-    if (isPlainObject(v) && isPlainObject(old)) {
-      const inner = diffPatch(old, v)
-      if (Object.keys(inner).length) out[k] = inner
-    } else if (JSON.stringify(v) !== JSON.stringify(old)) out[k] = v
-  }
-  for (const k of Object.keys(from)) if (!(k in to)) out[k] = null
-  return out
-}
+export { diffPatch } from '../shared/merge-patch'
 
 export interface Planned {
   op: MutationOp
@@ -54,12 +45,19 @@ export interface Planned {
   body: Body | null
 }
 
+/**
+ * `prev` is the document as it is now (the visible row), `base` the version the write was made against
+ * (default: prev). A put whose base is null (the user started from "no such document") is a create even
+ * when the document exists by now: the server refuses it (409) and it goes to the inbox, instead of
+ * replacing what someone else created meanwhile.
+ */
 export function planRequest(
   kind: WriteKind,
   collection: string,
   id: string,
   body: Body | null,
   prev: SyncDoc | null,
+  base: SyncDoc | null = prev,
 ): Planned {
   const docPath = `/api/${collection}/${encodeURIComponent(id)}`
   if (collection.startsWith('logs/') && kind !== 'delete') {
@@ -73,12 +71,12 @@ export function planRequest(
     return { op: 'delete', method: 'DELETE', path: docPath, body: null }
   }
   const clean = stripMeta(body ?? {})
-  if (kind === 'create' || (kind === 'put' && !prev)) {
-    if (prev) throw new MutationError('exists', `${collection}/${id} already exists`)
+  if (kind === 'create' || (kind === 'put' && !base)) {
+    if (kind === 'create' && prev) throw new MutationError('exists', `${collection}/${id} already exists`)
     return { op: 'create', method: 'POST', path: `/api/${collection}`, body: { ...clean, _id: id } }
   }
-  if (!prev) throw new MutationError('missing', `${collection}/${id} does not exist`)
-  const patch = kind === 'patch' ? clean : diffPatch(stripMeta(prev), clean)
+  if (!prev || !base) throw new MutationError('missing', `${collection}/${id} does not exist`)
+  const patch = kind === 'patch' ? clean : diffPatch(stripMeta(base), clean)
   return { op: 'patch', method: 'PATCH', path: docPath, body: patch }
 }
 

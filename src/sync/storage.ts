@@ -4,6 +4,8 @@
  * surface as a status the UI can show, never as silently lost data. A lost connection is reopened
  * through the db port and the work retried once; a full disk is reported and the write rejected, so a
  * mutate() that was not stored never resolves. The outbox is never cleared here.
+ * 'full' is cleared only by a successful WRITE: a read succeeds on a full disk too, so it proves nothing
+ * about room (reads go through `read()`, everything that writes through `run()`).
  */
 import type { MomentumDb } from '../db/schema'
 import type { DbPort } from './ports'
@@ -48,6 +50,8 @@ export const isConnectionLost = (e: unknown) => errorNames(e).some((n) => CONNEC
 export class Storage {
   private current: MomentumDb | null = null
   private state: StorageState = 'ok'
+  /** The last write failed for lack of room and no write has worked since. */
+  private full = false
 
   constructor(
     private readonly port: DbPort,
@@ -76,17 +80,35 @@ export class Storage {
     this.onState(state)
   }
 
-  /** Runs `fn` on the database, reopening once after a lost connection. */
-  async run<T>(fn: (db: MomentumDb) => Promise<T>): Promise<T> {
+  /** Worked: a write proves there is room again; a read only that the connection is back. */
+  private succeeded(write: boolean) {
+    if (write) this.full = false
+    this.set(this.full ? 'full' : 'ok')
+  }
+
+  private quota(error: unknown): StorageError {
+    this.full = true
+    this.set('full')
+    return new StorageError('quota', error)
+  }
+
+  /** Runs `fn`, which writes, on the database, reopening once after a lost connection. */
+  run<T>(fn: (db: MomentumDb) => Promise<T>): Promise<T> {
+    return this.attempt(fn, true)
+  }
+
+  /** Like run() for work that only reads: its success does not clear a 'full' state. */
+  read<T>(fn: (db: MomentumDb) => Promise<T>): Promise<T> {
+    return this.attempt(fn, false)
+  }
+
+  private async attempt<T>(fn: (db: MomentumDb) => Promise<T>, write: boolean): Promise<T> {
     try {
       const result = await fn(this.db)
-      this.set('ok')
+      this.succeeded(write)
       return result
     } catch (error) {
-      if (isQuotaError(error)) {
-        this.set('full')
-        throw new StorageError('quota', error)
-      }
+      if (isQuotaError(error)) throw this.quota(error)
       if (!isConnectionLost(error) || !this.current) throw error
     }
     this.set('reconnecting')
@@ -94,13 +116,10 @@ export class Storage {
       this.current?.close()
       await this.open()
       const result = await fn(this.db)
-      this.set('ok')
+      this.succeeded(write)
       return result
     } catch (error) {
-      if (isQuotaError(error)) {
-        this.set('full')
-        throw new StorageError('quota', error)
-      }
+      if (isQuotaError(error)) throw this.quota(error)
       this.set('failed')
       throw isConnectionLost(error) ? new StorageError('unavailable', error) : error
     }

@@ -7,10 +7,11 @@
  *   from > cursor                → a gap (a page was lost or overtaken): an HTTP pull fills it, then
  *                                  `sync` is re-sent so the stream continues from the new cursor
  * A `gone` or another epoch rebuilds the mirror and resyncs from 0. A closed socket reconnects after
- * WS_RECONNECT_MS (SPEC §9) with jitter; close() stops for good. `connected: false` after a session
- * ended is a 401: no reconnect until the engine gets a new token.
+ * reconnectDelay (src/shared/reconnect.ts, the app socket's rule too: WS_RECONNECT_MS of SPEC §9 plus
+ * jitter, never less); close() stops for good. `connected: false` after a session ended is a 401: no
+ * reconnect until the engine gets a new token.
  */
-import { WS_RECONNECT_MS } from '../shared/constants'
+import { reconnectDelay } from '../shared/reconnect'
 import type { ChangesPayload, ConnectedPayload, GonePayload, SocketMessage } from '../shared/sync-protocol'
 import type { EngineContext } from './context'
 import { applyPage, readCursor, rebuildMirror } from './local'
@@ -79,9 +80,11 @@ export class LiveStream {
       } catch {
         return
       }
-      void this.handle(socket, msg).catch((error) =>
-        ctx.status.update({ lastError: String(error?.message ?? error) }),
-      )
+      void this.handle(socket, msg).catch((error) => {
+        ctx.status.update({ lastError: String(error?.message ?? error) })
+        // The page was not stored (the cursor did not move): pull it again later.
+        ctx.pullFailed(error)
+      })
     }
     socket.onclose = () => {
       if (this.socket !== socket) return
@@ -97,7 +100,7 @@ export class LiveStream {
   private reconnectLater() {
     if (this.stopped || this.ctx.closed() || this.ctx.status.get().auth !== 'ok') return
     const { clock } = this.ctx.ports
-    const delay = WS_RECONNECT_MS * (0.75 + 0.5 * clock.random())
+    const delay = reconnectDelay(clock.random())
     this.timer = clock.setTimeout(() => {
       this.timer = null
       this.connect()
@@ -105,7 +108,7 @@ export class LiveStream {
   }
 
   private async sendSync(socket: SocketLike) {
-    const { cursor, epoch } = await this.ctx.storage.run(readCursor)
+    const { cursor, epoch } = await this.ctx.storage.read(readCursor)
     if (this.socket !== socket) return
     socket.send(JSON.stringify({ event: 'sync', payload: epoch ? { cursor, epoch } : { cursor } }))
   }
@@ -126,6 +129,7 @@ export class LiveStream {
     if (msg.event === 'gone') {
       const p = msg.payload as GonePayload
       return ctx.serial(async () => {
+        if (this.socket !== socket) return
         await ctx.storage.run((db) => rebuildMirror(db, p.epoch, ctx.user, ctx.ports.clock.now()))
         await this.sendSync(socket)
       })
@@ -133,10 +137,16 @@ export class LiveStream {
     if (msg.event === 'changes') return ctx.serial(() => this.page(socket, msg.payload as ChangesPayload))
   }
 
+  /**
+   * Pages wait their turn in ctx.serial; the socket may drop meanwhile. A page of a socket that is no
+   * longer current is ignored (the reconnect's `sync` from the stored cursor brings its changes again),
+   * and it never reports 'online' after the close said 'offline'.
+   */
   private async page(socket: SocketLike, p: ChangesPayload) {
     const { ctx } = this
+    if (this.socket !== socket) return
     const now = ctx.ports.clock.now()
-    const { cursor, epoch } = await ctx.storage.run(readCursor)
+    const { cursor, epoch } = await ctx.storage.read(readCursor)
     if (epoch && p.epoch !== epoch) {
       await ctx.storage.run((db) => rebuildMirror(db, p.epoch, ctx.user, now))
       return this.sendSync(socket)
@@ -150,6 +160,6 @@ export class LiveStream {
     }
     const changes = p.changes.filter((c) => c.seq > cursor)
     await ctx.storage.run((db) => applyPage(db, { changes, cursor: p.cursor, epoch: p.epoch }, ctx.user, now))
-    ctx.status.update({ network: 'online' })
+    if (this.socket === socket) ctx.status.update({ network: 'online' })
   }
 }

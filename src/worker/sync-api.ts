@@ -5,7 +5,7 @@
  */
 import { databaseName } from '../db/schema'
 import type { InboxItem, OutboxEntry, SyncDoc } from '../db/types'
-import type { Body, EngineOptions, SyncEngine } from '../sync/engine'
+import type { Body, EngineOptions, SyncEngine, WriteOptions } from '../sync/engine'
 import type { Resolution } from '../sync/inbox'
 import type { PullResult } from '../sync/pull'
 import type { StatusListener, SyncStatus } from '../sync/status'
@@ -13,8 +13,8 @@ import type { StatusListener, SyncStatus } from '../sync/status'
 export interface SyncWorkerApi {
   start(options: EngineOptions): Promise<{ database: string }>
   create(collection: string, body: Body, id?: string): Promise<SyncDoc>
-  put(collection: string, id: string, body: Body): Promise<SyncDoc>
-  patch(collection: string, id: string, body: Body): Promise<SyncDoc>
+  put(collection: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
+  patch(collection: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
   delete(collection: string, id: string): Promise<void>
   status(): SyncStatus
   subscribe(listener: StatusListener): () => void
@@ -41,8 +41,8 @@ export function syncWorkerApi(open: (options: EngineOptions) => Promise<SyncEngi
       return { database: databaseName(options.origin, options.user) }
     },
     create: (c, body, id) => need().mutate.create(c, body, id),
-    put: (c, id, body) => need().mutate.put(c, id, body),
-    patch: (c, id, body) => need().mutate.patch(c, id, body),
+    put: (c, id, body, o) => need().mutate.put(c, id, body, o),
+    patch: (c, id, body, o) => need().mutate.patch(c, id, body, o),
     delete: (c, id) => need().mutate.delete(c, id),
     status: () => need().status(),
     subscribe: (listener) => need().subscribe(listener),

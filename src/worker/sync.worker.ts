@@ -8,7 +8,11 @@ import * as Comlink from 'comlink'
 import { MomentumDb } from '../db/schema'
 import { createSyncEngine } from '../sync/engine'
 import { browserPorts, type SocketLike } from '../sync/ports'
+import { registerErrorTransfer } from './error-transfer'
 import { syncWorkerApi } from './sync-api'
+
+// MutationError.code and StorageError.reason must reach the page (its side registers the same).
+registerErrorTransfer()
 
 const ports = browserPorts((name) => new MomentumDb(name), {
   fetch: self.fetch.bind(self),

@@ -190,12 +190,35 @@ test.describe('unhandled errors', () => {
     expect((await upload).postDataJSON()).toMatchObject({ level: 'ERROR', log: 'Harness exploded' })
 
     const second = page.waitForRequest((r) => r.url().endsWith('/api/logs/client') && r.method() === 'POST')
-    await page.getByRole('button', { name: 'reject' }).click()
+    await page.getByRole('button', { name: 'reject', exact: true }).click()
     await expect(page.getByRole('alert').filter({ hasText: 'No such record' })).toBeVisible()
     expect((await second).postDataJSON()).toMatchObject({
       level: 'WARN',
       log: 'No such record',
       ctx: { code: 404 },
     })
+  })
+
+  test('a 401 that ended the session is left to the session-expiry warning: no error toast, no log', async ({
+    page,
+    server,
+  }) => {
+    await page.goto(`${server.url}/`)
+    const logged: string[] = []
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/logs/client') && r.method() === 'POST') logged.push(r.postData() ?? '')
+    })
+    const refused = page.waitForResponse((r) => r.url().endsWith('/api/users') && r.status() === 401)
+    await page.getByRole('button', { name: 'reject 401' }).click()
+    const message = ((await (await refused).json()) as { message: string }).message
+    await expect(page.locator('#answer')).toHaveText('asked without a session')
+    // A later rejection is still reported; rejections are reported in order, so by the time its toast
+    // shows, the 401's would have shown too.
+    await page.getByRole('button', { name: 'reject', exact: true }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'No such record' })).toBeVisible()
+    // Counted now, not polled: a toast closes by itself after 5 s, so waiting would always pass.
+    expect(await toasts(page).filter({ hasText: message }).count()).toBe(0)
+    await expect.poll(() => logged.length).toBe(1)
+    expect(logged.join('\n')).not.toContain(message)
   })
 })

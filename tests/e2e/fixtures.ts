@@ -49,10 +49,16 @@ interface WorkerFixtures {
   server: E2EServer
 }
 
-async function startServer(
+/**
+ * Also for specs that need a server of their own: `reuseDataDir` starts it on an existing data dir and
+ * `stop(true)` keeps the dir, so a spec can stop the server, change its data and start it again (pass
+ * `{ PORT }` to keep the console's origin).
+ */
+export async function startServer(
   seed: 'none' | 'sample',
   extraEnv: Record<string, string> = {},
-): Promise<{ server: E2EServer; stop: () => Promise<void> }> {
+  reuseDataDir?: string,
+): Promise<{ server: E2EServer; stop: (keepData?: boolean) => Promise<void> }> {
   // Another `vite build` may be rewriting dist/ui right now: give it a moment before giving up.
   for (let i = 0; i < 60 && !fs.existsSync(path.join(UI_DIR, 'index.html')); i++) {
     await new Promise((r) => setTimeout(r, 500))
@@ -60,7 +66,7 @@ async function startServer(
   if (!fs.existsSync(path.join(UI_DIR, 'index.html'))) {
     throw new Error('dist/ui is missing: run `npx vite build` before the e2e tests')
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-e2e-'))
+  const dataDir = reuseDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-e2e-'))
   // A private copy of the build: a `vite build` run meanwhile (it empties dist/ui) cannot break this run.
   const uiDir = path.join(dataDir, 'ui-build')
   fs.cpSync(UI_DIR, uiDir, { recursive: true })
@@ -144,14 +150,14 @@ async function startServer(
       if (user.status >= 300) throw new Error(`create user: ${user.status} ${JSON.stringify(user.body)}`)
     },
   }
-  const stop = async () => {
+  const stop = async (keepData = false) => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r))
       child.kill('SIGTERM')
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
       if (child.exitCode === null) child.kill('SIGKILL')
     }
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true })
   }
   return { server, stop }
 }

@@ -6,11 +6,15 @@
  * with the server's VAPID key and stores the subscription on the server, the server encrypts and
  * signs a real Web Push message to that endpoint, the endpoint verifies and decrypts it, and the
  * decrypted payload is delivered to the console's service worker (ServiceWorker.deliverPushMessage),
- * which shows it. Turning the toggle off removes the subscription on the server.
+ * which shows it. Turning the toggle off removes the subscription on the server; so does logging out,
+ * which also unsubscribes the browser, so the next user of a shared browser starts with it off.
  */
+
+import type { BrowserContext } from '@playwright/test'
 import { PWA_TEXT } from '../../src/shared/messages'
 import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
 import { expect, openLoggedIn, test } from './fixtures'
+import { LoginPage } from './pages/login-page'
 import { registrationId, serviceWorkerReady } from './pages/service-worker'
 import { Shell } from './pages/shell'
 
@@ -30,11 +34,11 @@ test.afterAll(async () => {
 /** What the replaced PushManager was asked for, kept in sessionStorage so a reload still sees it. */
 const STATE_KEY = 'momentum-e2e-push-subscription'
 
-test('toggle on → the server sends a real push → the worker shows it; toggle off → nothing to send to', async ({
-  page,
-  context,
-  server,
-}) => {
+/**
+ * Gives the browser a push service: PushManager.subscribe / getSubscription hand out a subscription at
+ * the local push endpoint, holding a real key pair. Returns that endpoint's subscription.
+ */
+async function fakePushService(context: BrowserContext) {
   const subscription = endpoint.subscribe()
   await context.addInitScript(
     ({ json, stateKey }) => {
@@ -74,6 +78,15 @@ test('toggle on → the server sends a real push → the worker shows it; toggle
     },
     { json: subscription.json, stateKey: STATE_KEY },
   )
+  return subscription
+}
+
+test('toggle on → the server sends a real push → the worker shows it; toggle off → nothing to send to', async ({
+  page,
+  context,
+  server,
+}) => {
+  const subscription = await fakePushService(context)
   await context.grantPermissions(['notifications'], { origin: server.url })
   const token = await server.login()
   await openLoggedIn(page, server, token, '/')
@@ -137,4 +150,44 @@ test('toggle on → the server sends a real push → the worker shows it; toggle
     )
     .toEqual([expect.objectContaining({ to: 'admin', status: 'no_subscription' })])
   expect(endpoint.received.filter((r) => r.subscription === subscription.id)).toHaveLength(1)
+})
+
+test('logout unsubscribes this browser and removes it on the server; the next user sees notifications off', async ({
+  page,
+  context,
+  server,
+}) => {
+  const subscription = await fakePushService(context)
+  await context.grantPermissions(['notifications'], { origin: server.url })
+  await server.createUser('next-user', [])
+  // Another session of admin asks the server to send, before and after the console's logout.
+  const sender = await server.login()
+  const message = { to: ['admin'], title: 'Shift report', body: 'For admin only' }
+  const send = async () =>
+    (await server.api<SendResult>('/api/notifications', { token: sender, json: message })).body.results
+
+  await openLoggedIn(page, server, await server.login(), '/')
+  await serviceWorkerReady(page)
+  const shell = new Shell(page)
+  await shell.avatar.click()
+  const toggle = page.getByRole('switch', { name: new RegExp(PWA_TEXT.notifications) })
+  await toggle.click()
+  await expect(toggle).toBeChecked()
+  expect(await send()).toEqual([expect.objectContaining({ to: 'admin', status: 'sent', subscriptions: 1 })])
+  await expect.poll(() => endpoint.received.filter((r) => r.subscription === subscription.id).length).toBe(1)
+
+  // Logout from the same avatar menu (nothing unsent: no question asked).
+  await page.getByRole('button', { name: 'Logout' }).click()
+  await expect(page).toHaveURL(/\/ui\/login/)
+  // The browser's subscription is gone, and the server no longer sends this device admin's messages.
+  expect(await page.evaluate((key) => sessionStorage.getItem(key), STATE_KEY)).toBeNull()
+  expect(await send()).toEqual([expect.objectContaining({ to: 'admin', status: 'no_subscription' })])
+  expect(endpoint.received.filter((r) => r.subscription === subscription.id)).toHaveLength(1)
+
+  // The next person on this browser finds notifications off.
+  await new LoginPage(page).login('next-user', 'next-user-pw')
+  await expect(page).not.toHaveURL(/\/login/)
+  await shell.avatar.click()
+  await expect(toggle).toBeEnabled()
+  await expect(toggle).not.toBeChecked()
 })

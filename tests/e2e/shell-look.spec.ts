@@ -1,7 +1,8 @@
 /**
  * Accessibility (axe-core, no violations on the login page and the shell) and screenshots of the shell
  * at desktop and phone widths in light and dark (saved under test-results/screenshots/ for review).
- * Dark mode comes from the theme setting, here switched by rewriting the public settings answer.
+ * Dark mode and the footer's legal links come from the real settings, saved on the server before each
+ * test (so the logged-in shell, which reads the mirrored settings, and the login page agree).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -11,7 +12,8 @@ import { ADMIN_PASSWORD, type E2EServer, expect, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
 
-test.use({ seed: 'sample' })
+// The theme setting changes every screen: a server of this spec's own.
+test.use({ seed: 'sample', isolate: 'shell-look' })
 
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results/screenshots')
 const WIDTHS = [
@@ -31,19 +33,21 @@ async function axeViolations(page: Page): Promise<string[]> {
   return result
 }
 
-async function useDarkTheme(page: Page, dark: boolean): Promise<void> {
-  await page.route('**/api/settings', async (route) => {
-    const res = await route.fetch()
-    const list = (await res.json()) as { _id: string; value: unknown }[]
-    const patched = list.map((s) =>
-      s._id === 'theme' ? { ...s, value: { ...(s.value as object), darkMode: dark } } : s,
-    )
-    if (!patched.some((s) => s._id === 'terms_of_service_url')) {
-      patched.push({ _id: 'terms_of_service_url', value: 'https://example.com/terms' })
-      patched.push({ _id: 'privacy_policy_url', value: 'https://example.com/privacy' })
-    }
-    await route.fulfill({ response: res, json: patched })
-  })
+async function useDarkTheme(server: E2EServer, dark: boolean): Promise<void> {
+  const token = await server.login()
+  const theme = await server.api<{ value?: Record<string, unknown> }>('/api/settings/theme', { token })
+  const settings: [string, unknown][] = [
+    ['theme', { ...(theme.status === 200 ? theme.body.value : {}), darkMode: dark }],
+    ['terms_of_service_url', 'https://example.com/terms'],
+    ['privacy_policy_url', 'https://example.com/privacy'],
+  ]
+  for (const [id, value] of settings) {
+    const patched = await server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token })
+    if (patched.status === 404) {
+      const created = await server.api('/api/settings', { json: { _id: id, value }, token })
+      expect(created.status, `create ${id}`).toBe(201)
+    } else expect(patched.status, `save ${id}`).toBe(200)
+  }
 }
 
 async function loginAs(page: Page, server: E2EServer, redirect = ''): Promise<void> {
@@ -59,7 +63,7 @@ for (const { name, viewport } of WIDTHS) {
       test.use({ viewport })
 
       test('login page has no axe violations', async ({ page, server }) => {
-        await useDarkTheme(page, dark)
+        await useDarkTheme(server, dark)
         const login = new LoginPage(page)
         await login.open(server.ui)
         await expect(page.locator('html')).toHaveAttribute('data-theme', mode)
@@ -71,7 +75,7 @@ for (const { name, viewport } of WIDTHS) {
       })
 
       test('shell has no axe violations', async ({ page, server }) => {
-        await useDarkTheme(page, dark)
+        await useDarkTheme(server, dark)
         await loginAs(page, server, '?redirect=%2Factions%2Fnightly')
         const shell = new Shell(page)
         await expect(shell.currentCrumb).toHaveText('nightly')
@@ -88,7 +92,7 @@ for (const { name, viewport } of WIDTHS) {
       })
 
       test('home and 404 have no axe violations', async ({ page, server }) => {
-        await useDarkTheme(page, dark)
+        await useDarkTheme(server, dark)
         await loginAs(page, server)
         await expect(page.getByRole('heading', { name: 'Welcome, Administrator' })).toBeVisible()
         await page.screenshot({ path: path.join(SHOTS, `home-${name}-${mode}.png`), fullPage: true })

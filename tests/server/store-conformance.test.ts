@@ -295,6 +295,33 @@ for (const { kind, backend, skip } of kinds) {
       ])
     })
 
+    it('writeMany with an Idempotency-Key writes the batch once, also under concurrent repeats', async () => {
+      const ctx = { user: 'alice', idempotencyKey: 'batch-1', requestHash: 'hb' }
+      const batch = () =>
+        store.writeMany(
+          [
+            { op: 'create' as const, collection: 'once', body: { n: 1 } },
+            { op: 'create' as const, collection: 'once', body: { n: 2 } },
+          ],
+          ctx,
+        )
+      const all = await Promise.all(Array.from({ length: 6 }, batch))
+      expect((await store.list('once')).total).toBe(2)
+      expect(all.filter((r) => !r[0]!.replayed)).toHaveLength(1)
+      const first = all.find((r) => !r[0]!.replayed)!
+      for (const r of all) {
+        expect(r.map((x) => x.body)).toEqual(first.map((x) => x.body))
+        expect(r.map((x) => x.status)).toEqual([201, 201])
+      }
+      await expect(store.writeMany([], { ...ctx, requestHash: 'other' })).rejects.toMatchObject({
+        status: 400,
+        message: SERVER_TEXT.idempotencyMismatch,
+      })
+      // The same key by another user is another request.
+      await store.writeMany([{ op: 'create', collection: 'once', body: {} }], { ...ctx, user: 'bob' })
+      expect((await store.list('once')).total).toBe(3)
+    })
+
     it('concurrent writers never make a concurrent reader skip a seq', async () => {
       const second = await b.open()
       others.push(second)
@@ -409,7 +436,11 @@ for (const { kind, backend, skip } of kinds) {
       )
       await store.write({ op: 'put', collection: 'gone', id: 'a', body: { again: true } }, user)
       const head = await store.headSeq()
-      expect(await store.clear('gone', user)).toBe(3)
+      expect(await store.clear('gone', user)).toEqual({
+        status: 200,
+        body: { ok: true, deleted: 3 },
+        replayed: false,
+      })
       expect((await store.list('gone')).total).toBe(0)
       const log = await logAfter(store, head)
       expect(log.map((c) => [c.id, c.op, c.rev, c.doc])).toEqual([
@@ -417,7 +448,46 @@ for (const { kind, backend, skip } of kinds) {
         ['b', 'delete', 2, null],
         ['c', 'delete', 2, null],
       ])
-      expect(await store.clear('gone', user)).toBe(0)
+      expect((await store.clear('gone', user)).body).toEqual({ ok: true, deleted: 0 })
+    })
+
+    it('clear lets a check refuse the whole drop, inside its transaction', async () => {
+      await store.writeMany(
+        ['x', 'vip'].map((id) => ({ op: 'put' as const, collection: 'guarded', id, body: {} })),
+        user,
+      )
+      const head = await store.headSeq()
+      const seen: string[][] = []
+      const refuse = (ids: string[]) => {
+        seen.push([...ids].sort())
+        if (ids.includes('vip')) throw new Error('blocked')
+      }
+      await expect(store.clear('guarded', user, refuse)).rejects.toThrow('blocked')
+      expect(seen).toEqual([['vip', 'x']])
+      expect((await store.list('guarded')).total).toBe(2)
+      expect(await store.headSeq()).toBe(head)
+    })
+
+    it('clear with an Idempotency-Key deletes once: a repeat replays and spares later documents', async () => {
+      await store.write({ op: 'put', collection: 'dropped', id: 'old', body: {} }, user)
+      const ctx = { user: 'alice', idempotencyKey: 'drop-1', requestHash: 'hd' }
+      expect(await store.clear('dropped', ctx)).toMatchObject({
+        body: { ok: true, deleted: 1 },
+        replayed: false,
+      })
+      await store.write({ op: 'put', collection: 'dropped', id: 'new', body: {} }, user)
+      const head = await store.headSeq()
+      expect(await store.clear('dropped', ctx)).toEqual({
+        status: 200,
+        body: { ok: true, deleted: 1 },
+        replayed: true,
+      })
+      expect(await store.get('dropped', 'new')).not.toBeNull()
+      expect(await store.headSeq()).toBe(head)
+      await expect(store.clear('dropped', { ...ctx, requestHash: 'other' })).rejects.toMatchObject({
+        status: 400,
+        message: SERVER_TEXT.idempotencyMismatch,
+      })
     })
 
     it('keeps its epoch across reopening until resetEpoch', async () => {

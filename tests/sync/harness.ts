@@ -33,6 +33,10 @@ export class ManualClock implements ClockPort {
   random(): number {
     return 0.5
   }
+  /** How far ahead each waiting timer is, soonest first (to check what the engine scheduled). */
+  waits(): number[] {
+    return [...this.timers.values()].map((t) => t.at - this.t).sort((a, b) => a - b)
+  }
   /** Moves time on and fires every timer that became due, in order. */
   advance(ms: number): void {
     this.t += ms

@@ -6,6 +6,7 @@
  */
 import 'fake-indexeddb/auto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { WS_RECONNECT_MS } from '../../src/shared/constants'
 import type { SocketMessage } from '../../src/shared/sync-protocol'
 import { readCursor } from '../../src/sync/local'
 import { startTestServer, type TestServer } from '../helpers/server'
@@ -92,6 +93,72 @@ test('(7) duplicated, reordered and gapped websocket pages converge without doub
     return has('w6')
   }, 'w6 after reconnect')
   expect(h.net.sockets.length).toBe(2)
+  await expectConverged(engine, server, token, ['products'])
+  await engine.close()
+})
+
+test('a closed stream never reconnects before WS_RECONNECT_MS (SPEC §9), even with the lowest jitter', async () => {
+  const token = await server.userWith('redialer', ['products:r'])
+  const h = harness(server, 'redialer', token)
+  h.clock.random = () => 0 // the draw that once gave 0.75 × 15 s
+  const engine = await h.open({ live: true })
+  await until(() => engine.status().network === 'online' && h.net.sockets.length === 1, 'first socket')
+  h.net.sockets[0]!.close()
+  await until(() => engine.status().network === 'offline', 'close seen')
+  h.clock.advance(WS_RECONNECT_MS - 1)
+  await new Promise((r) => setTimeout(r, 50))
+  expect(h.net.sockets.length).toBe(1)
+  h.clock.advance(1)
+  await until(() => h.net.sockets.length === 2, 'reconnect at WS_RECONNECT_MS')
+  await engine.close()
+})
+
+test('a page of a socket that dropped while the page waited is ignored: the status stays offline', async () => {
+  const token = await server.userWith('dropper', ['products:r'])
+  const h = harness(server, 'dropper', token)
+  let pages = 0
+  h.net.frames = (frame, deliver) => {
+    if ((JSON.parse(frame) as SocketMessage).event === 'changes') pages++
+    deliver(frame)
+  }
+  const engine = await h.open({ live: true })
+  const has = async (id: string) => (await engine.db.docs.get(['products', id])) !== undefined
+  await until(() => pages === 1, "the stream's catch-up page")
+  await new Promise((r) => setTimeout(r, 50))
+
+  // Keep the engine busy with an HTTP pull whose answer is held back, so the next page waits its turn.
+  let release!: () => void
+  const gate = new Promise<void>((r) => {
+    release = r
+  })
+  let holding = true
+  h.net.afterResponse = async (url) => {
+    if (holding && url.includes('/api/sync')) await gate
+  }
+  let dropping = true
+  h.net.dropResponse = (url) => dropping && url.includes('/api/sync')
+  const busy = engine.pull()
+  await until(() => h.net.requests.some((r) => r.url.includes('/api/sync?')), 'the held pull')
+  await server.api('/api/products', { token: admin, json: { _id: 'midpage', name: 'Mid page' } })
+  await until(() => pages === 2, 'the page delivered while the socket is current')
+
+  // The socket drops while its page waits behind the pull.
+  h.net.sockets[0]!.close()
+  await until(() => engine.status().network === 'offline', 'close seen')
+  const seen: string[] = []
+  const off = engine.subscribe((s) => seen.push(s.network))
+  holding = false
+  release()
+  expect(await busy).toBe('offline')
+  dropping = false
+  await new Promise((r) => setTimeout(r, 200))
+  expect(seen.filter((n) => n !== 'offline')).toEqual([])
+  expect(engine.status().network).toBe('offline')
+  off()
+
+  // The reconnect's `sync` from the stored cursor brings the change that page carried.
+  h.clock.advance(30_000)
+  await until(async () => (await has('midpage')) && engine.status().network === 'online', 'after reconnect')
   await expectConverged(engine, server, token, ['products'])
   await engine.close()
 })

@@ -8,13 +8,18 @@
 import * as Comlink from 'comlink'
 import { databaseName, MomentumDb } from '../../db/schema'
 import type { InboxItem, OutboxEntry, SyncDoc } from '../../db/types'
-import type { Body, MutationApi, SyncEngine } from '../../sync/engine'
+import type { Body, MutationApi, SyncEngine, WriteOptions } from '../../sync/engine'
 import { createSyncEngine } from '../../sync/engine'
 import type { Resolution } from '../../sync/inbox'
 import { createMemoryLocks } from '../../sync/memory-lock'
 import { browserPorts, type SocketLike } from '../../sync/ports'
 import type { StatusListener } from '../../sync/status'
+import { registerErrorTransfer } from '../../worker/error-transfer'
 import type { SyncWorkerApi } from '../../worker/sync-api'
+
+// [sync-engine] Errors thrown in the worker arrive as MutationError / StorageError with code and
+// reason intact (src/worker/error-transfer.ts; the worker registers the same handler).
+registerErrorTransfer()
 
 export interface EngineTarget {
   origin: string
@@ -47,8 +52,8 @@ export interface EngineClient {
 interface Backend {
   mode: 'worker' | 'page'
   create(c: string, body: Body, id?: string): Promise<SyncDoc>
-  put(c: string, id: string, body: Body): Promise<SyncDoc>
-  patch(c: string, id: string, body: Body): Promise<SyncDoc>
+  put(c: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
+  patch(c: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
   delete(c: string, id: string): Promise<void>
   subscribe(listener: StatusListener): Promise<() => void>
   pending(): Promise<OutboxEntry[]>
@@ -71,8 +76,8 @@ async function workerBackend(target: EngineTarget): Promise<Backend> {
   return {
     mode: 'worker',
     create: (c, body, id) => remote.create(c, body, id),
-    put: (c, id, body) => remote.put(c, id, body),
-    patch: (c, id, body) => remote.patch(c, id, body),
+    put: (c, id, body, o) => remote.put(c, id, body, o),
+    patch: (c, id, body, o) => remote.patch(c, id, body, o),
     delete: (c, id) => remote.delete(c, id),
     async subscribe(listener) {
       // The worker returns a proxy of its unsubscribe function; the listener crosses as a proxy too.
@@ -108,8 +113,8 @@ async function pageBackend(target: EngineTarget): Promise<Backend> {
   return {
     mode: 'page',
     create: (c, body, id) => engine.mutate.create(c, body, id),
-    put: (c, id, body) => engine.mutate.put(c, id, body),
-    patch: (c, id, body) => engine.mutate.patch(c, id, body),
+    put: (c, id, body, o) => engine.mutate.put(c, id, body, o),
+    patch: (c, id, body, o) => engine.mutate.patch(c, id, body, o),
     delete: (c, id) => engine.mutate.delete(c, id),
     subscribe: async (listener) => engine.subscribe(listener),
     pending: () => engine.pending(),
@@ -152,8 +157,8 @@ export async function openEngineClient(target: EngineTarget): Promise<EngineClie
     db,
     mutate: {
       create: (c, body, id) => backend.create(c, body, id),
-      put: (c, id, body) => backend.put(c, id, body),
-      patch: (c, id, body) => backend.patch(c, id, body),
+      put: (c, id, body, o) => backend.put(c, id, body, o),
+      patch: (c, id, body, o) => backend.patch(c, id, body, o),
       delete: (c, id) => backend.delete(c, id),
     },
     token: () => token,

@@ -2,16 +2,26 @@
  * The question asked before an explicit logout (ARCHITECTURE §3 "Per user"): logging out deletes the
  * user's local database, so changes that never reached the server would be lost. With none, logout
  * just goes ahead. Counted from the database itself rather than the status object, so a change queued
- * by another tab a moment ago is counted too.
+ * by another tab a moment ago is counted too, and so is work queued earlier while the engine starts.
  */
+import { databaseName } from '../../db/schema'
 import { FEEDBACK_TEXT, SYNC_UI_TEXT } from '../../shared/messages'
+import { api } from '../api/client'
 import { confirm } from '../feedback/confirm-store'
+import { sessionStore } from '../session/session'
+import { countUnsent } from './local-database'
 import { syncStore } from './sync-session'
 
 /** Outbox entries plus inbox items: every local change the server has not accepted. */
 export async function unsentChanges(): Promise<number> {
   const client = syncStore.get().client
-  if (!client) return 0
+  if (!client) {
+    // The engine is still starting (or failed to): logout would still delete this user's database, so
+    // count what it holds from the database itself instead of assuming it is empty.
+    const user = sessionStore.get().user
+    if (!user) return 0
+    return countUnsent(databaseName(api.base(), user._id)).catch(() => 0)
+  }
   try {
     const [outbox, inbox] = await Promise.all([client.db.outbox.count(), client.db.inbox.count()])
     return outbox + inbox

@@ -17,14 +17,14 @@ import {
 } from 'react'
 import type { MomentumDb } from '../../db/schema'
 import type { InboxItem, OutboxEntry } from '../../db/types'
-import type { MutationApi } from '../../sync/engine'
+import type { MutationApi, WriteOptions } from '../../sync/engine'
 import type { Resolution } from '../../sync/inbox'
 import type { SyncStatus } from '../../sync/status'
 import { installConsoleHandle } from './console-handle'
 import { type StorageInfo, storageInfo } from './storage-info'
 import { type SyncState, syncStore, whenReady, wireSyncSession } from './sync-session'
 
-export type { InboxItem, MutationApi, OutboxEntry, Resolution, StorageInfo, SyncStatus }
+export type { InboxItem, MutationApi, OutboxEntry, Resolution, StorageInfo, SyncStatus, WriteOptions }
 
 const SyncContext = createContext<SyncState | null>(null)
 
@@ -56,8 +56,8 @@ export function useSyncDb(): MomentumDb | null {
  */
 export const syncMutate: MutationApi = {
   create: async (c, body, id) => (await whenReady()).mutate.create(c, body, id),
-  put: async (c, id, body) => (await whenReady()).mutate.put(c, id, body),
-  patch: async (c, id, body) => (await whenReady()).mutate.patch(c, id, body),
+  put: async (c, id, body, o) => (await whenReady()).mutate.put(c, id, body, o),
+  patch: async (c, id, body, o) => (await whenReady()).mutate.patch(c, id, body, o),
   delete: async (c, id) => (await whenReady()).mutate.delete(c, id),
 }
 

@@ -15,7 +15,7 @@ import type { SyncStatus } from '../../sync/status'
 import { api } from '../api/client'
 import { outboxSyncOnGrowth, wireFocusReplay } from '../pwa/outbox-sync' // pwa: Background Sync
 import { SYNC_POKE_EVENT } from '../pwa/register'
-import { expireSession, logout, onSessionEvent, sessionStore } from '../session/session'
+import { expireSession, logoutLocally, onSessionEvent, sessionStore } from '../session/session'
 import { type EngineClient, openEngineClient } from './engine-client'
 import { deleteLocalDatabase, onDatabaseClosing } from './local-database'
 import { requestPersistence } from './storage-info'
@@ -155,7 +155,11 @@ export function wireSyncSession(): void {
   // the shared token is revoked and a tab left running would sync for a user who has left.
   onDatabaseClosing((database) => {
     if (state.client?.database !== database) return
-    void serial(async () => void (await closeClient())).then(() => logout())
+    // session: logoutLocally, not logout(): the server already ended this token, and a second logout
+    // call would meet its 401 and read as an expiry (a second, wrong toast).
+    void serial(async () => void (await closeClient())).then(() => {
+      if (sessionStore.get().status !== 'anonymous') logoutLocally()
+    })
   })
   // The worker hears its own `online` event, but not the service worker's pokes (a data-change push,
   // Background Sync); both ask for a pull and a replay now.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ClientLogEntry } from './client-log'
-import { rejectionLevel, reportError } from './error-reporter'
+import { installErrorReporter, rejectionLevel, reportError } from './error-reporter'
 
 describe('error reporter', () => {
   it('logs rejections as ERROR without a code or with one of 500 and up, else WARN (SPEC §8)', () => {
@@ -27,5 +27,29 @@ describe('error reporter', () => {
       ['WARN', 'Forbidden thing', '/ui/users', 403],
       ['ERROR', 'x is undefined', '/ui/users', null],
     ])
+  })
+
+  it('ignores rejections the session-expiry path already handled, and reports every other one', () => {
+    const toasts: string[] = []
+    const logs: ClientLogEntry[] = []
+    const expiry = Object.assign(new Error('Login required'), { status: 401 })
+    const target = new EventTarget()
+    const stop = installErrorReporter(
+      {
+        toastError: (m) => toasts.push(m),
+        log: (e) => logs.push(e),
+        where: () => '/ui/users',
+        handled: (reason) => reason === expiry,
+      },
+      target as unknown as Window,
+    )
+    const reject = (reason: unknown) =>
+      target.dispatchEvent(Object.assign(new Event('unhandledrejection'), { reason }))
+    reject(expiry)
+    // A 401 that did not end the session (a wrong password nobody caught) is still reported.
+    reject(Object.assign(new Error('Wrong password'), { status: 401 }))
+    stop()
+    expect(toasts).toEqual(['Wrong password'])
+    expect(logs.map((l) => l.log)).toEqual(['Wrong password'])
   })
 })

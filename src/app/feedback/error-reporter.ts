@@ -1,7 +1,10 @@
 /**
  * Unhandled errors and promise rejections (SPEC §8): an error toast with the message, and an entry in
  * the client log. Rejections are logged as ERROR when they carry no status code or one of 500 and up,
- * else as WARN: a 4xx is the user's or the data's problem, not the console's bug.
+ * else as WARN: a 4xx is the user's or the data's problem, not the console's bug. A rejection the
+ * session-expiry path already answered (a 401 that logged the user out with the spec's warning toast)
+ * is neither toasted nor logged: a second, red "Login required" toast would only confuse, and the
+ * upload of the log entry would meet the same 401.
  */
 import type { LogLevel } from '../../shared/constants'
 import type { ClientLogEntry } from './client-log'
@@ -11,6 +14,8 @@ export interface ReporterPorts {
   log(entry: ClientLogEntry): void
   /** The current path, kept with each entry to find the screen that failed. */
   where(): string
+  /** True for an error something else already told the user about (a session-expiry 401). */
+  handled?(reason: unknown): boolean
 }
 
 /** The HTTP-ish status an error carries, if any (the API client's ApiError has `status`). */
@@ -61,7 +66,10 @@ export function installErrorReporter(ports: ReporterPorts, target: Window = wind
     if (!e.error && !e.message) return
     reportError(ports, e.error ?? e.message, 'error')
   }
-  const onRejection = (e: PromiseRejectionEvent) => reportError(ports, e.reason, 'rejection')
+  const onRejection = (e: PromiseRejectionEvent) => {
+    if (ports.handled?.(e.reason)) return
+    reportError(ports, e.reason, 'rejection')
+  }
   target.addEventListener('error', onError)
   target.addEventListener('unhandledrejection', onRejection)
   return () => {

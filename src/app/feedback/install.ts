@@ -11,6 +11,9 @@ let uninstall: (() => void) | null = null
 
 export function installFeedback(): void {
   if (uninstall) return
+  // The 401s that ended the session: session.ts already warned ("Your session has expired…").
+  const expiryErrors = new WeakSet<object>()
+  api.onUnauthorized((_url, error) => expiryErrors.add(error))
   const log = createClientLog({
     // Not api.request: a 401 on a log upload must not count as a session expiry, and never toasts.
     send: async (entry) => {
@@ -33,5 +36,6 @@ export function installFeedback(): void {
     toastError: (message) => toast.error(message),
     log,
     where: () => location.pathname,
+    handled: (reason) => typeof reason === 'object' && reason !== null && expiryErrors.has(reason),
   })
 }

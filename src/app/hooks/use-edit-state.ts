@@ -5,48 +5,58 @@
  * edit back; Ctrl/Cmd+Z and Ctrl/Cmd+Y do the same outside text fields, where the browser's own
  * per-field undo stays in charge.
  *
- * When the original changes (the saved document came back from the server) an unmodified form takes
- * it; a modified form keeps the user's edit, which is then compared against the new original.
+ * When the original changes (someone else saved, or our save came back) an unmodified form takes it.
+ * A modified form keeps the user's edit AND the version it started from (`base`, `baseVersion`; see
+ * edit-model.ts): a save sends `diffPatch(base, value)` — what the user changed — with `baseVersion`
+ * as the mutation's base, so the other writer's changes are merged or reported, never reverted.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { deepEqual } from '../feedback/deep-equal'
 import { setDirty } from '../feedback/leave-guard'
+import * as model from './edit-model'
 import { useShortcut } from './use-shortcut'
 
-export interface EditState<T> {
+export interface EditState<T, V = unknown> {
   value: T
+  /** The latest value of the source (live). */
   original: T
+  /** The value the unsaved edit started from (the original while nothing is edited). */
+  base: T
+  /** The source `base` was built from (options.version then): pass it as the mutation's base. */
+  baseVersion: V | undefined
+  /** The source changed since the user started editing (someone else saved meanwhile). */
+  changedElsewhere: boolean
   modified: boolean
   setValue(next: T | ((prev: T) => T)): void
-  /** Back to the original; the discarded edit becomes redo-able. */
+  /** Back to the latest original; the discarded edit becomes redo-able. */
   undo(): void
   redo(): void
   canUndo: boolean
   canRedo: boolean
-  /** After a save: the given value (default: the current one) becomes the new original. */
-  commit(saved?: T): void
+  /** After a save: the given value (default: the current one) and its source become the new original. */
+  commit(saved?: T, version?: V): void
 }
 
-export interface EditStateOptions {
+export interface EditStateOptions<V = unknown> {
   /** Bind Ctrl/Cmd+Z and Ctrl/Cmd+Y (default true). */
   shortcuts?: boolean
+  /** The source document(s) `initial` was derived from, e.g. the SyncDoc of the row being edited. */
+  version?: V
 }
 
-export function useEditState<T>(initial: T, options: EditStateOptions = {}): EditState<T> {
-  const [original, setOriginal] = useState(initial)
-  const [value, setValueState] = useState(initial)
-  const [redoValue, setRedoValue] = useState<{ value: T } | null>(null)
-  const [prevInitial, setPrevInitial] = useState(initial)
+export function useEditState<T, V = unknown>(initial: T, options: EditStateOptions<V> = {}): EditState<T, V> {
+  const { version } = options
+  const [m, setModel] = useState(() => model.initModel<T, V>(initial, version))
+  const [prev, setPrev] = useState({ initial, version })
 
   // Adopt a new original during render (React's "state from props" pattern), not in an effect,
   // so the form never paints the stale value.
-  if (!deepEqual(initial, prevInitial)) {
-    setPrevInitial(initial)
-    setOriginal(initial)
-    if (deepEqual(value, original)) setValueState(initial)
+  if (!deepEqual(initial, prev.initial) || !deepEqual(version, prev.version)) {
+    setPrev({ initial, version })
+    setModel((cur) => model.adopt(cur, initial, version))
   }
 
-  const modified = !deepEqual(value, original)
+  const modified = model.isModified(m)
   const key = useRef(Symbol('edit-state')).current
   useEffect(() => {
     setDirty(key, modified)
@@ -54,45 +64,33 @@ export function useEditState<T>(initial: T, options: EditStateOptions = {}): Edi
   useEffect(() => () => setDirty(key, false), [key])
 
   const setValue = useCallback((next: T | ((prev: T) => T)) => {
-    setValueState(next as T)
-    setRedoValue(null)
+    setModel((cur) =>
+      model.edit(cur, typeof next === 'function' ? (next as (prev: T) => T)(cur.value) : next),
+    )
   }, [])
-  const undo = useCallback(() => {
-    if (!modified) return
-    setRedoValue({ value })
-    setValueState(original)
-  }, [modified, value, original])
-  const redo = useCallback(() => {
-    if (!redoValue) return
-    setValueState(redoValue.value)
-    setRedoValue(null)
-  }, [redoValue])
-  const commit = useCallback(
-    (saved?: T) => {
-      const next = saved === undefined ? value : saved
-      setOriginal(next)
-      setValueState(next)
-      setRedoValue(null)
-    },
-    [value],
-  )
+  const undo = useCallback(() => setModel(model.undo), [])
+  const redo = useCallback(() => setModel(model.redo), [])
+  const commit = useCallback((saved?: T, v?: V) => setModel((cur) => model.commit(cur, saved, v)), [])
 
   const shortcuts = options.shortcuts !== false
   useShortcut('undo', shortcuts && modified ? undo : null)
-  useShortcut('redo', shortcuts && redoValue ? redo : null)
+  useShortcut('redo', shortcuts && m.redo ? redo : null)
 
   return useMemo(
     () => ({
-      value,
-      original,
+      value: m.value,
+      original: m.original,
+      base: m.base,
+      baseVersion: m.baseVersion,
+      changedElsewhere: modified && !deepEqual(m.baseVersion, m.version),
       modified,
       setValue,
       undo,
       redo,
       canUndo: modified,
-      canRedo: !!redoValue,
+      canRedo: !!m.redo,
       commit,
     }),
-    [value, original, modified, setValue, undo, redo, redoValue, commit],
+    [m, modified, setValue, undo, redo, commit],
   )
 }

@@ -73,14 +73,20 @@ export async function subscribe(registration: ServiceWorkerRegistration): Promis
   return sub
 }
 
-/** Unsubscribes the browser first (that is what the toggle shows), then tells the server. */
+/**
+ * Unsubscribes the browser first (that is what the toggle shows), then tells the server; the server is
+ * told even when the browser's unsubscribe fails. Also run on explicit logout (register.ts).
+ */
 export async function unsubscribe(registration: ServiceWorkerRegistration): Promise<void> {
   const sub = await registration.pushManager.getSubscription()
   if (!sub) return
   const { endpoint } = sub
-  await sub.unsubscribe()
-  // If the server is unreachable it learns on the next send: the push service answers 410.
-  await api.request('/api/notifications', { method: 'DELETE', body: { endpoint } }).catch(() => {})
+  try {
+    await sub.unsubscribe()
+  } finally {
+    // If the server is unreachable it learns on the next send: the push service answers 410.
+    await api.request('/api/notifications', { method: 'DELETE', body: { endpoint } }).catch(() => {})
+  }
 }
 
 function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {

@@ -12,7 +12,8 @@ import { UI_TEXT } from '../../shared/messages'
 import type { SwToWindow, WindowToSw } from '../../shared/sw-protocol'
 import { ROUTER_BASE } from '../env'
 import { notify } from '../notify'
-import { onSessionEvent } from '../session/session'
+import { beforeLogout, onSessionEvent } from '../session/session'
+import { unsubscribe } from './push'
 import { updateAvailable } from './update-store'
 
 /** Window event the sync engine's host listens to: "pull now", from a data-change push. */
@@ -51,6 +52,13 @@ export function registerServiceWorker(): void {
 
   // SPEC §4: logout clears caches; avatars of the last user must not outlive the session.
   onSessionEvent('logout', () => postToWorker({ type: 'momentum:clear-runtime-caches' }))
+  // The push subscription belongs to the user who made it: on a shared browser the next user must not
+  // see the toggle on, nor get the last user's notifications. Done before the token is revoked, so the
+  // server's DELETE /api/notifications is still allowed.
+  beforeLogout(async () => {
+    const reg = await registration
+    if (reg?.pushManager) await unsubscribe(reg)
+  })
 }
 
 interface SyncManagerLike {

@@ -13,7 +13,7 @@
  * PONG_TIMEOUT_MS after it is treated as dead at once, because a half-open TCP connection can take
  * minutes to report its close.
  */
-import { WS_RECONNECT_MS } from '../../shared/constants'
+import { reconnectDelay } from '../../shared/reconnect'
 import { SERVER_EVENTS, type SocketMessage } from '../../shared/sync-protocol'
 
 export type SocketState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'closed'
@@ -41,8 +41,6 @@ export interface SocketPorts {
 /** Well under the 60 s idle cut-off of common proxies. */
 export const PING_INTERVAL_MS = 25_000
 export const PONG_TIMEOUT_MS = 10_000
-/** Up to 20 % extra, so tabs dropped together by a server restart don't come back in one wave. */
-export const RECONNECT_JITTER = 0.2
 /** Messages kept while disconnected; beyond this the oldest are dropped (they are notifications). */
 export const QUEUE_MAX = 1000
 
@@ -50,9 +48,8 @@ const OPEN = 1
 
 export type EventHandler = (payload: unknown) => void
 
-export function reconnectDelay(random: number): number {
-  return Math.round(WS_RECONNECT_MS * (1 + RECONNECT_JITTER * random))
-}
+// The reconnect rule is shared with the sync engine's stream (src/shared/reconnect.ts).
+export { RECONNECT_JITTER, reconnectDelay } from '../../shared/reconnect'
 
 export function createSocketClient(ports: SocketPorts) {
   let state: SocketState = 'idle'

@@ -8,12 +8,17 @@
  *   'logout'   the user chose to log out: drop caches (the assistant chat, synced data, ...)
  *   'expired'  a 401 outside login/password/totp: clear the assistant chat and toasts. Only the token
  *              and user are dropped; locally stored and queued data stays for the next login.
+ *
+ * The other tabs of the browser hear of every login, logout and expiry (session-channel.ts): a login
+ * of the same user (or one made while a tab has no session) is adopted there, so every tab's sync
+ * engine gets the new token; a logout logs every tab of that user out.
  */
 import { TOAST_COLOURS } from '../../shared/constants'
-import { UI_TEXT } from '../../shared/messages'
+import { SHELL_TEXT, UI_TEXT } from '../../shared/messages'
 import { api } from '../api/client'
 import { readLocal, writeLocal } from '../local-state'
 import { notify } from '../notify'
+import { announce, onSessionMessage, type SessionMessage } from './session-channel'
 
 export interface CurrentUser {
   _id: string
@@ -107,13 +112,21 @@ export async function refreshSession(): Promise<void> {
 }
 
 /** SPEC §4: the token becomes the bearer header, is persisted, and a session fetch follows. */
-export async function setToken(token: string, known?: SessionResponse): Promise<void> {
+export async function setToken(
+  token: string,
+  known?: SessionResponse,
+  opts: { announce?: boolean } = {},
+): Promise<void> {
   api.setToken(token)
   writeLocal('token', token)
   setState({ token })
   if (known?.user) applySession(known)
   await refreshSession()
-  if (state.token === token && state.status === 'authenticated') emit('login')
+  if (state.token !== token || state.status !== 'authenticated') return
+  emit('login')
+  if (opts.announce !== false && state.user) {
+    announce({ type: 'login', token, user: state.user, permissions: [...state.permissions] })
+  }
 }
 
 /** Drops the token and user; local data stays (used by expiry and by logout before its cache clear). */
@@ -124,26 +137,123 @@ function dropSession(): void {
   setState({ status: 'anonymous', token: null, user: null, permissions: [] })
 }
 
+type LogoutTask = () => Promise<void>
+const beforeLogoutTasks = new Set<LogoutTask>()
+/** How long logout waits for a task (e.g. a push unsubscribe against a hanging server). */
+const LOGOUT_TASK_TIMEOUT_MS = 5000
+
+/**
+ * Work that must happen on an explicit logout while the token is still valid (removing this browser's
+ * push subscription on the server). Tasks run in parallel; a failing or slow one never blocks logout.
+ */
+export function beforeLogout(task: LogoutTask): () => void {
+  beforeLogoutTasks.add(task)
+  return () => beforeLogoutTasks.delete(task)
+}
+
+function runBeforeLogout(): Promise<unknown> {
+  const timeout = () => new Promise((resolve) => setTimeout(resolve, LOGOUT_TASK_TIMEOUT_MS))
+  return Promise.all(
+    [...beforeLogoutTasks].map((task) =>
+      Promise.race([task().catch((e) => console.warn('before logout', e)), timeout()]),
+    ),
+  )
+}
+
+/** Set while an explicit logout runs: a 401 met meanwhile (the revoked token) is no expiry. */
+let loggingOut = false
+
 export async function logout(): Promise<void> {
-  if (state.token) {
-    // Best effort: the server forgets the session; the console logs out even when offline.
-    await api.request('/api/auth/logout', { method: 'DELETE' }).catch(() => {})
+  const user = state.user?._id
+  loggingOut = true
+  try {
+    if (state.token) await runBeforeLogout()
+    // Other tabs are told before the token is revoked: they log out (and stop their engines) instead
+    // of meeting the revoked token, which would read as an expiry there.
+    if (user) announce({ type: 'logout', user })
+    if (state.token) {
+      // Best effort: the server forgets the session; the console logs out even when offline.
+      await api.request('/api/auth/logout', { method: 'DELETE' }).catch(() => {})
+    }
+  } finally {
+    loggingOut = false
   }
+  // Always, even if something ended the session meanwhile: 'logout' is what deletes the local data.
+  dropSession()
+  emit('logout')
+}
+
+/**
+ * The logout another tab made: drop this tab's session and caches without calling the server, whose
+ * 401 for the revoked token would read as an expiry. Idempotent: a tab can hear of one logout twice
+ * (the session message and the database deletion).
+ */
+export function logoutLocally(): void {
+  if (state.status === 'anonymous' && !state.token) return
   dropSession()
   emit('logout')
 }
 
 /** SPEC §4/§8: a 401 outside login/password/totp. */
-export function expireSession(): void {
-  if (!state.token && state.status === 'anonymous') return
+export function expireSession(opts: { announce?: boolean } = {}): void {
+  if (loggingOut || (!state.token && state.status === 'anonymous')) return
+  const token = state.token
   dropSession()
   emit('expired')
   notify({ message: UI_TEXT.sessionExpired, colour: TOAST_COLOURS.warning })
+  if (token && opts.announce !== false) announce({ type: 'expired', token })
+}
+
+/** What another tab's session change means here (session-channel.ts). */
+function onOtherTab(message: SessionMessage): void {
+  if (message.type === 'login') {
+    if (message.token === state.token) return
+    // Same user: adopt the fresh token (the engine gets it and resumes). No session here: log in too.
+    // A tab working as another user keeps its own session.
+    const mine = state.status === 'authenticated' ? state.user?._id : null
+    if (mine && mine !== message.user._id) return
+    void setToken(message.token, message, { announce: false })
+  } else if (message.type === 'logout') {
+    if (state.status === 'authenticated' && state.user?._id === message.user) logoutLocally()
+  } else if (message.type === 'expired') {
+    if (state.token === message.token) expireSession({ announce: false })
+  }
+}
+
+/**
+ * A stored token but no cached session, and the server cannot be asked: the login page, saying why,
+ * instead of waiting on "Connecting to the server…". The token stays stored, and the session is
+ * restored by itself when the connection returns (unless someone logged in meanwhile).
+ */
+function waitForConnection(token: string): void {
+  api.setToken(null)
+  setState({ status: 'anonymous', token: null, user: null, permissions: [] })
+  notify({ message: SHELL_TEXT.offlineNoSession, colour: TOAST_COLOURS.warning })
+  if (typeof window === 'undefined') return
+  window.addEventListener(
+    'online',
+    () => {
+      if (state.status !== 'anonymous' || readLocal<string>('token') !== token) return
+      void restoreFromServer(token)
+    },
+    { once: true },
+  )
+}
+
+async function restoreFromServer(token: string): Promise<void> {
+  api.setToken(token)
+  setState({ status: 'restoring', token })
+  await refreshSession()
+  // Another login or an expiry (401) took over meanwhile: nothing left to do here.
+  if (state.token !== token) return
+  if (state.status === 'authenticated') emit('login')
+  else waitForConnection(token)
 }
 
 /** Restores the stored token and cached session (after preloadLocal) and revalidates it. */
 export function restoreSession(): void {
   api.onUnauthorized(() => expireSession())
+  onSessionMessage(onOtherTab)
   const token = readLocal<string>('token')
   if (!token) {
     setState({ status: 'anonymous' })
@@ -156,9 +266,6 @@ export function restoreSession(): void {
     emit('login')
     void refreshSession()
   } else {
-    setState({ status: 'restoring', token })
-    void refreshSession().then(() => {
-      if (state.status === 'authenticated') emit('login')
-    })
+    void restoreFromServer(token)
   }
 }

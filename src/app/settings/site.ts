@@ -1,8 +1,12 @@
 /**
- * Site configuration and theme (SPEC §2 Footer, §3 Setting/Site configuration), read from the public
- * settings (GET /api/settings, no login needed) so the login page is already branded. The last answer
- * is cached locally and applied before the first render, so an offline start keeps its look. Theme
- * values become CSS custom properties on <html>; every stylesheet reads colours from them.
+ * Site configuration and theme (SPEC §2 Footer, §3 Setting/Site configuration). Two sources:
+ *   - logged out: the public settings (GET /api/settings, no login needed), so the login page is
+ *     already branded;
+ *   - logged in: the settings mirrored in the user's local database (SiteFromSync.tsx), so a change
+ *     saved in Settings, or another admin's change arriving through sync, shows at once.
+ * The last configuration is cached locally and applied before the first render, so an offline start
+ * keeps its look. Theme values become CSS custom properties on <html>; every stylesheet reads colours
+ * from them.
  */
 import { api } from '../api/client'
 import { readLocal, writeLocal } from '../local-state'
@@ -33,6 +37,18 @@ export const DEFAULT_SITE: SiteConfig = { title: 'Momentum', theme: {} }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined)
 
+/** Only http(s) addresses become links: a stored `javascript:` URL must never reach an href. */
+export function safeLink(v: unknown): string | undefined {
+  const s = str(v)
+  if (!s) return undefined
+  try {
+    const url = new URL(s)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? s : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Builds the site configuration from the settings list; unknown or malformed values are ignored. */
 export function siteFromSettings(settings: readonly SettingDoc[]): SiteConfig {
   const byId = new Map(settings.map((s) => [s._id, s.value]))
@@ -42,8 +58,8 @@ export function siteFromSettings(settings: readonly SettingDoc[]): SiteConfig {
     title: str(byId.get('title')) ?? DEFAULT_SITE.title,
     description: str(byId.get('description')),
     logo: str(byId.get('logo')),
-    privacy_policy_url: str(byId.get('privacy_policy_url')),
-    terms_of_service_url: str(byId.get('terms_of_service_url')),
+    privacy_policy_url: safeLink(byId.get('privacy_policy_url')),
+    terms_of_service_url: safeLink(byId.get('terms_of_service_url')),
     version:
       str(byId.get('version')) ??
       (typeof byId.get('version') === 'number' ? String(byId.get('version')) : undefined),
@@ -121,6 +137,9 @@ function setSite(next: SiteConfig): void {
   for (const l of listeners) l()
 }
 
+/** Set once the logged-in mirror has spoken: a late anonymous answer must not undo it. */
+let fromMirror = false
+
 /** Applies the cached configuration now and refreshes it from the server in the background. */
 export function loadSite(): Promise<void> {
   const cached = readLocal<SiteConfig>('settings')
@@ -128,7 +147,7 @@ export function loadSite(): Promise<void> {
   return api
     .get<SettingDoc[]>('/api/settings')
     .then((list) => {
-      if (!Array.isArray(list)) return
+      if (!Array.isArray(list) || fromMirror) return
       const next = siteFromSettings(list)
       writeLocal('settings', next)
       setSite(next)
@@ -136,4 +155,17 @@ export function loadSite(): Promise<void> {
     .catch(() => {
       // Offline or not served yet: the cached or default look stays.
     })
+}
+
+/**
+ * The configuration from the logged-in user's mirrored settings (rows of the local `settings` table,
+ * pending local changes included). An empty mirror (the first pull has not arrived) changes nothing.
+ */
+export function applyMirroredSettings(rows: readonly { id: string; value: unknown }[]): void {
+  if (rows.length === 0) return
+  fromMirror = true
+  const next = siteFromSettings(rows.map((r) => ({ _id: r.id, value: r.value })))
+  if (JSON.stringify(next) === JSON.stringify(site)) return
+  writeLocal('settings', next)
+  setSite(next)
 }

@@ -3,12 +3,20 @@
  * by default it needs the permission `{path after /api/}:{letter of its HTTP method}`, so a route a
  * module forgets to annotate is protected, not open. Routes opt out with `config.access`:
  *   'public'   anyone (login, public settings, healthcheck)
- *   'session'  any logged-in user (own session, logout)
+ *   'session'  any logged-in caller: a login session or an API token
+ *   'account'  a login session only: routes that change credentials (password, TOTP) refuse API tokens
  *   fn(req)    the permissions it returns, any one of which suffices
  * 401 means no valid session; 403 means a session without the permission.
+ *
+ * An API token has its own purpose ('api-token'), so "own account" shortcuts (own picture, own
+ * profile) never apply to it: a token does only what its grants AND its owner's allow (isOwn below).
+ *
+ * The token may come from the Authorization header; a `?token=` query only on the two routes that
+ * cannot send a header (the websocket and a picture GET from another origin), so tokens do not end up
+ * in request logs, proxies and browser history for ordinary calls.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { requiresOneOf, SERVER_TEXT } from '../../shared/messages'
+import { requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { check, type Grant, methodLetter, parsePermissions } from '../../shared/permissions'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
@@ -18,7 +26,10 @@ import { imageCookieToken } from './image-cookie'
 export interface AuthInfo {
   user: string | null
   sessionId: string | null
-  /** 'session' for a login token; other purposes (password reset) never grant route access. */
+  /**
+   * 'session' for a login token, 'api-token' for an API token; other purposes (password reset) never
+   * grant route access.
+   */
   purpose: string | null
   permissions: string[]
   grants: Grant[]
@@ -26,7 +37,10 @@ export interface AuthInfo {
   apiToken?: ApiTokenAuth
 }
 
-export type Access = 'public' | 'session' | ((req: FastifyRequest) => string | readonly string[])
+export type Access = 'public' | 'session' | 'account' | ((req: FastifyRequest) => string | readonly string[])
+
+export const SESSION_PURPOSE = 'session'
+export const API_TOKEN_PURPOSE = 'api-token'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,12 +53,27 @@ declare module 'fastify' {
 
 const ANONYMOUS: AuthInfo = { user: null, sessionId: null, purpose: null, permissions: [], grants: [] }
 
+/** The only requests that may carry their token in the URL: they cannot send an Authorization header. */
+const QUERY_TOKEN_ROUTES = [/^\/api\/socket(?:\?|$)/, /^\/api\/users\/[^/?]+\/image(?:\?|$)/]
+
 export function bearerToken(req: FastifyRequest): string | null {
   const header = req.headers.authorization
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null
-  const query = req.query as Record<string, unknown> | undefined
-  if (typeof query?.token === 'string' && query.token) return query.token
+  if (req.method === 'GET' && QUERY_TOKEN_ROUTES.some((r) => r.test(req.url))) {
+    const query = req.query as Record<string, unknown> | undefined
+    if (typeof query?.token === 'string' && query.token) return query.token
+  }
   return imageCookieToken(req)
+}
+
+/** A login session or an API token (not a reset token, not anonymous). */
+export function isLoggedIn(auth: AuthInfo | null | undefined): boolean {
+  return !!auth?.user && (auth.purpose === SESSION_PURPOSE || auth.purpose === API_TOKEN_PURPOSE)
+}
+
+/** The caller acts on their own account through a login session; an API token never counts as "own". */
+export function isOwn(req: FastifyRequest, user: string): boolean {
+  return req.auth.user === user && req.auth.purpose === SESSION_PURPOSE && !req.auth.apiToken
 }
 
 /** The permission a route needs when it does not say: its API path and its method's letter. */
@@ -58,7 +87,8 @@ export async function resolveAuth(services: Services, token: string | null): Pro
   if (isApiToken(token)) return resolveApiToken(services, token)
   const session = await services.tokens.verify(token)
   if (!session) return ANONYMOUS
-  if (session.purpose !== 'session') return { ...ANONYMOUS, user: session.user, purpose: session.purpose }
+  if (session.purpose !== SESSION_PURPOSE)
+    return { ...ANONYMOUS, user: session.user, purpose: session.purpose }
   const permissions = await services.permissionsOf(session.user)
   return {
     user: session.user,
@@ -77,16 +107,16 @@ export function registerGuard(app: FastifyInstance, services: Services): void {
     if (!req.routeOptions.url?.startsWith('/api/') || req.is404) return
     const access = req.routeOptions.config.access
     if (access === 'public') return
-    if (!req.auth.user || req.auth.purpose !== 'session') {
+    if (!isLoggedIn(req.auth)) {
       throw new ApiError('unauthorized', SERVER_TEXT.notAuthenticated)
     }
     if (access === 'session') return
-    const needed = access ? access(req) : defaultPermission(req)
-    const list = typeof needed === 'string' ? [needed] : needed
-    const result = req.auth.apiToken
-      ? { ok: allowsBoth(req.auth.apiToken, list), message: requiresOneOf(list) }
-      : check(req.auth.grants, list, 'any')
-    if (!result.ok) throw new ApiError('forbidden', result.message!)
+    if (access === 'account') {
+      if (req.auth.purpose !== SESSION_PURPOSE)
+        throw new ApiError('forbidden', SECURITY_TEXT.apiTokenNotForAccount)
+      return
+    }
+    requirePermission(req, access ? access(req) : defaultPermission(req))
   })
 }
 
@@ -98,7 +128,7 @@ async function resolveApiToken(services: Services, token: string): Promise<AuthI
   return {
     user: found.user,
     sessionId: `token:${found.doc._id}`,
-    purpose: 'session',
+    purpose: API_TOKEN_PURPOSE,
     permissions,
     grants: parsePermissions(permissions),
     apiToken: {
@@ -109,9 +139,18 @@ async function resolveApiToken(services: Services, token: string): Promise<AuthI
   }
 }
 
+/**
+ * Whether the caller holds one of the permissions: exact for an API token (owner AND token must allow
+ * it, api-tokens.ts), the matcher on the session's grants otherwise.
+ */
+export function allowed(req: FastifyRequest, needed: string | readonly string[]): boolean {
+  const list = typeof needed === 'string' ? [needed] : needed
+  if (req.auth.apiToken) return allowsBoth(req.auth.apiToken, list)
+  return check(req.auth.grants, list, 'any').ok
+}
+
 /** For handlers that decide on the data (e.g. own record or users:u): throws 403 with the spec text. */
 export function requirePermission(req: FastifyRequest, needed: string | readonly string[]): void {
   const list = typeof needed === 'string' ? [needed] : needed
-  const result = check(req.auth.grants, list, 'any')
-  if (!result.ok) throw new ApiError('forbidden', result.message!)
+  if (!allowed(req, list)) throw new ApiError('forbidden', requiresOneOf(list))
 }

@@ -51,10 +51,12 @@ export type ConfirmResult = 'enabled' | 'invalid' | 'no-pending'
 export async function confirmTotp(secrets: SecretStore, user: string, code: string): Promise<ConfirmResult> {
   const pending = await secrets.get(TOTP_PENDING_SECRET, user)
   if (!pending) return 'no-pending'
-  if (matchStep(pending, code) === null) return 'invalid'
+  const step = matchStep(pending, code)
+  if (step === null) return 'invalid'
   await secrets.set(TOTP_SECRET, user, pending)
   await secrets.delete(TOTP_PENDING_SECRET, user)
-  await secrets.delete(TOTP_LAST_STEP, user)
+  // The confirming code is used up like a login code: seen on the set-up screen, it must not log in.
+  await secrets.set(TOTP_LAST_STEP, user, String(step))
   return 'enabled'
 }
 

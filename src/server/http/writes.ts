@@ -2,13 +2,20 @@
  * How every document-writing route talks to the store: If-Match becomes expectedRev, Idempotency-Key
  * plus a hash of the request becomes the idempotency context, and the store's result is sent with the
  * new revision in ETag. One place, so the sync engine can rely on identical semantics on every route.
+ *
+ * The request hash is an HMAC under the server's key (auth/server-key.ts), not a bare SHA-256: it is
+ * kept for days in the idempotency table, and a body may hold a password, which an unkeyed fast hash
+ * would hand to an offline guesser. Keyed, it still tells a reused key apart from a repeat.
  */
-import crypto from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { badRequest } from '../errors'
+import { SECURITY_TEXT } from '../../shared/messages'
+import { allowed } from '../auth/guard'
+import { serverHmac } from '../auth/server-key'
+import { badRequest, forbidden } from '../errors'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import type { Body, Write, WriteContext, WriteResult } from '../store/types'
+import { grantsNarrowIds } from './list-visible'
 
 /** `If-Match: 3` or `"3"` or `W/"3"` → 3; absent → undefined; anything else → 400. */
 export function parseIfMatch(req: FastifyRequest): number | undefined {
@@ -19,16 +26,19 @@ export function parseIfMatch(req: FastifyRequest): number | undefined {
   return Number(text)
 }
 
-export function writeContext(req: FastifyRequest): WriteContext {
+export function writeContext(services: Services, req: FastifyRequest): WriteContext {
   const key = req.headers['idempotency-key']
   const ctx: WriteContext = { user: req.auth.user }
   if (typeof key === 'string' && key) {
     if (key.length > 200) throw badRequest('Idempotency-Key is too long')
     ctx.idempotencyKey = key
-    ctx.requestHash = crypto
-      .createHash('sha256')
-      .update(`${req.method} ${req.url.split('?')[0]} ${JSON.stringify(req.body ?? null)}`)
-      .digest('hex')
+    ctx.requestHash = serverHmac(
+      services.config.dataDir,
+      'idempotency',
+      req.method,
+      req.url.split('?')[0]!,
+      JSON.stringify(req.body ?? null),
+    )
   }
   return ctx
 }
@@ -52,10 +62,39 @@ export async function sendWrite(
   present: (body: unknown) => unknown = (b) => b,
   afterCommit?: (result: WriteResult) => Promise<void>,
 ): Promise<FastifyReply> {
-  const result = await services.store.write(write, writeContext(req))
+  const result = await services.store.write(write, writeContext(services, req))
   if (afterCommit && !result.replayed) await afterCommit(result)
   const body = result.body as { _rev?: unknown } | null
   if (body && typeof body._rev === 'number') reply.header('etag', `"${body._rev}"`)
   if (result.replayed) reply.header('idempotent-replayed', 'true')
   return reply.status(result.status).send(present(result.body))
+}
+
+/**
+ * Drops a whole collection for a request (DELETE /api/data/{c}, /api/logs/{c}). A collection has no
+ * revision, so If-Match is refused rather than ignored. A drop is all or nothing: when a grant hides or
+ * protects single documents (`data/c/vip:n`) and any of them is in the collection, it is refused (403)
+ * and nothing is deleted — the check runs inside the store's transaction, so a blocked document created
+ * meanwhile cannot slip through. Idempotency-Key is recorded in that transaction too.
+ */
+export async function sendDrop(
+  services: Services,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  collection: string,
+): Promise<FastifyReply> {
+  if (req.headers['if-match'] !== undefined) throw badRequest(SECURITY_TEXT.dropIfMatch)
+  const token = req.auth.apiToken
+  const narrow = token
+    ? grantsNarrowIds(token.owner, collection) || grantsNarrowIds(token.token, collection)
+    : grantsNarrowIds(req.auth.grants, collection)
+  const check = narrow
+    ? (ids: string[]) => {
+        if (ids.some((id) => !allowed(req, `${collection}/${id}:d`)))
+          throw forbidden(SECURITY_TEXT.dropBlocked)
+      }
+    : undefined
+  const result = await services.store.clear(collection, writeContext(services, req), check)
+  if (result.replayed) reply.header('idempotent-replayed', 'true')
+  return reply.status(result.status).send(result.body)
 }

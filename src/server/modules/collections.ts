@@ -11,7 +11,7 @@ import type { ModuleName } from '../../shared/constants'
 import { isValidId } from '../../shared/ids'
 import { COLLECTION_TEXT, SERVER_TEXT, VALIDATION } from '../../shared/messages'
 import { decide, PermissionSyntaxError, parsePermission } from '../../shared/permissions'
-import { type Access, requirePermission } from '../auth/guard'
+import { type Access, isLoggedIn, requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible, type Visible } from '../http/list-visible'
@@ -38,6 +38,13 @@ export interface CollectionOptions {
   ) => Prepared | Promise<Prepared>
   /** Work after a committed delete (e.g. removing a user's password hash and image). */
   afterDelete?: (id: string) => Promise<void>
+  /** Checks a delete before it happens; throws ApiError to refuse it (the last administrator). */
+  beforeDelete?: (id: string, req: FastifyRequest) => Promise<void>
+  /**
+   * Guard access of PATCH /{id} when it is not the default `{module}/{id}:u`; `prepare` must then
+   * enforce the rule itself (users: own profile fields without users:u).
+   */
+  patchAccess?: Access
   /** Shapes a stored document for every response. */
   present?: (doc: Doc) => unknown
   /** Ids anyone may read, logged in or not (settings). Their list and read routes become public. */
@@ -66,7 +73,7 @@ export function registerCollection(api: FastifyInstance, services: Services, opt
     const id = idParam(req)
     if (publicIds && !isPublic(id)) {
       // A public route still guards private ids: 401 without a session, 403 without the permission.
-      if (!req.auth.user || req.auth.purpose !== 'session') {
+      if (!isLoggedIn(req.auth)) {
         throw new ApiError('unauthorized', SERVER_TEXT.notAuthenticated)
       }
       requirePermission(req, `${name}/${id}:r`)
@@ -96,29 +103,34 @@ export function registerCollection(api: FastifyInstance, services: Services, opt
     )
   })
 
-  api.patch(`/${name}/:id`, async (req, reply) => {
-    const id = idParam(req)
-    options.checkWritable?.(id, 'patch')
-    const expectedRev = parseIfMatch(req)
-    const body = bodyObject(req)
-    const prepared = options.prepare ? await options.prepare(body, 'patch', id, req) : { body }
-    return withConflictShown(req, () =>
-      sendWrite(
-        services,
-        req,
-        reply,
-        { op: 'patch', collection: name, id, body: prepared.body, expectedRev },
-        present,
-        prepared.afterCommit,
-      ),
-    )
-  })
+  api.patch(
+    `/${name}/:id`,
+    { config: options.patchAccess ? { access: options.patchAccess } : {} },
+    async (req, reply) => {
+      const id = idParam(req)
+      options.checkWritable?.(id, 'patch')
+      const expectedRev = parseIfMatch(req)
+      const body = bodyObject(req)
+      const prepared = options.prepare ? await options.prepare(body, 'patch', id, req) : { body }
+      return withConflictShown(req, () =>
+        sendWrite(
+          services,
+          req,
+          reply,
+          { op: 'patch', collection: name, id, body: prepared.body, expectedRev },
+          present,
+          prepared.afterCommit,
+        ),
+      )
+    },
+  )
 
   api.delete(`/${name}/:id`, async (req, reply) => {
     const id = idParam(req)
     if (options.deleteRefused) throw new ApiError('method_not_allowed', options.deleteRefused)
     options.checkWritable?.(id, 'delete')
     const expectedRev = parseIfMatch(req)
+    await options.beforeDelete?.(id, req)
     const after = options.afterDelete
     return withConflictShown(req, () =>
       sendWrite(
@@ -134,7 +146,7 @@ export function registerCollection(api: FastifyInstance, services: Services, opt
 
   /** Null when every matching document may be listed, else the per-id test (see list-visible.ts). */
   function visibility(req: FastifyRequest): Visible | null {
-    const grants = req.auth.purpose === 'session' ? req.auth.grants : []
+    const grants = isLoggedIn(req.auth) ? req.auth.grants : []
     if (publicIds) {
       const readable = canRead(grants, name)
       return (id) => isPublic(id) || readable(id)

@@ -15,7 +15,7 @@ import { type Access, requirePermission } from '../auth/guard'
 import { ApiError, badRequest, forbidden, notFound } from '../errors'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
-import { bodyObject, parseIfMatch, sendWrite } from '../http/writes'
+import { bodyObject, parseIfMatch, sendDrop, sendWrite } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import { parseRawQuery } from '../store/query-options'
@@ -95,11 +95,10 @@ export async function dataModule(api: FastifyInstance, services: Services): Prom
   })
 
   // Drops the collection: every document is deleted and leaves a tombstone, so mirrors forget them too.
-  api.delete('/data/:collection', { config: access('d') }, async (req) => {
-    const name = collectionParam(req)
-    const deleted = await store.clear(DATA_PREFIX + name, { user: req.auth.user })
-    return { ok: true, deleted }
-  })
+  // All or nothing when single documents are blocked for the caller (http/writes.ts sendDrop).
+  api.delete('/data/:collection', { config: access('d') }, async (req, reply) =>
+    sendDrop(services, req, reply, DATA_PREFIX + collectionParam(req)),
+  )
 
   api.get('/data/:collection/:id', { config: access('r', true) }, async (req, reply) => {
     const doc = await store.get(DATA_PREFIX + collectionParam(req), idParam(req))

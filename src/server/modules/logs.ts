@@ -1,19 +1,20 @@
 /**
  * The logs API (SPEC §7): channels of log lines {time, level, log, ctx}, channel C stored as the
- * collection `logs/C` so reading needs `logs/C:r` and the lines sync like any document. Writing is
- * open to every logged-in user on purpose: the console reports its own errors to the `client` channel
- * for whoever is using it (SPEC §8), and a log line cannot change anything else. The `server` channel
- * is the server's own log (services.serverLog) and is refused here (SPEC §5), so no client can forge it.
+ * collection `logs/C` so reading needs `logs/C:r` and the lines sync like any document. Writing to the
+ * `client` channel is open to every login session on purpose: the console reports its own errors there
+ * for whoever is using it (SPEC §8). Every other channel needs `logs/C:c` (so nobody can fill a channel
+ * that operators read as trustworthy), and so does `client` for an API token. The `server` channel is
+ * the server's own log (services.serverLog) and is refused here (SPEC §5), so no client can forge it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { CLIENT_LOG_CHANNEL, LOG_LEVELS, type LogLevel, SERVER_LOG_CHANNEL } from '../../shared/constants'
 import { isValidCollectionName, isValidId } from '../../shared/ids'
 import { LOG_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { can } from '../../shared/permissions'
-import type { Access } from '../auth/guard'
+import { type Access, requirePermission } from '../auth/guard'
 import { badRequest } from '../errors'
 import { parseListQuery } from '../http/list-query'
-import { parseIfMatch, sendWrite, writeContext } from '../http/writes'
+import { parseIfMatch, sendDrop, sendWrite, writeContext } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import type { Body, Filter, Write } from '../store/types'
@@ -116,6 +117,8 @@ export async function logsModule(api: FastifyInstance, services: Services): Prom
     const channel = channelParam(req)
     if (channel === SERVER_LOG_CHANNEL) throw badRequest(SERVER_TEXT.serverChannelReserved)
     if (channel === CHANNELS_ROUTE) throw badRequest(LOG_TEXT.channelsReserved)
+    if (channel !== CLIENT_LOG_CHANNEL || req.auth.apiToken)
+      requirePermission(req, `${LOGS_PREFIX}${channel}:c`)
     const single = !Array.isArray(req.body)
     const raw = single ? [req.body] : (req.body as unknown[])
     if (raw.length === 0 || raw.length > LOG_BATCH_MAX) throw badRequest(LOG_TEXT.badCount(LOG_BATCH_MAX))
@@ -126,21 +129,12 @@ export async function logsModule(api: FastifyInstance, services: Services): Prom
       body: logEntry(entry, now),
     }))
 
-    // A batch is not one document, so its idempotency record is kept beside the write, not inside it.
-    const ctx = writeContext(req)
-    if (ctx.idempotencyKey) {
-      const previous = await store.getIdempotent(ctx.idempotencyKey, ctx.user)
-      if (previous) {
-        if (previous.requestHash !== ctx.requestHash) throw badRequest(SERVER_TEXT.idempotencyMismatch)
-        return reply.status(previous.status).header('idempotent-replayed', 'true').send(previous.body)
-      }
-    }
-    const results = await store.writeMany(writes, { user: ctx.user })
+    // The batch and its Idempotency-Key record commit in one transaction, so concurrent repeats of one
+    // request write it once (the request hash tells a single line from a one-line array).
+    const results = await store.writeMany(writes, writeContext(services, req))
     const docs = results.map((r) => r.body)
-    const body = single ? docs[0] : docs
-    if (ctx.idempotencyKey)
-      await store.putIdempotent(ctx.idempotencyKey, ctx.user, ctx.requestHash!, 201, body)
-    return reply.status(201).send(body)
+    if (results[0]?.replayed) reply.header('idempotent-replayed', 'true')
+    return reply.status(201).send(single ? docs[0] : docs)
   })
 
   // Newest first unless the caller sorts; filter, limit and offset as on every list.
@@ -160,10 +154,9 @@ export async function logsModule(api: FastifyInstance, services: Services): Prom
     return result.items
   })
 
-  api.delete('/logs/:channel', { config: access('d') }, async (req) => {
-    const deleted = await store.clear(LOGS_PREFIX + channelParam(req), { user: req.auth.user })
-    return { ok: true, deleted }
-  })
+  api.delete('/logs/:channel', { config: access('d') }, async (req, reply) =>
+    sendDrop(services, req, reply, LOGS_PREFIX + channelParam(req)),
+  )
 
   // Single deletions exist for the offline console, which queues them like any other write.
   api.delete('/logs/:channel/:id', { config: access('d', true) }, async (req, reply) => {

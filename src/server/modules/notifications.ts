@@ -55,7 +55,7 @@ export async function notificationsModule(api: FastifyInstance, services: Servic
   // Default access: notifications:c.
   api.post('/notifications', async (req, reply) => {
     const { to, payload } = parseNotification(req.body)
-    const ctx = writeContext(req)
+    const ctx = writeContext(services, req)
     if (ctx.idempotencyKey) {
       const previous = await store.getIdempotent(ctx.idempotencyKey, ctx.user)
       if (previous) {

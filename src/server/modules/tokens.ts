@@ -5,19 +5,22 @@
  * create a new one and revoke the old, so a leaked token can never be widened. Revoking deletes the
  * document (a tombstone reaches every mirror) and the hash; the next call with it is a 401.
  *
- * Create needs `tokens:c` and may only carry permissions the creator holds. The create response is
- * never stored for Idempotency-Key replay, because that would keep the secret in the database.
+ * Create needs `tokens:c` and may only carry permissions the creator holds. It honours
+ * Idempotency-Key without ever storing the secret: with a key, the secret is derived as an HMAC under
+ * the server's key (auth/server-key.ts) of the creator, the key and the token id, so a replay (which
+ * returns the stored document) can derive the same token again. Without a key it is random.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { SESSION_MAX_SECONDS } from '../../shared/constants'
 import { AUTH_SCREENS_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { decide, PermissionSyntaxError, parsePermission } from '../../shared/permissions'
-import { beyond, hashSecret, newApiToken, TOKEN_SECRET, TOKENS } from '../auth/api-tokens'
-import { requirePermission } from '../auth/guard'
+import { API_TOKEN_PREFIX, beyond, hashSecret, newApiToken, TOKEN_SECRET, TOKENS } from '../auth/api-tokens'
+import { isOwn, requirePermission } from '../auth/guard'
+import { serverHmac } from '../auth/server-key'
 import { ApiError, badRequest, forbidden } from '../errors'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
-import { bodyObject, parseIfMatch, sendWrite } from '../http/writes'
+import { bodyObject, parseIfMatch, sendWrite, writeContext } from '../http/writes'
 import type { Services } from '../services'
 import type { Body, Doc } from '../store/types'
 import { idParam, validId } from './collections'
@@ -72,20 +75,34 @@ export async function tokensModule(api: FastifyInstance, services: Services): Pr
     const missing = beyond(req.auth.grants, permissions)
     if (missing.length) throw forbidden(AUTH_SCREENS_TEXT.tokenBeyondOwn(missing))
 
-    const { secret, token } = newApiToken(id)
+    const ctx = writeContext(services, req)
+    const key = ctx.idempotencyKey
+    const secretFor = (tokenId: string) =>
+      key
+        ? Buffer.from(
+            serverHmac(services.config.dataDir, 'api-token', String(req.auth.user), key, tokenId),
+            'hex',
+          ).toString('base64url')
+        : newApiToken(tokenId).secret
     const now = new Date().toISOString()
     const body = { ...extra, name, permissions, expires, created: now, lastUsed: null, owner: req.auth.user }
-    // No Idempotency-Key context: a stored response would keep the secret in the database. The hash is
-    // written after the document, so a create that collides (409) never touches the existing token.
+    // The stored response (for a replay) is the document only. The hash is written after the document,
+    // so a create that collides (409) never touches the existing token.
     const result = await store
-      .write({ op: 'create', collection: TOKENS, id, body }, { user: req.auth.user })
+      .write({ op: 'create', collection: TOKENS, id, body }, ctx)
       .catch((error: unknown) => {
         throw hideCurrent(req, error)
       })
-    await store.secrets.set(TOKEN_SECRET, id, hashSecret(secret))
     const doc = result.body as Doc
+    const secret = secretFor(doc._id)
+    if (!result.replayed) await store.secrets.set(TOKEN_SECRET, doc._id, hashSecret(secret))
+    else if ((await store.get(TOKENS, doc._id)) && !(await store.secrets.get(TOKEN_SECRET, doc._id))) {
+      // The first attempt died between the document and its hash: the derived secret completes it.
+      await store.secrets.set(TOKEN_SECRET, doc._id, hashSecret(secret))
+    }
+    if (result.replayed) reply.header('idempotent-replayed', 'true')
     reply.header('etag', `"${doc._rev}"`)
-    return reply.status(201).send({ ...doc, token })
+    return reply.status(201).send({ ...doc, token: `${API_TOKEN_PREFIX}${doc._id}.${secret}` })
   })
 
   // Name and free-form fields may change; what the token may do, and for how long, never does.
@@ -114,7 +131,9 @@ export async function tokensModule(api: FastifyInstance, services: Services): Pr
   api.delete(`/${TOKENS}/:id`, { config: { access: 'session' } }, async (req, reply) => {
     const id = idParam(req)
     const doc = await store.get(TOKENS, id)
-    if (doc?.owner !== req.auth.user) requirePermission(req, `${TOKENS}/${id}:d`)
+    // A script's token may revoke itself, but not its owner's other tokens without the permission.
+    const own = typeof doc?.owner === 'string' && isOwn(req, doc.owner)
+    if (!own && req.auth.apiToken?.id !== id) requirePermission(req, `${TOKENS}/${id}:d`)
     const expectedRev = parseIfMatch(req)
     return sendWrite(
       services,

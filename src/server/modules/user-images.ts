@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { COLLECTION_TEXT, SERVER_TEXT } from '../../shared/messages'
-import { requirePermission } from '../auth/guard'
+import { isOwn, requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { parseIfMatch, sendWrite } from '../http/writes'
 import type { Services } from '../services'
@@ -57,9 +57,12 @@ export async function removeUserImages(services: Services, id: string): Promise<
   await fs.promises.rm(imagesDir(services, id), { recursive: true, force: true })
 }
 
-/** Own image, or `users/{id}:{letter}` — which `users:r` grants and `users/{id}:n` takes away. */
+/**
+ * Own image (through a login session), or `users/{id}:{letter}` — which `users:r` grants and
+ * `users/{id}:n` takes away. An API token never counts as "own": it needs the permission in its grants.
+ */
 function allowOwnOr(req: FastifyRequest, id: string, letter: 'r' | 'u'): void {
-  if (req.auth.user !== id) requirePermission(req, `${USERS}/${id}:${letter}`)
+  if (!isOwn(req, id)) requirePermission(req, `${USERS}/${id}:${letter}`)
 }
 
 export function userImageRoutes(api: FastifyInstance, services: Services): void {

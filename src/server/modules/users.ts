@@ -5,28 +5,65 @@
  * and dropped from the document. Fields other routes own — the image, the TOTP flag — are ignored here.
  * Group membership is what grants permissions, so changing it also needs groups:u, the rule
  * /api/auth/register follows too: users:u alone must not let anyone add themselves to `admins`.
+ *
+ * Credentials of someone else — a password, or the e-mail a reset link goes to — follow the account
+ * rule of auth/accounts.ts (users/{id}:u AND every permission the target holds). Everyone may edit
+ * their own name and e-mail through a login session without users:u (the console's Account page);
+ * anything else on their own document still needs users/{id}:u. The last member of `admins` can be
+ * neither deleted nor removed from it, and nobody deletes their own account, so the console can never
+ * be left without an administrator by one click.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { isValidEmail } from '../../shared/email'
 import { isValidId } from '../../shared/ids'
-import { COLLECTION_TEXT, SERVER_TEXT } from '../../shared/messages'
-import { requirePermission } from '../auth/guard'
-import { hashPassword, PASSWORD_SECRET } from '../auth/passwords'
+import { COLLECTION_TEXT, requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../shared/messages'
+import { allowed, isOwn, requirePermission } from '../auth/guard'
+import { PASSWORD_SECRET } from '../auth/passwords'
 import { removeTotp } from '../auth/totp'
-import { badRequest } from '../errors'
+import { ADMIN_GROUP } from '../bootstrap'
+import { badRequest, forbidden } from '../errors'
 import type { Services } from '../services'
 import type { Body, Doc } from '../store/types'
+import { requireAccountControl, revokeApiTokens, setPassword } from './auth/accounts'
 import { publicUser, revokeSessions, USERS } from './auth/common'
 import { type Prepared, registerCollection } from './collections'
 import { removeUserImages, userImageRoutes } from './user-images'
 
 /** Set only by their own routes: the image upload and /api/auth/totp. */
 const MANAGED_FIELDS = ['image', 'imageRev', 'totp', 'lastLogin']
+/** What a user may change on their own document without users:u (the picture has its own route). */
+const OWN_PROFILE_FIELDS = ['name', 'email']
+/** Fields that lead to the account: the password, and the e-mail a reset link is sent to. */
+const CREDENTIAL_FIELDS = ['password', 'email']
 
 export async function usersModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store } = services
 
+  /** The rights a patch needs, decided on what it changes (see the file comment). */
+  async function checkPatch(input: Body, id: string, req: FastifyRequest) {
+    if (allowed(req, `${USERS}/${id}:u`)) {
+      if (CREDENTIAL_FIELDS.some((k) => input[k] !== undefined))
+        await requireAccountControl(services, req, id)
+      return
+    }
+    if (!isOwn(req, id)) throw forbidden(requiresOneOf([`${USERS}/${id}:u`]))
+    const current = await store.get(USERS, id)
+    const sameGroups =
+      Array.isArray(input.groups) &&
+      JSON.stringify([...new Set(input.groups)].sort()) ===
+        JSON.stringify([...new Set(Array.isArray(current?.groups) ? current.groups : [])].sort())
+    const other = Object.keys(input).filter(
+      (k) =>
+        !OWN_PROFILE_FIELDS.includes(k) &&
+        !MANAGED_FIELDS.includes(k) &&
+        !k.startsWith('_') &&
+        !(k === 'groups' && sameGroups),
+    )
+    if (other.length) throw forbidden(SECURITY_TEXT.ownProfileFields(other))
+  }
+
   async function prepare(input: Body, op: 'create' | 'patch', id: string | undefined, req: FastifyRequest) {
+    if (op === 'patch' && id) await checkPatch(input, id, req)
     const body: Body = {}
     for (const [k, v] of Object.entries(input)) {
       if (k !== 'password' && !MANAGED_FIELDS.includes(k)) body[k] = v
@@ -45,13 +82,21 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
       // Trimmed as login trims it (SPEC §5), so the password set here is the one that logs in.
       const password = typeof input.password === 'string' ? input.password.trim() : ''
       if (!password) throw badRequest(COLLECTION_TEXT.passwordInvalid)
-      const hash = await hashPassword(password)
-      prepared.afterCommit = async (result) => {
-        const user = (result.body as Doc)._id
-        await store.secrets.set(PASSWORD_SECRET, user, hash)
-      }
+      // As every password change: the target's sessions end, so whoever had the old one is out.
+      prepared.afterCommit = (result) => setPassword(services, (result.body as Doc)._id, password)
+    }
+    if (op === 'patch' && id && Array.isArray(body.groups) && !body.groups.includes(ADMIN_GROUP)) {
+      await keepLastAdmin(id)
     }
     return prepared
+  }
+
+  /** Refuses to take `admins` away from its last member (by removal from the group or deletion). */
+  async function keepLastAdmin(id: string) {
+    const user = await store.get(USERS, id)
+    if (!Array.isArray(user?.groups) || !user.groups.includes(ADMIN_GROUP)) return
+    const { total } = await store.list(USERS, { filter: { groups: ADMIN_GROUP }, limit: 0 })
+    if (total <= 1) throw badRequest(SECURITY_TEXT.lastAdmin(ADMIN_GROUP))
   }
 
   async function checkGroups(
@@ -75,11 +120,18 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
     name: 'users',
     prepare,
     present: publicUser,
+    patchAccess: 'session',
+    async beforeDelete(id, req) {
+      if (id === req.auth.user) throw badRequest(SECURITY_TEXT.deleteSelf)
+      await keepLastAdmin(id)
+    },
     async afterDelete(id) {
-      // A new account under the same id must not inherit the old one's password, TOTP or sessions.
+      // A new account under the same id must not inherit the old one's password, TOTP, sessions or
+      // API tokens.
       await store.secrets.delete(PASSWORD_SECRET, id)
       await removeTotp(store.secrets, id)
       await revokeSessions(services, id)
+      await revokeApiTokens(services, id)
       await removeUserImages(services, id)
     },
   })

@@ -114,48 +114,84 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
   return { status, body, replayed: false, change }
 }
 
-/** One write; with `idempotent`, a stored response for the key is replayed and a new one recorded. */
-export async function applyWrite(
-  tx: Tx,
-  w: Write,
-  ctx: WriteContext,
-  idempotent: boolean,
-): Promise<WriteResult> {
-  const key = idempotent ? ctx.idempotencyKey : undefined
-  if (key) {
-    const { rows } = await tx.query<{ request_hash: string; status: number; body: unknown }>(
-      `SELECT request_hash, status, body FROM idempotency WHERE key = $1 AND "user" = $2 AND created >= now() - interval '7 days'`,
-      [key, ctx.user ?? ''],
-    )
-    const row = rows[0]
-    if (row) {
-      if (ctx.requestHash && row.request_hash !== ctx.requestHash)
-        throw badRequest(SERVER_TEXT.idempotencyMismatch)
-      return { status: row.status, body: row.body, replayed: true }
-    }
-  }
+/** The stored answer for ctx's idempotency key, or null; 400 when the key was used for another request. */
+export async function replayIdempotent(tx: Tx, ctx: WriteContext): Promise<WriteResult | null> {
+  const key = ctx.idempotencyKey
+  if (!key) return null
+  const { rows } = await tx.query<{ request_hash: string; status: number; body: unknown }>(
+    `SELECT request_hash, status, body FROM idempotency WHERE key = $1 AND "user" = $2 AND created >= now() - interval '7 days'`,
+    [key, ctx.user ?? ''],
+  )
+  const row = rows[0]
+  if (!row) return null
+  if (ctx.requestHash && row.request_hash !== ctx.requestHash)
+    throw badRequest(SERVER_TEXT.idempotencyMismatch)
+  return { status: row.status, body: row.body, replayed: true }
+}
+
+/** Records the answer for ctx's idempotency key (if any) in the same transaction as the write. */
+export async function rememberIdempotent(tx: Tx, ctx: WriteContext, status: number, body: unknown) {
+  if (!ctx.idempotencyKey) return
+  await tx.query(
+    `INSERT INTO idempotency (key, "user", request_hash, status, body) VALUES ($1, $2, $3, $4, $5::json)
+     ON CONFLICT (key, "user") DO UPDATE SET request_hash = $3, status = $4, body = $5::json, created = now()`,
+    [ctx.idempotencyKey, ctx.user ?? '', ctx.requestHash ?? '', status, JSON.stringify(body ?? null)],
+  )
+}
+
+/** One write; a stored response for the key is replayed and a new one recorded. */
+export async function applyWrite(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResult> {
+  const previous = await replayIdempotent(tx, ctx)
+  if (previous) return previous
   const result = await applyOne(tx, w, ctx)
-  if (key) {
-    await tx.query(
-      `INSERT INTO idempotency (key, "user", request_hash, status, body) VALUES ($1, $2, $3, $4, $5::json)
-       ON CONFLICT (key, "user") DO UPDATE SET request_hash = $3, status = $4, body = $5::json, created = now()`,
-      [key, ctx.user ?? '', ctx.requestHash ?? '', result.status, JSON.stringify(result.body)],
-    )
-  }
+  await rememberIdempotent(tx, ctx, result.status, result.body)
   return result
 }
 
+/** Many writes as one idempotent request (see DocumentStore.writeMany). */
+export async function applyWrites(tx: Tx, writes: Write[], ctx: WriteContext): Promise<WriteResult[]> {
+  const previous = await replayIdempotent(tx, ctx)
+  if (previous) {
+    const bodies = Array.isArray(previous.body) ? previous.body : []
+    return bodies.map((body) => ({ status: previous.status, body, replayed: true }))
+  }
+  const results: WriteResult[] = []
+  for (const w of writes) results.push(await applyOne(tx, w, { user: ctx.user }))
+  await rememberIdempotent(
+    tx,
+    ctx,
+    results[0]?.status ?? 200,
+    results.map((r) => r.body),
+  )
+  return results
+}
+
 /** Deletes every document of a collection, a tombstone each (none for internal collections). */
-export async function clearCollection(tx: Tx, collection: string, ctx: WriteContext): Promise<number> {
+export async function clearCollection(
+  tx: Tx,
+  collection: string,
+  ctx: WriteContext,
+  check?: (ids: string[]) => void,
+): Promise<WriteResult> {
+  const previous = await replayIdempotent(tx, ctx)
+  if (previous) return previous
+  if (check) {
+    // Under the writers' lock no document can appear or go between this look and the delete.
+    const { rows } = await tx.query<{ id: string }>('SELECT id FROM docs WHERE collection = $1', [collection])
+    check(rows.map((r) => r.id))
+  }
   const { rows } = await tx.query<{ id: string; rev: number }>(
     'DELETE FROM docs WHERE collection = $1 RETURNING id, rev',
     [collection],
   )
-  if (isInternal(collection)) return rows.length
-  const now = new Date().toISOString()
-  // Tombstones in id order, as the SQLite store writes them (it walks its primary key).
-  rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  for (const row of rows)
-    await logChange(tx, collection, row.id, row.rev + 1, null, ctx.idempotencyKey ?? null, now)
-  return rows.length
+  if (!isInternal(collection)) {
+    const now = new Date().toISOString()
+    // Tombstones in id order, as the SQLite store writes them (it walks its primary key).
+    rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    for (const row of rows)
+      await logChange(tx, collection, row.id, row.rev + 1, null, ctx.idempotencyKey ?? null, now)
+  }
+  const result: WriteResult = { status: 200, body: { ok: true, deleted: rows.length }, replayed: false }
+  await rememberIdempotent(tx, ctx, result.status, result.body)
+  return result
 }

@@ -17,7 +17,7 @@ import { badRequest } from '../errors'
 import { CHANGES_CHANNEL, startFanout } from './postgres-fanout'
 import { pgDistinct, pgFilter, pgSort } from './postgres-query'
 import { numbered, pgsql } from './postgres-sql'
-import { applyWrite, clearCollection, type Tx } from './postgres-write'
+import { applyWrite, applyWrites, clearCollection, type Tx } from './postgres-write'
 import type { Change, ChangesPage, CollectionInfo, Doc, DocumentStore, ListOptions, SortSpec } from './types'
 
 const SCHEMA = `
@@ -212,14 +212,9 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
       )
       return rows
     },
-    write: (w, ctx) => transaction((tx) => applyWrite(tx, w, ctx, true)),
-    writeMany: (writes, ctx) =>
-      transaction(async (tx) => {
-        const results = []
-        for (const w of writes) results.push(await applyWrite(tx, w, { user: ctx.user }, false))
-        return results
-      }),
-    clear: (collection, ctx) => transaction((tx) => clearCollection(tx, collection, ctx)),
+    write: (w, ctx) => transaction((tx) => applyWrite(tx, w, ctx)),
+    writeMany: (writes, ctx) => transaction((tx) => applyWrites(tx, writes, ctx)),
+    clear: (collection, ctx, check) => transaction((tx) => clearCollection(tx, collection, ctx, check)),
     async changes(after, limit, accept) {
       const changes: Change[] = []
       let cursor = after

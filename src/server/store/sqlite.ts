@@ -221,17 +221,32 @@ export function openSqliteStore(file: string): DocumentStore {
     return result
   })
 
-  const writeManyTx = db.transaction((writes: Write[], ctx: WriteContext, out: Change[]) =>
-    writes.map((w) => applyOne(w, { user: ctx.user }, out)),
-  )
-
-  const clearTx = db.transaction((collection: string, ctx: WriteContext, out: Change[]) => {
-    const ids = db
-      .prepare<[string], { id: string }>('SELECT id FROM docs WHERE collection = ?')
-      .all(collection)
-    for (const { id } of ids) applyOne({ op: 'delete', collection, id }, ctx, out)
-    return ids.length
+  const writeManyTx = db.transaction((writes: Write[], ctx: WriteContext, out: Change[]): WriteResult[] => {
+    const previous = replay(ctx)
+    if (previous) {
+      const bodies = Array.isArray(previous.body) ? previous.body : []
+      return bodies.map((body) => ({ status: previous.status, body, replayed: true }))
+    }
+    const results = writes.map((w) => applyOne(w, { user: ctx.user }, out))
+    remember(ctx, { status: results[0]?.status ?? 200, body: results.map((r) => r.body), replayed: false })
+    return results
   })
+
+  const clearTx = db.transaction(
+    (collection: string, ctx: WriteContext, out: Change[], check?: (ids: string[]) => void): WriteResult => {
+      const previous = replay(ctx)
+      if (previous) return previous
+      const ids = db
+        .prepare<[string], { id: string }>('SELECT id FROM docs WHERE collection = ?')
+        .all(collection)
+        .map((r) => r.id)
+      check?.(ids)
+      for (const id of ids) applyOne({ op: 'delete', collection, id }, ctx, out)
+      const result: WriteResult = { status: 200, body: { ok: true, deleted: ids.length }, replayed: false }
+      remember(ctx, result)
+      return result
+    },
+  )
 
   const toChange = (r: ChangeRow): Change => ({
     seq: r.seq,
@@ -303,11 +318,11 @@ export function openSqliteStore(file: string): DocumentStore {
       emit(out)
       return results
     },
-    async clear(collection, ctx) {
+    async clear(collection, ctx, check) {
       const out: Change[] = []
-      const n = clearTx(collection, ctx, out)
+      const result = clearTx(collection, ctx, out, check)
       emit(out)
-      return n
+      return result
     },
     async changes(after, limit, accept) {
       const changes: Change[] = []

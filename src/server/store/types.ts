@@ -117,10 +117,20 @@ export interface DocumentStore {
    * existing id on create) and 422-style 400 (idempotency key reused for another request).
    */
   write(write: Write, ctx: WriteContext): Promise<WriteResult>
-  /** Applies many writes in one transaction (seed, import); all or nothing. */
+  /**
+   * Applies many writes in one transaction (seed, import, a batch of log lines); all or nothing. With
+   * an idempotency key in ctx the batch is one idempotent request, decided in the same transaction: a
+   * repeat writes nothing and replays the stored bodies (each result `replayed`, with the first
+   * write's status). The change rows do not carry the key (it names the batch, not one document).
+   */
   writeMany(writes: Write[], ctx: WriteContext): Promise<WriteResult[]>
-  /** Deletes every document of a collection, leaving a tombstone each. Returns how many. */
-  clear(collection: string, ctx: WriteContext): Promise<number>
+  /**
+   * Deletes every document of a collection in one transaction, leaving a tombstone each, and answers
+   * 200 `{ok: true, deleted}`. `check` gets the ids about to go, inside the transaction, and may throw
+   * to refuse the whole drop (nothing is deleted). An idempotency key in ctx is honoured as by write():
+   * a repeat replays the first answer and deletes nothing, even documents created since.
+   */
+  clear(collection: string, ctx: WriteContext, check?: (ids: string[]) => void): Promise<WriteResult>
   /** Changes with seq > after, oldest first, at most `limit`, keeping those the predicate accepts. */
   changes(
     after: number,

@@ -7,6 +7,7 @@
 import { useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { Link, Route, Router, Switch } from 'wouter'
+import { api } from '../../../src/app/api/client'
 import { ConfirmDialogHost } from '../../../src/app/feedback/ConfirmDialog'
 import { installFeedback } from '../../../src/app/feedback/install'
 import { confirmDelete, notifyBatchSaved, notifyDeleted, notifySaved } from '../../../src/app/feedback/notify'
@@ -63,6 +64,18 @@ function Controls() {
         onClick={() => void Promise.reject(Object.assign(new Error('No such record'), { status: 404 }))}
       >
         reject
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          // A real API call without a session: the server answers 401, which the client treats as a
+          // session expiry; nothing here catches the rejection (`finally` passes it on unhandled).
+          void api.get('/api/users').finally(() => {
+            document.getElementById('answer')!.textContent = 'asked without a session'
+          })
+        }}
+      >
+        reject 401
       </button>
       <output id="answer" />
     </div>

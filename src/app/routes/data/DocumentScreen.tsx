@@ -1,16 +1,19 @@
 /**
  * One document of a collection (/data/{collection}/{id}; /data/{collection}/new creates one). The
  * document comes live from the mirror, so a change by someone else shows at once (an unmodified form
- * takes it; a modified one keeps the edit, see use-edit-state). Two views of one edit state: fields and
- * JSON. Saving goes through the mutation API (put replaces the body, so removed fields go away) with the
- * toolbar's Save button or Ctrl/Cmd+S; leaving with unsaved changes asks first.
+ * takes it; a modified one keeps the edit and the version it started from, see use-edit-state). Two
+ * views of one edit state: fields and JSON. Saving goes through the mutation API with the toolbar's
+ * Save button or Ctrl/Cmd+S: put with the opened version as `base`, so only the user's changes are sent
+ * (removed fields go away) and a concurrent change is merged or becomes a conflict, never reverted.
+ * Deleted elsewhere during an edit: the edit stays and can be re-created or discarded.
  */
 import { useLiveQuery } from 'dexie-react-hooks'
 import { CloudOff, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
+import type { SyncDoc } from '../../../db/types'
 import { isValidId } from '../../../shared/ids'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
 import { useMutate, useSyncDb } from '../../data/sync-context'
@@ -47,7 +50,7 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
   )
   const loaded = creating || row !== undefined
   const original = row ? bodyOf(row.doc) : EMPTY
-  const edit = useEditState<Body>(original)
+  const edit = useEditState<Body, SyncDoc | null>(original, { version: row?.doc ?? null })
   const [tab, setTab] = useState<'fields' | 'json'>('fields')
   const [jsonText, setJsonText] = useState('')
   const [newId, setNewId] = useState('')
@@ -79,9 +82,10 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
         notifySaved(`Document ${doc._id}`)
         setDone(doc._id)
       } else {
-        await mutate.put(collection, id, body)
-        edit.commit(body)
-        if (json) setJsonText(prettyJson(body))
+        // Against the version the user opened: someone else's change since then is not reverted.
+        const doc = await mutate.put(collection, id, body, { base: edit.baseVersion ?? null })
+        edit.commit(bodyOf(doc), doc)
+        if (json) setJsonText(prettyJson(bodyOf(doc)))
         notifySaved(`Document ${id}`)
       }
     } catch (e) {
@@ -91,6 +95,23 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
     }
   }
   useSaveAction(loaded && (creating || row) ? save : null, { disabled: blocked })
+
+  // Deleted elsewhere while edited: a create with the user's values brings it back under the same id.
+  const recreate = async () => {
+    const body = json?.ok ? bodyOf(json.value) : edit.value
+    setSaving(true)
+    try {
+      const doc = await mutate.create(collection, body, id)
+      edit.commit(bodyOf(doc), doc)
+      notifySaved(`Document ${id}`)
+    } catch (e) {
+      toast.error(e instanceof Error ? e.message : String(e))
+    } finally {
+      setSaving(false)
+    }
+  }
+  // Nothing unsaved any more: the leave guard lets go and the plain "does not exist" page shows.
+  const discard = () => edit.commit(EMPTY, null)
 
   const remove = async () => {
     if (!(await confirmDelete(1, 'document'))) return
@@ -110,6 +131,31 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
       <div className="screen-loading" role="status">
         <span className="spinner" aria-hidden="true" /> Loading…
       </div>
+    )
+  if (!creating && !row && edit.modified)
+    return (
+      <section className="empty-state doc-gone" aria-labelledby="page-heading">
+        <h1 id="page-heading">{id}</h1>
+        <p className="notice notice-warning" role="alert">
+          {EDIT_BASE_TEXT.goneWithEdits}
+        </p>
+        <section aria-label="Your changes">
+          <pre className="doc-gone-edit">{prettyJson(json?.ok ? bodyOf(json.value) : edit.value)}</pre>
+        </section>
+        <div className="actions">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={saving}
+            onClick={() => void recreate()}
+          >
+            {EDIT_BASE_TEXT.recreate}
+          </button>
+          <button type="button" className="button button-quiet" onClick={discard}>
+            {EDIT_BASE_TEXT.discard}
+          </button>
+        </div>
+      </section>
     )
   if (!creating && !row)
     return (
@@ -165,6 +211,11 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
           )}
         </div>
       </header>
+      {edit.changedElsewhere && (
+        <p className="notice notice-warning" role="status">
+          {EDIT_BASE_TEXT.changedElsewhere}
+        </p>
+      )}
       {creating && (
         <div className="field">
           <label htmlFor="doc-id">Id (optional)</label>

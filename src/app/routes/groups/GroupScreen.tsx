@@ -3,11 +3,15 @@
  * preview. One edit state for all of it; Save (toolbar or Ctrl/Cmd+S) writes the group and every
  * changed membership through the outbox, so it works offline, and reports "X / Y changes were saved
  * successfully" when more than the group itself changed. Entries that do not parse block the save.
+ * Both are computed against the version the edit started from (its base): only the fields and the
+ * memberships the user changed are written, the group patch with that version as base (If-Match), so
+ * a concurrent change by someone else is kept or reported, never reverted.
  */
 import { CloudOff, Trash2 } from 'lucide-react'
 import { useMemo } from 'react'
 import { useLocation } from 'wouter'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import type { SyncDoc } from '../../../db/types'
+import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { useMutate } from '../../data/sync-context'
 import { confirmDelete, notifyBatchSaved, notifyDeleted, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
@@ -27,6 +31,13 @@ interface GroupForm {
   permissions: string[]
   members: string[]
 }
+
+const formOf = (doc: SyncDoc | undefined, members: string[]): GroupForm => ({
+  name: text(doc?.name),
+  description: text(doc?.description),
+  permissions: strings(doc?.permissions),
+  members,
+})
 
 export function GroupScreen({ params }: ScreenProps) {
   const id = params.id ?? ''
@@ -52,13 +63,8 @@ function GroupPage({ id }: { id: string }) {
         .sort(),
     [users, id],
   )
-  const original: GroupForm = {
-    name: text(doc?.name),
-    description: text(doc?.description),
-    permissions: strings(doc?.permissions),
-    members: memberIds,
-  }
-  const edit = useEditState<GroupForm>(original)
+  const original = formOf(doc, memberIds)
+  const edit = useEditState<GroupForm, SyncDoc | null>(original, { version: doc ?? null })
   const canEdit = allowed(`groups/${id}:u`)
   const entries = edit.value.permissions
   const invalid = checkEntries(entries.filter((e) => e.trim())).some((c) => c.error)
@@ -66,18 +72,21 @@ function GroupPage({ id }: { id: string }) {
   const save = async () => {
     if (!edit.modified || invalid) return
     const v = edit.value
+    // Relative to the version the edit started from: what only someone else changed is not sent.
+    const b = edit.base
     const permissions = v.permissions.map((e) => e.trim()).filter(Boolean)
     const writes: Array<() => Promise<unknown>> = []
-    if (
-      v.name !== original.name ||
-      v.description !== original.description ||
-      permissions.join('\n') !== original.permissions.join('\n')
-    ) {
-      writes.push(() =>
-        mutate.patch('groups', id, { name: v.name.trim(), description: v.description, permissions }),
-      )
+    const patch: Record<string, unknown> = {}
+    if (v.name !== b.name) patch.name = v.name.trim()
+    if (v.description !== b.description) patch.description = v.description
+    if (permissions.join('\n') !== b.permissions.join('\n')) patch.permissions = permissions
+    let savedGroup: SyncDoc | null = null
+    if (Object.keys(patch).length) {
+      writes.push(async () => {
+        savedGroup = await mutate.patch('groups', id, patch, { base: edit.baseVersion ?? undefined })
+      })
     }
-    const before = new Set(original.members)
+    const before = new Set(b.members)
     const after = new Set(v.members)
     for (const u of users?.docs ?? []) {
       if (before.has(u._id) === after.has(u._id)) continue
@@ -88,7 +97,10 @@ function GroupPage({ id }: { id: string }) {
     const results = await Promise.allSettled(writes.map((w) => w()))
     const done = results.filter((r) => r.status === 'fulfilled').length
     const failure = results.find((r) => r.status === 'rejected')
-    if (done === results.length) edit.commit({ ...v, permissions })
+    if (done === results.length) {
+      const group = savedGroup as SyncDoc | null
+      edit.commit(group ? formOf(group, v.members) : { ...v, permissions }, group ?? undefined)
+    }
     if (results.length === 1 && done === 1) notifySaved(`Group ${id}`)
     else notifyBatchSaved(done, results.length, 'changes')
     if (failure) toast.error(String((failure as PromiseRejectedResult).reason?.message ?? failure))
@@ -155,6 +167,11 @@ function GroupPage({ id }: { id: string }) {
           )}
         </div>
       </header>
+      {edit.changedElsewhere && (
+        <p className="notice notice-warning" role="status">
+          {EDIT_BASE_TEXT.changedElsewhere}
+        </p>
+      )}
       <div className="card-columns">
         <section className="panel" aria-labelledby="group-details-heading">
           <h2 id="group-details-heading">Details</h2>

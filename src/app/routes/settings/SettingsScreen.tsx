@@ -3,11 +3,15 @@
  * screen opens offline); each changed setting is saved with put as its own document {_id, value}
  * through the mutation API. Save is the toolbar button or Ctrl/Cmd+S; leaving with unsaved changes asks
  * first (use-edit-state). push_public_key belongs to the server and is shown read-only.
+ * What is saved is what the user changed relative to the settings as they were when the edit began
+ * (the edit's base), each put with that setting's opened version as `base`: a setting someone else
+ * changed meanwhile is kept (another setting) or becomes a conflict (the same one), never reverted.
  */
 import { useLiveQuery } from 'dexie-react-hooks'
 import { CloudOff, Copy } from 'lucide-react'
 import { useMemo } from 'react'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import type { SyncDoc } from '../../../db/types'
+import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { useMutate, useSyncDb } from '../../data/sync-context'
 import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
@@ -20,6 +24,9 @@ import { changedSettings, formFromValues, type SettingsForm, validateSettings } 
 import { ThemePreview } from './ThemePreview'
 import './settings.css'
 
+const valuesOf = (docs: Record<string, SyncDoc>): Map<string, unknown> =>
+  new Map(Object.entries(docs).map(([id, doc]) => [id, doc.value]))
+
 const LABELS: Record<string, string> = {
   title: 'Title',
   description: 'Description',
@@ -27,6 +34,8 @@ const LABELS: Record<string, string> = {
   logo: 'Logo',
   contact: 'Contact',
   public_url: 'Public URL',
+  privacy_policy_url: 'Privacy Policy link',
+  terms_of_service_url: 'Terms of Service link',
   pwa: 'App name',
   theme: 'Theme',
   stripe_token: 'Stripe token',
@@ -41,8 +50,9 @@ export function SettingsScreen() {
   const rows = useLiveQuery(async () => (db ? db.settings.toArray() : undefined), [db])
   const stored = useMemo(() => new Map((rows ?? []).map((r) => [r.id, r.value])), [rows])
   const pending = (rows ?? []).filter((r) => r.pending === 1).map((r) => r.id)
+  const docs = useMemo(() => Object.fromEntries((rows ?? []).map((r) => [r.id, r.doc])), [rows])
   const original = useMemo(() => formFromValues(stored), [stored])
-  const edit = useEditState<SettingsForm>(original)
+  const edit = useEditState<SettingsForm, Record<string, SyncDoc>>(original, { version: docs })
   const f = edit.value
   const errors = validateSettings(f)
   const invalid = Object.keys(errors).length > 0
@@ -53,14 +63,22 @@ export function SettingsScreen() {
       toast.error(SCREENS_TEXT.settingsInvalid)
       return
     }
-    const changes = changedSettings(f, stored)
+    // Relative to the settings the edit started from, not the live ones (which may be newer).
+    const opened = edit.baseVersion ?? {}
+    const changes = changedSettings(f, valuesOf(opened))
     if (!changes.length) return
+    const saved: Record<string, SyncDoc> = {}
     const result = await runBatches(
       changes,
-      ([id, value]) => mutate.put('settings', id, { value }),
+      async ([id, value]) => {
+        saved[id] = await mutate.put('settings', id, { value }, { base: opened[id] ?? null })
+      },
       () => {},
     )
-    if (result.failed === 0) edit.commit()
+    if (result.failed === 0) {
+      const now = { ...docs, ...saved }
+      edit.commit(formFromValues(valuesOf(now)), now)
+    }
     if (changes.length === 1 && result.done === 1) notifySaved(LABELS[changes[0]![0]] ?? changes[0]![0])
     else notifyBatchSaved(result.done, changes.length, 'settings')
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
@@ -98,6 +116,11 @@ export function SettingsScreen() {
         )}
       </header>
 
+      {edit.changedElsewhere && (
+        <p className="notice notice-warning" role="status">
+          {EDIT_BASE_TEXT.changedElsewhere}
+        </p>
+      )}
       <div className="settings-grid">
         <fieldset className="settings-card">
           <legend>General</legend>
@@ -147,6 +170,24 @@ export function SettingsScreen() {
             error={errors.public_url}
             placeholder="https://console.example.com"
             hint="The address people use; links in e-mails and notifications point here."
+          />
+          <TextSetting
+            label="Terms of Service link"
+            type="url"
+            value={f.terms_of_service_url}
+            onChange={(terms_of_service_url) => set({ terms_of_service_url })}
+            error={errors.terms_of_service_url}
+            placeholder="https://example.com/terms"
+            hint="Shown in the footer; leave empty to hide the link."
+          />
+          <TextSetting
+            label="Privacy Policy link"
+            type="url"
+            value={f.privacy_policy_url}
+            onChange={(privacy_policy_url) => set({ privacy_policy_url })}
+            error={errors.privacy_policy_url}
+            placeholder="https://example.com/privacy"
+            hint="Shown in the footer; leave empty to hide the link."
           />
         </fieldset>
 

@@ -51,4 +51,18 @@ describe('settings model', () => {
     expect(validateSettings(f).contact).toBeUndefined()
     expect(validateSettings(f).public_url).toBeUndefined()
   })
+
+  it('saves the footer links and refuses anything but an http(s) address', () => {
+    const f = formFromValues(stored)
+    expect(f.terms_of_service_url).toBe('')
+    f.terms_of_service_url = ' https://example.com/terms '
+    f.privacy_policy_url = 'javascript:alert(1)'
+    expect(Object.keys(validateSettings(f))).toEqual(['privacy_policy_url'])
+    f.privacy_policy_url = 'https://example.com/privacy'
+    expect(validateSettings(f)).toEqual({})
+    expect(changedSettings(f, stored)).toEqual([
+      ['privacy_policy_url', 'https://example.com/privacy'],
+      ['terms_of_service_url', 'https://example.com/terms'],
+    ])
+  })
 })

@@ -20,6 +20,8 @@ export interface SettingsForm {
   logo: string
   contact: string
   public_url: string
+  privacy_policy_url: string
+  terms_of_service_url: string
   pwa: { name: string; short_name: string }
   theme: ThemeForm
   stripe_token: string
@@ -36,6 +38,8 @@ export const EDITABLE_IDS = [
   'logo',
   'contact',
   'public_url',
+  'privacy_policy_url',
+  'terms_of_service_url',
   'pwa',
   'theme',
   'stripe_token',
@@ -65,6 +69,8 @@ export function formFromValues(values: ReadonlyMap<string, unknown>): SettingsFo
     logo: str(values.get('logo')),
     contact: str(values.get('contact')),
     public_url: str(values.get('public_url')),
+    privacy_policy_url: str(values.get('privacy_policy_url')),
+    terms_of_service_url: str(values.get('terms_of_service_url')),
     pwa: { name: str(pwa.name), short_name: str(pwa.short_name) },
     theme: {
       background: str(theme.background) || DEFAULT_THEME.background,
@@ -100,6 +106,10 @@ export function validateSettings(f: SettingsForm): SettingsErrors {
     e.logo = 'Use an address (https://… or /path) or a data: URL.'
   if (f.public_url && !isUrl(f.public_url, ['http:', 'https:']))
     e.public_url = 'Use a full address starting with https:// (or http://).'
+  // The footer links these for every visitor: http(s) only (the server refuses anything else too).
+  for (const k of ['privacy_policy_url', 'terms_of_service_url'] as const)
+    if (f[k].trim() && !isUrl(f[k].trim(), ['http:', 'https:']))
+      e[k] = 'Use a full address starting with https:// (or http://), or leave it empty.'
   if (f.contact && !isValidEmail(f.contact) && !isUrl(f.contact, ['http:', 'https:', 'mailto:', 'tel:']))
     e.contact = 'Use an e-mail address or a link (https://, mailto:, tel:).'
   for (const k of ['background', 'primary', 'accent'] as const)
@@ -124,6 +134,8 @@ export function valuesFromForm(
     logo: f.logo.trim(),
     contact: f.contact.trim(),
     public_url: f.public_url.trim(),
+    privacy_policy_url: f.privacy_policy_url.trim(),
+    terms_of_service_url: f.terms_of_service_url.trim(),
     pwa: { ...obj(before.get('pwa')), name: f.pwa.name, short_name: f.pwa.short_name },
     theme: { ...obj(before.get('theme')), ...f.theme },
     stripe_token: f.stripe_token.trim(),

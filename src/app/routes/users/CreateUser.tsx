@@ -11,7 +11,7 @@ import { api } from '../../api/client'
 import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { useOnline } from '../data/use-online'
-import { onlineOnlyError } from './auth-data'
+import { onlineOnlyError, useCan } from './auth-data'
 
 export interface GroupOption {
   id: string
@@ -25,6 +25,9 @@ export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: 
   const [member, setMember] = useState<ReadonlySet<string>>(new Set())
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  // The server takes groups only from callers with groups:u (register ignores them, a queued create
+  // would be refused), so without it the choice is not offered.
+  const canGroups = useCan()('groups:u')
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm({ ...form, [k]: e.target.value })
 
@@ -34,7 +37,7 @@ export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: 
     const password = form.password.trim()
     if (!id || (online && !password)) return setError(VALIDATION.registerMissing)
     if (!isValidId(id)) return setError('Use 1-128 letters, digits and . _ @ + - for the username')
-    const profile: Record<string, unknown> = { groups: [...member] }
+    const profile: Record<string, unknown> = { groups: canGroups ? [...member] : [] }
     if (form.name.trim()) profile.name = form.name.trim()
     if (form.email.trim()) profile.email = form.email.trim()
     setBusy(true)
@@ -88,8 +91,9 @@ export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: 
         </div>
       </div>
       {groups.length > 0 && (
-        <fieldset className="check-list">
+        <fieldset className="check-list" disabled={!canGroups}>
           <legend>Groups</legend>
+          {!canGroups && <p className="field-hint">Choosing groups needs groups:u.</p>}
           {groups.map((g) => (
             <label key={g.id} className="check-row">
               <input

@@ -3,10 +3,13 @@
  * e-mail, group membership — is an edit state saved through the outbox with the toolbar's Save button
  * or Ctrl/Cmd+S, so it works offline. The picture, the password and TOTP are separate cards that call
  * the server directly and say so when there is no network, since they carry secrets or files.
+ * The profile patch holds only the fields the user changed relative to the version they opened, with
+ * that version as the write's base (If-Match), so someone else's change meanwhile is never reverted.
  */
 import { CloudOff, Trash2 } from 'lucide-react'
 import { useLocation } from 'wouter'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import type { SyncDoc } from '../../../db/types'
+import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { useMutate } from '../../data/sync-context'
 import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
@@ -28,6 +31,12 @@ interface Profile {
   groups: string[]
 }
 
+const profileOf = (doc: SyncDoc | undefined): Profile => ({
+  name: text(doc?.name),
+  email: text(doc?.email),
+  groups: strings(doc?.groups).sort(),
+})
+
 export function UserScreen({ params }: ScreenProps) {
   const id = params.id ?? ''
   const { user } = useSession()
@@ -46,25 +55,25 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
   const mutate = useMutate()
   const [, navigate] = useLocation()
   const doc = row?.doc
-  const original: Profile = {
-    name: text(doc?.name),
-    email: text(doc?.email),
-    groups: strings(doc?.groups).sort(),
-  }
-  const edit = useEditState<Profile>(original)
+  const original = profileOf(doc)
+  const edit = useEditState<Profile, SyncDoc | null>(original, { version: doc ?? null })
+  // The server's rule (docs/decisions/security.md): everyone edits their own name and e-mail;
+  // membership needs users/{id}:u AND groups:u, also on one's own profile.
   const canEdit = own || allowed(`users/${id}:u`)
-  const canGroups = canEdit && allowed('groups:u')
+  const canGroups = allowed(`users/${id}:u`) && allowed('groups:u')
 
   const save = async () => {
     if (!edit.modified) return
     const v = edit.value
+    // Relative to the version the edit started from: a field only someone else changed is not sent.
+    const b = edit.base
     const patch: Record<string, unknown> = {}
-    if (v.name !== original.name) patch.name = v.name.trim() || null
-    if (v.email !== original.email) patch.email = v.email.trim() || null
-    if (v.groups.join() !== original.groups.join()) patch.groups = v.groups
+    if (v.name !== b.name) patch.name = v.name.trim() || null
+    if (v.email !== b.email) patch.email = v.email.trim() || null
+    if (v.groups.join() !== b.groups.join()) patch.groups = v.groups
     try {
-      await mutate.patch('users', id, patch)
-      edit.commit()
+      const saved = await mutate.patch('users', id, patch, { base: edit.baseVersion ?? undefined })
+      edit.commit(profileOf(saved), saved)
       notifySaved(`User ${id}`)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
@@ -132,6 +141,11 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
           )}
         </div>
       </header>
+      {edit.changedElsewhere && (
+        <p className="notice notice-warning" role="status">
+          {EDIT_BASE_TEXT.changedElsewhere}
+        </p>
+      )}
       <div className="card-columns">
         <section className="panel" aria-labelledby="profile-heading">
           <h2 id="profile-heading">Profile</h2>
@@ -169,7 +183,9 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
               </label>
             ))}
             {groups?.docs.length === 0 && <p className="muted">No groups yet.</p>}
-            {!canGroups && canEdit && <p className="field-hint">Changing membership needs groups:u.</p>}
+            {!canGroups && canEdit && (
+              <p className="field-hint">Changing membership needs users/{id}:u and groups:u.</p>
+            )}
           </fieldset>
         </section>
         <UserPicture doc={doc} own={own} canEdit={canEdit} />

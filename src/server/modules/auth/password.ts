@@ -3,34 +3,34 @@
  * which addresses have accounts; the link it mails carries a short-lived reset token that works once
  * (its id is recorded in an internal collection whose create fails on a repeat). Any new password,
  * by reset or by change, revokes every session of that user, so whoever had the old one is out.
+ * Reset requests are throttled per IP and per address (each one sends a mail); changing someone
+ * else's password follows the account rule of accounts.ts, and API tokens may not change passwords.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { SERVER_TEXT, VALIDATION } from '../../../shared/messages'
-import { bearerToken, requirePermission } from '../../auth/guard'
-import { hashPassword, PASSWORD_SECRET, verifyPassword } from '../../auth/passwords'
-import type { LoginLimiter } from '../../auth/rate-limit'
+import { RESET_MAX_PER_ADDRESS, RESET_MAX_PER_IP } from '../../../shared/constants'
+import { SECURITY_TEXT, SERVER_TEXT, VALIDATION } from '../../../shared/messages'
+import { bearerToken } from '../../auth/guard'
+import { PASSWORD_SECRET, verifyPassword } from '../../auth/passwords'
+import { createLoginLimiter, type LoginLimiter } from '../../auth/rate-limit'
 import { ApiError, badRequest, notFound, unauthorized } from '../../errors'
 import { passwordResetMail } from '../../mail/templates'
 import type { Services } from '../../services'
 import type { Doc } from '../../store/types'
-import {
-  body,
-  clientInfo,
-  enforceLoginLimit,
-  revokeSessions,
-  setting,
-  text,
-  USED_RESETS,
-  USERS,
-} from './common'
+import { requireAccountControl, setPassword as setUserPassword } from './accounts'
+import { body, clientInfo, enforceLoginLimit, setting, text, USED_RESETS, USERS } from './common'
 
 export function passwordRoutes(api: FastifyInstance, services: Services, limiter: LoginLimiter): void {
   const { store } = services
 
-  const setPassword = async (user: string, password: string) => {
-    await store.secrets.set(PASSWORD_SECRET, user, await hashPassword(password))
-    await revokeSessions(services, user)
-  }
+  const setPassword = (user: string, password: string) => setUserPassword(services, user, password)
+  // Every request counts (not only failures): each one may send a mail. Per IP, so one client can't
+  // send mail after mail, and per address from any IP, so nobody's mailbox can be flooded. Two login
+  // limiters (same sliding window), each keyed by one value only.
+  const perIp = createLoginLimiter({ maxPerIp: RESET_MAX_PER_IP, maxPerUser: RESET_MAX_PER_IP })
+  const perAddress = createLoginLimiter({
+    maxPerIp: RESET_MAX_PER_ADDRESS,
+    maxPerUser: RESET_MAX_PER_ADDRESS,
+  })
 
   let warned = false
   /**
@@ -53,7 +53,7 @@ export function passwordRoutes(api: FastifyInstance, services: Services, limiter
     return (await store.list(USERS, { filter: { email: email.toLowerCase() }, limit: 10 })).items
   }
 
-  api.patch('/auth/reset', { config: { access: 'public' } }, async (req) => {
+  api.patch('/auth/reset', { config: { access: 'public' } }, async (req, reply) => {
     const input = body(req)
     const email = text(input.email)
     const password = text(input.password)
@@ -84,6 +84,15 @@ export function passwordRoutes(api: FastifyInstance, services: Services, limiter
     }
 
     if (!email) throw badRequest(VALIDATION.resetMissing)
+    const { ip } = clientInfo(req)
+    const address = email.toLowerCase()
+    const wait = Math.max(perIp.blockedFor(ip, ''), perAddress.blockedFor(address, ''))
+    if (wait > 0) {
+      reply.header('retry-after', String(Math.max(1, Math.ceil(wait / 1000))))
+      throw new ApiError('too_many_requests', SECURITY_TEXT.resetTooMany)
+    }
+    perIp.recordFailure(ip, '')
+    perAddress.recordFailure(address, '')
     const users = await usersWithEmail(email)
     if (users.length) {
       const base = await publicBase(req)
@@ -97,14 +106,14 @@ export function passwordRoutes(api: FastifyInstance, services: Services, limiter
     return { ok: true }
   })
 
-  api.patch('/auth/password', { config: { access: 'session' } }, async (req, reply) => {
+  api.patch('/auth/password', { config: { access: 'account' } }, async (req, reply) => {
     const input = body(req)
     const username = text(input.username)
     const password = text(input.password)
     if (!username || !password) throw badRequest(VALIDATION.passwordMissing)
 
     if (username !== req.auth.user) {
-      requirePermission(req, 'users:u')
+      await requireAccountControl(services, req, username)
       if (!(await store.get(USERS, username))) throw notFound(SERVER_TEXT.notFound)
       await setPassword(username, password)
       services.serverLog('INFO', `Password of ${username} changed by ${req.auth.user}`)

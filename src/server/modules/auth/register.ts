@@ -8,15 +8,14 @@ import type { FastifyInstance } from 'fastify'
 import { isValidEmail } from '../../../shared/email'
 import { isValidId } from '../../../shared/ids'
 import { SERVER_TEXT, VALIDATION } from '../../../shared/messages'
-import { can } from '../../../shared/permissions'
-import { requirePermission } from '../../auth/guard'
-import { hashPassword, PASSWORD_SECRET } from '../../auth/passwords'
+import { allowed, isLoggedIn, requirePermission } from '../../auth/guard'
 import { removeTotp } from '../../auth/totp'
 import { ApiError, badRequest, conflict, unauthorized } from '../../errors'
 import type { Services } from '../../services'
 import { stripMeta } from '../../store/doc'
 import type { Doc } from '../../store/types'
-import { body, publicUser, revokeSessions, text, USERS } from './common'
+import { revokeApiTokens, setPassword } from './accounts'
+import { body, publicUser, text, USERS } from './common'
 
 /** Fields a registration may not choose (nor any `_` field): set by the server or by their own routes. */
 const SERVER_FIELDS = ['password', 'groups', 'totp', 'lastLogin']
@@ -25,7 +24,7 @@ export function registerRoutes(api: FastifyInstance, services: Services): void {
   const { store, config } = services
 
   api.post('/auth/register', { config: { access: 'public' } }, async (req, reply) => {
-    const isSession = !!req.auth.user && req.auth.purpose === 'session'
+    const isSession = isLoggedIn(req.auth)
     if (!config.openRegistration) {
       if (!isSession) throw unauthorized(SERVER_TEXT.notAuthenticated)
       requirePermission(req, 'users:c')
@@ -47,7 +46,7 @@ export function registerRoutes(api: FastifyInstance, services: Services): void {
     }
 
     let groups: string[] = []
-    if (input.groups !== undefined && isSession && can(req.auth.grants, 'groups:u')) {
+    if (input.groups !== undefined && isSession && allowed(req, 'groups:u')) {
       if (!Array.isArray(input.groups) || !input.groups.every(isValidId)) {
         throw badRequest(SERVER_TEXT.invalidId)
       }
@@ -67,10 +66,11 @@ export function registerRoutes(api: FastifyInstance, services: Services): void {
       if (err instanceof ApiError && err.status === 409) throw conflict(SERVER_TEXT.userExists)
       throw err
     }
-    // Secrets and sessions left by an earlier user of this id must not carry over to the new one.
+    // Secrets, tokens and sessions left by an earlier user of this id must not carry over to the new one.
     await removeTotp(store.secrets, id)
-    await revokeSessions(services, id)
-    await store.secrets.set(PASSWORD_SECRET, id, await hashPassword(password))
+    await revokeApiTokens(services, id)
+    // Also ends any session an earlier user of this id left behind.
+    await setPassword(services, id, password)
     return reply.status(201).send(publicUser(created))
   })
 }

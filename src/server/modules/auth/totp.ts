@@ -1,15 +1,16 @@
 /**
  * PATCH and DELETE /api/auth/totp/{user} (SPEC §7): set-up and removal of authenticator-app codes, for
- * oneself or, with users:u, for someone else. Set-up is two calls: without a code the server makes a
+ * oneself or for someone else under the account rule of accounts.ts (users/{user}:u and every
+ * permission the target holds); never with an API token (access 'account'). Set-up is two calls: without a code the server makes a
  * pending secret and returns it with its otpauth:// URI (shown once, as a QR code); with a code from
  * the app it enables TOTP. Secrets stay in the secret store; the user document only says `totp: true`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { SERVER_TEXT } from '../../../shared/messages'
-import { requirePermission } from '../../auth/guard'
 import { beginTotp, confirmTotp, removeTotp } from '../../auth/totp'
 import { badRequest, notFound } from '../../errors'
 import type { Services } from '../../services'
+import { requireAccountControl } from './accounts'
 import { body, setting, text, USERS } from './common'
 
 /** The only method offered: RFC 6238 codes from an authenticator app. */
@@ -20,7 +21,7 @@ export function totpRoutes(api: FastifyInstance, services: Services): void {
 
   const target = async (req: FastifyRequest): Promise<string> => {
     const user = (req.params as { user: string }).user
-    if (user !== req.auth.user) requirePermission(req, 'users:u')
+    await requireAccountControl(services, req, user)
     if (!(await store.get(USERS, user))) throw notFound(SERVER_TEXT.notFound)
     return user
   }
@@ -28,7 +29,7 @@ export function totpRoutes(api: FastifyInstance, services: Services): void {
   const markUser = (user: string, totp: boolean, by: string | null) =>
     store.write({ op: 'patch', collection: USERS, id: user, body: { totp } }, { user: by })
 
-  api.patch('/auth/totp/:user', { config: { access: 'session' } }, async (req) => {
+  api.patch('/auth/totp/:user', { config: { access: 'account' } }, async (req) => {
     const user = await target(req)
     const input = body(req)
     const method = text(input.method) ?? 'totp'
@@ -47,7 +48,7 @@ export function totpRoutes(api: FastifyInstance, services: Services): void {
     return { totp: true }
   })
 
-  api.delete('/auth/totp/:user', { config: { access: 'session' } }, async (req) => {
+  api.delete('/auth/totp/:user', { config: { access: 'account' } }, async (req) => {
     const user = await target(req)
     await removeTotp(store.secrets, user)
     await markUser(user, false, req.auth.user)

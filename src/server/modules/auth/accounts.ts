@@ -1,0 +1,72 @@
+/**
+ * The account rules every route that touches credentials shares, so they are decided once:
+ *
+ * - setPassword: the one way a password is set (users module, password change and reset, register).
+ *   Any new password ends every session of that user, whoever set it.
+ * - requireAccountControl: acting on SOMEONE ELSE's credentials (password, e-mail — the reset channel —
+ *   or TOTP) needs `users/{target}:u` by the shared matcher (so `users/admin:n` protects admin) AND
+ *   every permission the target holds: a lesser administrator can never take over a greater account
+ *   and inherit what it may do. Acting on one's own account through a login session needs neither.
+ * - revokeApiTokens: a deleted (or re-registered) user's tokens must not come back to life.
+ */
+import type { FastifyRequest } from 'fastify'
+import { LIST_LIMIT_MAX } from '../../../shared/constants'
+import { SECURITY_TEXT } from '../../../shared/messages'
+import { decide, type Grant, METHODS, parsePermissions } from '../../../shared/permissions'
+import { TOKEN_SECRET, TOKENS } from '../../auth/api-tokens'
+import { isOwn, requirePermission } from '../../auth/guard'
+import { hashPassword, PASSWORD_SECRET } from '../../auth/passwords'
+import { forbidden } from '../../errors'
+import type { Services } from '../../services'
+import { revokeSessions } from './common'
+
+export async function setPassword(services: Services, user: string, password: string): Promise<void> {
+  await services.store.secrets.set(PASSWORD_SECRET, user, await hashPassword(password))
+  await revokeSessions(services, user)
+}
+
+/**
+ * What `target` may do that `holder` may not, as `path:letters` entries. Compared on every path either
+ * list names, so a narrower block on the holder's side (`data/secret:n`) counts as well as a wider
+ * grant on the target's side. Wildcard paths are compared as written, which errs towards refusing.
+ */
+export function permissionsBeyond(holder: readonly Grant[], target: readonly Grant[]): string[] {
+  const paths = [...new Set([...holder, ...target].map((g) => g.path))]
+  const out: string[] = []
+  for (const path of paths) {
+    const missing = METHODS.filter((m) => decide(target, path, m).allowed && !decide(holder, path, m).allowed)
+    if (missing.length) out.push(`${path}:${missing.join('')}`)
+  }
+  return out
+}
+
+/** Throws 403 unless the caller may change `target`'s credentials (see the file comment). */
+export async function requireAccountControl(
+  services: Services,
+  req: FastifyRequest,
+  target: string,
+): Promise<void> {
+  if (isOwn(req, target)) return
+  requirePermission(req, `users/${target}:u`)
+  const targetGrants = parsePermissions(await services.permissionsOf(target))
+  const missing = permissionsBeyond(req.auth.grants, targetGrants)
+  if (missing.length) throw forbidden(SECURITY_TEXT.accountBeyondOwn(target, missing))
+}
+
+/** Deletes every API token of `owner`: documents (a tombstone each) and their hashes. */
+export async function revokeApiTokens(services: Services, owner: string): Promise<void> {
+  const { store } = services
+  const seen = new Set<string>()
+  for (;;) {
+    const { items } = await store.list(TOKENS, { filter: { owner }, limit: LIST_LIMIT_MAX })
+    const fresh = items.filter((doc) => !seen.has(doc._id))
+    if (!fresh.length) return
+    for (const doc of fresh) {
+      seen.add(doc._id)
+      await store.secrets.delete(TOKEN_SECRET, doc._id)
+      await store.write({ op: 'delete', collection: TOKENS, id: doc._id }, { user: null }).catch(() => {
+        // Revoked by someone else meanwhile: gone either way.
+      })
+    }
+  }
+}
