@@ -210,14 +210,23 @@ export interface PageInput {
 export async function applyPage(db: MomentumDb, page: PageInput, user: string, now: number): Promise<void> {
   const nowIso = new Date(now).toISOString()
   await db.transaction('rw', tables(db), async () => {
-    const outbox = await db.outbox.toArray()
-    const byMutation = new Map(outbox.map((e) => [e.mutationId, e]))
-    const local = new Set(outbox.map((e) => `${e.collection}\u0000${e.docId}`))
-    for (const item of await db.inbox.toArray()) local.add(`${item.collection}\u0000${item.docId}`)
-
     // Only the last change of a key matters within a page; earlier ones are superseded.
     const last = new Map<string, SyncChange>()
     for (const c of page.changes) last.set(`${c.collection}\u0000${c.id}`, c)
+
+    // Only this page's own entries and documents, through the indexes: reading the whole outbox and
+    // inbox made every write's echo cost O(outbox), and a replay of n writes O(n²).
+    const keys = page.changes.flatMap((c) => (c.idempotencyKey ? [c.idempotencyKey] : []))
+    const docKeys = [...last.values()].map((c) => [c.collection, c.id])
+    const outbox = keys.length ? await db.outbox.where('mutationId').anyOf(keys).toArray() : []
+    const byMutation = new Map(outbox.map((e) => [e.mutationId, e]))
+    const local = new Set<string>()
+    for (const row of [
+      ...(await db.outbox.where('[collection+docId]').anyOf(docKeys).toArray()),
+      ...(await db.inbox.where('[collection+docId]').anyOf(docKeys).toArray()),
+    ]) {
+      local.add(`${row.collection}\u0000${row.docId}`)
+    }
 
     const batch = new MirrorBatch()
     const touched: Array<[string, string]> = []

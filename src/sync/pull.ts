@@ -3,10 +3,13 @@
  * service worker. Each page is applied with its cursor in one transaction, so an interrupted pull
  * resumes exactly where the last committed page ended: no gap, no half page. A 410, or a page from
  * another epoch, rebuilds the mirror (outbox and inbox kept) and starts again from cursor 0.
+ * The next page is requested while the current one is stored (pipelined), but pages still commit
+ * strictly in order, one transaction each.
  */
+import { SYNC_PAGE_MAX } from '../shared/constants'
 import type { GoneBody, PullResponse } from '../shared/sync-protocol'
 import type { EngineContext } from './context'
-import { call, messageOf } from './http'
+import { call, type HttpOutcome, messageOf } from './http'
 import { applyPage, readCursor, rebuildMirror } from './local'
 
 export type PullResult = 'done' | 'offline' | 'auth' | 'error'
@@ -31,17 +34,36 @@ export async function pullAll(ctx: EngineContext): Promise<PullResult> {
   }
 }
 
+interface PageRequest {
+  cursor: number
+  epoch: string | undefined
+  res: Promise<HttpOutcome>
+}
+
+function requestPage(ctx: EngineContext, cursor: number, epoch: string | undefined): PageRequest {
+  // A first mirror (or a rebuild) has the whole feed to fetch: the largest page the server allows means
+  // fewer round trips and transactions (docs/performance.md, mirror rows).
+  const limit = cursor === 0 ? Math.max(ctx.pageSize, SYNC_PAGE_MAX) : ctx.pageSize
+  const query = `cursor=${cursor}&limit=${limit}${epoch ? `&epoch=${encodeURIComponent(epoch)}` : ''}`
+  const res = call(ctx.ports.transport, ctx.origin, `/api/sync?${query}`, {
+    method: 'GET',
+    token: ctx.token(),
+  })
+  return { cursor, epoch, res }
+}
+
 async function pullPages(ctx: EngineContext): Promise<PullResult> {
-  const limit = ctx.pageSize
   let rebuilds = 0
+  // The request for the page after the one being stored; call() never rejects, so dropping it is safe.
+  let ahead: PageRequest | null = null
   for (;;) {
     if (ctx.closed()) return 'error'
     const { cursor, epoch } = await ctx.storage.read(readCursor)
-    const query = `cursor=${cursor}&limit=${limit}${epoch ? `&epoch=${encodeURIComponent(epoch)}` : ''}`
-    const res = await call(ctx.ports.transport, ctx.origin, `/api/sync?${query}`, {
-      method: 'GET',
-      token: ctx.token(),
-    })
+    // Used only if it asked for exactly the stored cursor, i.e. the page before it committed.
+    const request =
+      ahead?.cursor === cursor && ahead.epoch === epoch ? ahead : requestPage(ctx, cursor, epoch)
+    ahead = null
+    const res = await request.res
     if (ctx.closed()) return 'error'
     if (res.status === 0) {
       ctx.status.update({
@@ -71,6 +93,9 @@ async function pullPages(ctx: EngineContext): Promise<PullResult> {
       return 'error'
     }
     ctx.status.update({ network: 'syncing' })
+    // Overlap the network and the server's page build with this page's transaction. If this page fails
+    // to store, the answer ahead is dropped and the mirror stays at the previous page's cursor.
+    if (page.more) ahead = requestPage(ctx, page.cursor, page.epoch)
     await ctx.storage.run((db) =>
       applyPage(
         db,
