@@ -17,7 +17,7 @@ export interface EngineContext {
   /** Runs pull and stream page applications one at a time, so cursor checks never race. */
   serial<T>(fn: () => Promise<T>): Promise<T>
   closed(): boolean
-  /** A pull stored every page up to the end of the feed. */
+  /** A pull stored every page up to the end of the feed (the engine then settles 'syncing'). */
   pullStored(): void
   /** A pulled or streamed page could not be stored (e.g. storage full): the engine pulls again later. */
   pullFailed(error: unknown): void

@@ -119,7 +119,13 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
       return run
     },
     closed: () => closed,
-    pullStored: () => pullRetry?.succeeded(),
+    pullStored: () => {
+      pullRetry?.succeeded()
+      // Caught up. With a live stream, 'online' is its to say (connected and synced); without one, or
+      // with one already up (a kick, a gap), the pull is the last word and 'syncing' would stick.
+      if (status.get().network === 'syncing' && (options.live === false || stream.connected))
+        status.update({ network: 'online' })
+    },
     pullFailed: () => pullRetry?.failed(),
   }
   const unshare = shareNetworkStatus(ports.peers, storage.name, status)

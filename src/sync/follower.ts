@@ -5,7 +5,8 @@
  *     browser says offline, the follower says offline;
  *   - otherwise it shows the leader's last network state, which the leader posts on a BroadcastChannel
  *     named after the database whenever it changes (a follower that starts asks, the leader answers);
- *   - with no word from a leader yet (none elected, or it left), it shows 'online' (a network exists).
+ *   - with no word from a leader yet it keeps its state ('offline' at start; the leader answers the
+ *     `ask` at once); when the leader leaves it keeps the last state until the next leader speaks.
  * A channel, not the meta table: a status flip is not worth an IndexedDB write (and on a full disk it
  * would fail), and a missed message only means the browser's flag is shown until the next change.
  */
@@ -31,7 +32,10 @@ export function shareNetworkStatus(
 
   const show = () => {
     if (status.get().leader) return
-    status.update({ network: peers.online() ? (leaderNetwork ?? 'online') : 'offline' })
+    if (!peers.online()) status.update({ network: 'offline' })
+    else if (leaderNetwork) status.update({ network: leaderNetwork })
+    // No word from a leader yet: keep what we have. Guessing 'online' here would also make a tab that
+    // is about to lead claim 'online' before its first request answered.
   }
   channel?.onMessage((m: PeerMessage) => {
     if (m.type === 'ask') {
@@ -41,7 +45,6 @@ export function shareNetworkStatus(
       show()
     } else if (m.type === 'left') {
       leaderNetwork = null
-      show()
     }
   })
   const offConnectivity = peers.onConnectivity(show)

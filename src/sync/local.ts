@@ -137,7 +137,10 @@ async function afterConfirm(
     await db.outbox.update(next.seq!, { baseRev: result.rev, chained: 0, base: result.doc })
   }
   const shadow = await db.shadows.get([entry.collection, entry.docId])
-  if (!shadow || shadow.rev < result.rev) {
+  // A confirmed create is newer than any shadow, whatever the revs say: it only succeeds on an absent
+  // document, and the server restarts a re-created one at _rev 1, below the tombstone's rev. (Any feed
+  // change after it would have come after our own change, which confirms the entry first.)
+  if (!shadow || shadow.rev < result.rev || entry.op === 'create') {
     await db.shadows.put({ collection: entry.collection, id: entry.docId, doc: result.doc, rev: result.rev })
   }
 }

@@ -20,10 +20,7 @@ const MAX_REBUILDS = 3
 export async function pullAll(ctx: EngineContext): Promise<PullResult> {
   try {
     const result = await pullPages(ctx)
-    if (result === 'done') {
-      ctx.status.update({ network: 'online' })
-      ctx.pullStored()
-    }
+    if (result === 'done') ctx.pullStored()
     return result
   } catch (error) {
     // The server answered; what failed is storing its pages here. 'syncing' would be a lie for as
@@ -40,10 +37,12 @@ interface PageRequest {
   res: Promise<HttpOutcome>
 }
 
-function requestPage(ctx: EngineContext, cursor: number, epoch: string | undefined): PageRequest {
-  // A first mirror (or a rebuild) has the whole feed to fetch: the largest page the server allows means
-  // fewer round trips and transactions (docs/performance.md, mirror rows).
-  const limit = cursor === 0 ? Math.max(ctx.pageSize, SYNC_PAGE_MAX) : ctx.pageSize
+function requestPage(
+  ctx: EngineContext,
+  limit: number,
+  cursor: number,
+  epoch: string | undefined,
+): PageRequest {
   const query = `cursor=${cursor}&limit=${limit}${epoch ? `&epoch=${encodeURIComponent(epoch)}` : ''}`
   const res = call(ctx.ports.transport, ctx.origin, `/api/sync?${query}`, {
     method: 'GET',
@@ -54,14 +53,19 @@ function requestPage(ctx: EngineContext, cursor: number, epoch: string | undefin
 
 async function pullPages(ctx: EngineContext): Promise<PullResult> {
   let rebuilds = 0
+  let limit = ctx.pageSize
   // The request for the page after the one being stored; call() never rejects, so dropping it is safe.
   let ahead: PageRequest | null = null
   for (;;) {
     if (ctx.closed()) return 'error'
     const { cursor, epoch } = await ctx.storage.read(readCursor)
+    // A pull from cursor 0 (first mirror, rebuild) has the whole feed to fetch: the largest page the
+    // server allows, for the rest of this pull, means fewer round trips and transactions (measured in
+    // docs/performance.md, mirror rows).
+    if (cursor === 0) limit = Math.max(ctx.pageSize, SYNC_PAGE_MAX)
     // Used only if it asked for exactly the stored cursor, i.e. the page before it committed.
     const request =
-      ahead?.cursor === cursor && ahead.epoch === epoch ? ahead : requestPage(ctx, cursor, epoch)
+      ahead?.cursor === cursor && ahead.epoch === epoch ? ahead : requestPage(ctx, limit, cursor, epoch)
     ahead = null
     const res = await request.res
     if (ctx.closed()) return 'error'
@@ -95,7 +99,7 @@ async function pullPages(ctx: EngineContext): Promise<PullResult> {
     ctx.status.update({ network: 'syncing' })
     // Overlap the network and the server's page build with this page's transaction. If this page fails
     // to store, the answer ahead is dropped and the mirror stays at the previous page's cursor.
-    if (page.more) ahead = requestPage(ctx, page.cursor, page.epoch)
+    if (page.more) ahead = requestPage(ctx, limit, page.cursor, page.epoch)
     await ctx.storage.run((db) =>
       applyPage(
         db,

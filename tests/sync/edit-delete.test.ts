@@ -57,3 +57,50 @@ test('(6) a pulled delete keeps the last server version under a pending patch; k
   await expectConverged(engine, server, token, ['products'])
   await engine.close()
 })
+
+test('(6) "keep mine" re-creates a deleted document: confirmed by the feed first, the row stays', async () => {
+  // The server starts a re-created document at _rev 1 again, below the tombstone's rev: the
+  // confirmation must still replace the tombstone shadow (a create only succeeds on an absent document).
+  const token = await server.userWith('editdel-feed', ['products:*'])
+  await server.api('/api/products', { token: admin, json: { _id: 'lamp', name: 'Lamp', price: 10 } })
+  const h = harness(server, 'editdel-feed', token)
+  const engine = await h.open()
+  await settle(engine)
+  h.net.offline = true
+  await engine.mutate.patch('products', 'lamp', { price: 12 })
+  await server.api('/api/products/lamp', { method: 'DELETE', token: admin })
+  h.net.offline = false
+  await settle(engine)
+  const [item] = await engine.conflicts()
+  expect(item).toMatchObject({ theirs: null })
+
+  // The re-create's response is lost: only the feed tells the engine it worked.
+  h.net.dropResponse = (_url, init) => init.method === 'POST'
+  await engine.resolve(item!.mutationId, { choice: 'mine' })
+  await engine.flushed()
+  h.net.dropResponse = null
+  expect(await engine.pull()).toBe('done')
+  expect(await engine.pending()).toEqual([])
+  expect((await engine.db.docs.get(['products', 'lamp']))?.doc).toMatchObject({
+    name: 'Lamp',
+    price: 12,
+    _rev: 1,
+  })
+  await expectConverged(engine, server, token, ['products'])
+
+  // And through the response: keep mine on a second lamp, answered normally.
+  await server.api('/api/products', { token: admin, json: { _id: 'lamp2', name: 'Lamp 2', price: 20 } })
+  await settle(engine)
+  h.net.offline = true
+  await engine.mutate.patch('products', 'lamp2', { price: 21 })
+  await server.api('/api/products/lamp2', { method: 'DELETE', token: admin })
+  h.net.offline = false
+  await settle(engine)
+  const [second] = await engine.conflicts()
+  await engine.resolve(second!.mutationId, { choice: 'mine' })
+  await engine.flushed()
+  expect(await engine.pending()).toEqual([])
+  expect((await engine.db.docs.get(['products', 'lamp2']))?.doc).toMatchObject({ name: 'Lamp 2', price: 21 })
+  await expectConverged(engine, server, token, ['products'])
+  await engine.close()
+})
