@@ -6,6 +6,8 @@
 import { AI_TEXT, UI_TEXT } from '../../src/shared/messages'
 import { type OpenAiPeer, startOpenAiPeer } from '../helpers/openai-peer'
 import { test as base, expect, openLoggedIn } from './fixtures'
+import { Shell } from './pages/shell'
+import { WIDTHS } from './widths'
 
 const test = base.extend<object, { peer: OpenAiPeer }>({
   peer: [
@@ -23,69 +25,76 @@ const test = base.extend<object, { peer: OpenAiPeer }>({
   ],
 })
 
-test('asks, shows typing, strips think blocks, keeps history and clears it', async ({
-  page,
-  server,
-  peer,
-}) => {
-  const token = await server.login()
-  await server.api('/api/ai', { method: 'DELETE', token })
-  peer.requests.length = 0
-  await openLoggedIn(page, server, token, '/')
-  await page.getByRole('button', { name: 'AI Assistant' }).click()
+for (const { name, viewport } of WIDTHS) {
+  test.describe(`assistant at ${name} width`, () => {
+    test.use({ viewport })
 
-  const popup = page.getByRole('dialog', { name: `Power by ${new URL(peer.url).host} (tiny-test)` })
-  await expect(popup).toBeVisible()
-  const input = popup.getByPlaceholder(UI_TEXT.assistantPlaceholder)
+    test('asks, shows typing, strips think blocks, keeps history and clears it', async ({
+      page,
+      server,
+      peer,
+    }) => {
+      const token = await server.login()
+      await server.api('/api/ai', { method: 'DELETE', token })
+      peer.requests.length = 0
+      await openLoggedIn(page, server, token, '/')
+      const shell = new Shell(page)
+      await shell.openAssistant()
 
-  // Blank input is not sent.
-  await input.fill('   ')
-  await input.press('Enter')
-  await expect(popup.locator('.mc-chat-message')).toHaveCount(0)
+      const popup = page.getByRole('dialog', { name: `Power by ${new URL(peer.url).host} (tiny-test)` })
+      await expect(popup).toBeVisible()
+      const input = popup.getByPlaceholder(UI_TEXT.assistantPlaceholder)
 
-  // Shift+Enter adds a line instead of sending.
-  await input.fill('line one')
-  await input.press('Shift+Enter')
-  await input.pressSequentially('line two')
-  await expect(input).toHaveValue('line one\nline two')
-  expect(peer.requests).toHaveLength(0)
+      // Blank input is not sent.
+      await input.fill('   ')
+      await input.press('Enter')
+      await expect(popup.locator('.mc-chat-message')).toHaveCount(0)
 
-  peer.delayMs = 1500
-  await input.fill('How many users?')
-  await input.press('Enter')
-  await expect(popup.getByRole('status', { name: AI_TEXT.typing })).toBeVisible()
-  await expect(popup.locator('.mc-chat-message[data-role="assistant"]')).toHaveText(
-    'You asked: How many users?',
-  )
-  await expect(popup.getByRole('status', { name: AI_TEXT.typing })).toBeHidden()
-  await expect(popup).not.toContainText('Answer briefly')
-  await expect(input).toHaveValue('')
-  peer.delayMs = 0
-  expect(peer.requests).toHaveLength(1)
-  // The server was told where the user is, without the /ui prefix.
-  expect(peer.requests[0]!.messages.at(-1)!.content).toContain('Viewing: /\n')
+      // Shift+Enter adds a line instead of sending.
+      await input.fill('line one')
+      await input.press('Shift+Enter')
+      await input.pressSequentially('line two')
+      await expect(input).toHaveValue('line one\nline two')
+      expect(peer.requests).toHaveLength(0)
 
-  // Reopening loads the history from the server; the stored context block stays hidden.
-  await popup.getByRole('button', { name: AI_TEXT.close }).click()
-  await expect(popup).toBeHidden()
-  await page.reload()
-  await page.getByRole('button', { name: 'AI Assistant' }).click()
-  await expect(popup.locator('.mc-chat-message')).toHaveText([
-    'How many users?',
-    'You asked: How many users?',
-  ])
-  await expect(popup).not.toContainText('<context>')
+      peer.delayMs = 1500
+      await input.fill('How many users?')
+      await input.press('Enter')
+      await expect(popup.getByRole('status', { name: AI_TEXT.typing })).toBeVisible()
+      await expect(popup.locator('.mc-chat-message[data-role="assistant"]')).toHaveText(
+        'You asked: How many users?',
+      )
+      await expect(popup.getByRole('status', { name: AI_TEXT.typing })).toBeHidden()
+      await expect(popup).not.toContainText('Answer briefly')
+      await expect(input).toHaveValue('')
+      peer.delayMs = 0
+      expect(peer.requests).toHaveLength(1)
+      // The server was told where the user is, without the /ui prefix.
+      expect(peer.requests[0]!.messages.at(-1)!.content).toContain('Viewing: /\n')
 
-  // Clearing asks first, then empties the chat here and on the server.
-  await popup.getByRole('button', { name: AI_TEXT.clear }).click()
-  const confirm = page.getByRole('dialog', { name: 'Confirm Delete' })
-  await expect(confirm).toContainText(
-    'Do you really want to delete 2 messages? This action cannot be undone.',
-  )
-  await confirm.getByRole('button', { name: 'Delete 2' }).click()
-  await expect(popup.locator('.mc-chat-message')).toHaveCount(0)
-  expect((await server.api('/api/ai', { token })).body).toEqual([])
-})
+      // Reopening loads the history from the server; the stored context block stays hidden.
+      await popup.getByRole('button', { name: AI_TEXT.close }).click()
+      await expect(popup).toBeHidden()
+      await page.reload()
+      await shell.openAssistant()
+      await expect(popup.locator('.mc-chat-message')).toHaveText([
+        'How many users?',
+        'You asked: How many users?',
+      ])
+      await expect(popup).not.toContainText('<context>')
+
+      // Clearing asks first, then empties the chat here and on the server.
+      await popup.getByRole('button', { name: AI_TEXT.clear }).click()
+      const confirm = page.getByRole('dialog', { name: 'Confirm Delete' })
+      await expect(confirm).toContainText(
+        'Do you really want to delete 2 messages? This action cannot be undone.',
+      )
+      await confirm.getByRole('button', { name: 'Delete 2' }).click()
+      await expect(popup.locator('.mc-chat-message')).toHaveCount(0)
+      expect((await server.api('/api/ai', { token })).body).toEqual([])
+    })
+  })
+}
 
 test('shows the upstream failure in the chat', async ({ page, server, peer }) => {
   const token = await server.login()

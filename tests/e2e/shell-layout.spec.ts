@@ -1,7 +1,7 @@
 /**
  * The shell's sidebar (SPEC §2, §6): order and visibility per permissions for two users, collapse
  * remembered across a reload, the phone drawer closing after navigation; plus the hosted login posting
- * its token to the opener.
+ * its token to the opener. Entries and hosted login run at desktop and phone widths.
  */
 
 import fs from 'node:fs'
@@ -11,61 +11,67 @@ import { UI_TEXT } from '../../src/shared/messages'
 import { ADMIN_PASSWORD, expect, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
+import { DESKTOP, PHONE, WIDTHS } from './widths'
 
-const DESKTOP = { width: 1280, height: 800 }
-const PHONE = { width: 375, height: 740 }
+for (const { name, viewport } of WIDTHS) {
+  test.describe(`sidebar entries at ${name} width`, () => {
+    test.use({ viewport })
+
+    test('shows every entry in spec order to the admin, and only the permitted ones to a limited user', async ({
+      page,
+      server,
+    }) => {
+      const login = new LoginPage(page)
+      await login.open(server.ui)
+      await login.login('admin', ADMIN_PASSWORD)
+      const shell = new Shell(page)
+      // menuEntries opens the phone drawer; logout closes it again before using the avatar menu.
+      expect(await shell.menuEntries()).toEqual([
+        'AI Assistant',
+        'Actions',
+        'Analytics',
+        'Pages',
+        'Users',
+        'Authentication',
+        'Groups',
+        'Users',
+        'Data',
+        'Database',
+        'Forms & Reports',
+        'Messages',
+        'Payments',
+        'Discount Codes',
+        'Transactions',
+        'Storage',
+        'Templates',
+        'Web Server',
+        'Logs',
+        'Client',
+        'Server',
+        'Settings',
+      ])
+      await shell.logout()
+
+      // Both widths (and repeated runs) share the worker's server: one auditor each.
+      const auditor = `auditor-${name}-${test.info().repeatEachIndex}`
+      await server.createUser(auditor, ['logs:r', 'users:r', 'discounts:c'], 'Audrey Auditor')
+      await login.login(auditor, `${auditor}-pw`)
+      await expect(page.getByRole('heading', { name: 'Welcome, Audrey Auditor' })).toBeVisible()
+      expect(await shell.menuEntries()).toEqual([
+        'Authentication',
+        'Users',
+        'Payments',
+        'Discount Codes',
+        'Logs',
+        'Client',
+        'Server',
+      ])
+    })
+  })
+}
 
 test.describe('sidebar on a desktop', () => {
   test.use({ viewport: DESKTOP })
-
-  test('shows every entry in spec order to the admin, and only the permitted ones to a limited user', async ({
-    page,
-    server,
-  }) => {
-    const login = new LoginPage(page)
-    await login.open(server.ui)
-    await login.login('admin', ADMIN_PASSWORD)
-    const shell = new Shell(page)
-    await expect(shell.nav).toBeVisible()
-    expect(await shell.menuEntries()).toEqual([
-      'AI Assistant',
-      'Actions',
-      'Analytics',
-      'Pages',
-      'Users',
-      'Authentication',
-      'Groups',
-      'Users',
-      'Data',
-      'Database',
-      'Forms & Reports',
-      'Messages',
-      'Payments',
-      'Discount Codes',
-      'Transactions',
-      'Storage',
-      'Templates',
-      'Web Server',
-      'Logs',
-      'Client',
-      'Server',
-      'Settings',
-    ])
-    await shell.logout()
-
-    await server.createUser('auditor', ['logs:r', 'users:r', 'discounts:c'], 'Audrey Auditor')
-    await login.login('auditor', 'auditor-pw')
-    await expect(page.getByRole('heading', { name: 'Welcome, Audrey Auditor' })).toBeVisible()
-    expect(await shell.menuEntries()).toEqual([
-      'Authentication',
-      'Users',
-      'Payments',
-      'Discount Codes',
-      'Logs',
-      'Client',
-      'Server',
-    ])
-  })
 
   test('a collapsed sidebar stays collapsed after a reload', async ({ page, server }) => {
     const login = new LoginPage(page)
@@ -128,69 +134,80 @@ test.describe('sidebar on a phone', () => {
   })
 })
 
-test.describe('hosted login', () => {
-  test.use({ viewport: DESKTOP })
+/** A page on another origin (localhost vs 127.0.0.1) using the console's own hosted-login helper. */
+async function openerPage(server: { url: string; dataDir: string }) {
+  const bundle = buildSync({
+    entryPoints: [path.resolve(import.meta.dirname, '../../src/app/api/hosted-login.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: 'Momentum',
+  }).outputFiles[0]!.text
+  const dir = path.join(server.dataDir, 'static')
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(path.join(dir, 'hosted-login.js'), bundle)
+  fs.writeFileSync(
+    path.join(dir, 'opener.html'),
+    '<!doctype html><html lang="en"><title>Partner site</title><script src="hosted-login.js"></script><h1>Partner</h1>',
+  )
+  return server.url.replace('127.0.0.1', 'localhost')
+}
 
-  /** A page on another origin (localhost vs 127.0.0.1) using the console's own hosted-login helper. */
-  async function openerPage(server: { url: string; dataDir: string }) {
-    const bundle = buildSync({
-      entryPoints: [path.resolve(import.meta.dirname, '../../src/app/api/hosted-login.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      globalName: 'Momentum',
-    }).outputFiles[0]!.text
-    const dir = path.join(server.dataDir, 'static')
-    fs.mkdirSync(dir, { recursive: true })
-    fs.writeFileSync(path.join(dir, 'hosted-login.js'), bundle)
-    fs.writeFileSync(
-      path.join(dir, 'opener.html'),
-      '<!doctype html><html lang="en"><title>Partner site</title><script src="hosted-login.js"></script><h1>Partner</h1>',
-    )
-    return server.url.replace('127.0.0.1', 'localhost')
-  }
+for (const { name, viewport } of WIDTHS) {
+  test.describe(`hosted login at ${name} width`, () => {
+    test.use({ viewport })
 
-  test('posts the token to the opener, for its origin only, and closes', async ({ page, server }) => {
-    const partner = await openerPage(server)
-    await page.goto(`${partner}/opener.html`)
-    const popupEvent = page.waitForEvent('popup')
-    const token = page.evaluate(
-      (base) =>
-        (window as never as { Momentum: { hostedLogin(o: object): Promise<string> } }).Momentum.hostedLogin({
-          base,
-        }),
-      server.url,
-    )
-    const popup = await popupEvent
-    await expect(popup).toHaveURL(
-      `${server.ui}/login?redirect=postmessage&host=${encodeURIComponent(partner)}`,
-    )
-    await expect(popup.getByText(`Log in to continue to ${partner}`)).toBeVisible()
-    await new LoginPage(popup).login('admin', ADMIN_PASSWORD)
-    const received = await token
-    expect(received).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
-    await expect.poll(() => popup.isClosed()).toBe(true)
-    const session = await server.api<{ user: { _id: string } }>('/api/auth/session', { token: received })
-    expect(session.status).toBe(200)
-    expect(session.body.user._id).toBe('admin')
+    test('posts the token to the opener, for its origin only, and closes', async ({ page, server }) => {
+      const partner = await openerPage(server)
+      await page.goto(`${partner}/opener.html`)
+      const popupEvent = page.waitForEvent('popup')
+      const token = page.evaluate(
+        (base) =>
+          (window as never as { Momentum: { hostedLogin(o: object): Promise<string> } }).Momentum.hostedLogin(
+            {
+              base,
+            },
+          ),
+        server.url,
+      )
+      const popup = await popupEvent
+      await expect(popup).toHaveURL(
+        `${server.ui}/login?redirect=postmessage&host=${encodeURIComponent(partner)}`,
+      )
+      await expect(popup.getByText(`Log in to continue to ${partner}`)).toBeVisible()
+      // The popup takes the size the helper asks for at both widths; the form must fit it.
+      expect(await popup.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+      await new LoginPage(popup).login('admin', ADMIN_PASSWORD)
+      const received = await token
+      expect(received).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
+      await expect.poll(() => popup.isClosed()).toBe(true)
+      const session = await server.api<{ user: { _id: string } }>('/api/auth/session', { token: received })
+      expect(session.status).toBe(200)
+      expect(session.body.user._id).toBe('admin')
+    })
+
+    test('rejects with the spec message when the popup closes without an answer', async ({
+      page,
+      server,
+    }) => {
+      const partner = await openerPage(server)
+      await page.goto(`${partner}/opener.html`)
+      const popupEvent = page.waitForEvent('popup')
+      const outcome = page.evaluate(
+        (base) =>
+          (window as never as { Momentum: { hostedLogin(o: object): Promise<string> } }).Momentum.hostedLogin(
+            {
+              base,
+            },
+          ).then(
+            () => 'resolved',
+            (e: Error) => e.message,
+          ),
+        server.url,
+      )
+      const popup = await popupEvent
+      await popup.close()
+      expect(await outcome).toBe(UI_TEXT.unknownLoginResponse)
+    })
   })
-
-  test('rejects with the spec message when the popup closes without an answer', async ({ page, server }) => {
-    const partner = await openerPage(server)
-    await page.goto(`${partner}/opener.html`)
-    const popupEvent = page.waitForEvent('popup')
-    const outcome = page.evaluate(
-      (base) =>
-        (window as never as { Momentum: { hostedLogin(o: object): Promise<string> } }).Momentum.hostedLogin({
-          base,
-        }).then(
-          () => 'resolved',
-          (e: Error) => e.message,
-        ),
-      server.url,
-    )
-    const popup = await popupEvent
-    await popup.close()
-    expect(await outcome).toBe(UI_TEXT.unknownLoginResponse)
-  })
-})
+}

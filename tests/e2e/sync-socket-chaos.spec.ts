@@ -91,8 +91,9 @@ test('duplicated, reordered and missing websocket pages still converge with no g
   await expect
     .poll(async () => (await localState(page, collection)).docs.map((d) => d._id).sort(), { timeout: 20_000 })
     .toEqual(ids)
-  // The overtaking page and the page after the dropped one each revealed a gap, filled over HTTP.
-  expect(pulls).toBeGreaterThanOrEqual(2)
+  // The overtaking page and the page after the dropped one each reveal a gap, filled over HTTP; when the
+  // second gap shows while the first fill is still running, one pull covers both, so at least one.
+  expect(pulls).toBeGreaterThanOrEqual(1)
   // Each document exactly as the server has it (a replayed duplicate would not change that, a lost
   // page would leave one missing; expectConverged checks both).
   await context.unroute('**/api/sync?**', countPulls)

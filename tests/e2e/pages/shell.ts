@@ -27,8 +27,26 @@ export class Shell {
     })
   }
 
+  /** On a phone the sidebar is a drawer: opens it if it is closed. Nothing to do on a desktop. */
+  async openNav(): Promise<void> {
+    const button = this.menuButton()
+    await button.waitFor()
+    if ((await button.getAttribute('aria-label')) === 'Open menu') await button.click()
+    await this.nav.waitFor()
+  }
+
+  /** Closes an open phone drawer (its scrim covers the toolbar). Nothing to do on a desktop. */
+  async closeNav(): Promise<void> {
+    const button = this.menuButton()
+    await button.waitFor()
+    if ((await button.getAttribute('aria-label')) !== 'Close menu') return
+    await this.page.keyboard.press('Escape')
+    await this.sidebar.waitFor({ state: 'hidden' })
+  }
+
   /** Visible entry names of the sidebar, groups opened, in order. */
   async menuEntries(): Promise<string[]> {
+    await this.openNav()
     const groups = this.nav.locator('button[aria-expanded="false"]')
     while ((await groups.count()) > 0) await groups.first().click()
     return this.nav
@@ -39,10 +57,18 @@ export class Shell {
   }
 
   async navigate(name: string): Promise<void> {
+    await this.openNav()
     await this.nav.getByRole('link', { name, exact: true }).click()
   }
 
+  /** The assistant is a sidebar entry, so on a phone it sits in the drawer. */
+  async openAssistant(): Promise<void> {
+    await this.openNav()
+    await this.nav.getByRole('button', { name: 'AI Assistant' }).click()
+  }
+
   async logout(): Promise<void> {
+    await this.closeNav()
     await this.avatar.click()
     await this.page.getByRole('button', { name: 'Logout' }).click()
   }
