@@ -132,10 +132,15 @@ test('a live stream killed mid-way resumes from the stored cursor: no gap, no ha
   const got = streamed.flat().sort()
   expect(got.length).toBeGreaterThan(0)
   expect(got.length).toBeLessThan(ids.length)
-  // Exactly the delivered pages were applied (each whole), the cursor with them.
+  // Whole pages only, in order: the mirror holds the first k delivered pages for some k. A page that
+  // reached the tab after its socket was cut may be dropped (the engine ignores pages of a socket that
+  // is no longer current; the reconnect brings them again), but never half of one.
+  const prefixes = [0, 1, 2, 3].map((k) => JSON.stringify(streamed.slice(0, k).flat().sort()))
   await expect
-    .poll(async () => (await localState(page, collection)).docs.map((d) => d._id).sort())
-    .toEqual(got)
+    .poll(() => page.evaluate(() => (window as unknown as HandleWindow).__momentum?.status().network))
+    .not.toBe('online')
+  const held = (await localState(page, collection)).docs.map((d) => d._id).sort()
+  expect(prefixes).toContain(JSON.stringify(held))
 
   proxy.hook = null
   proxy.refuse = false
