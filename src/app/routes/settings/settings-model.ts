@@ -4,6 +4,8 @@
  * saved as its own document {_id, value} with put). Unknown fields inside pwa/theme are kept as they
  * were, so a newer server's additions survive an edit from this screen.
  */
+
+import { SETTING_IDS } from '../../../shared/constants'
 import { isValidEmail } from '../../../shared/email'
 
 export interface ThemeForm {
@@ -31,22 +33,10 @@ export interface SettingsForm {
 }
 
 /** Ids this screen writes; push_public_key is the server's and shown read-only. */
-export const EDITABLE_IDS = [
-  'title',
-  'description',
-  'version',
-  'logo',
-  'contact',
-  'public_url',
-  'privacy_policy_url',
-  'terms_of_service_url',
-  'pwa',
-  'theme',
-  'stripe_token',
-  'webrtc_key',
-  'webrtc_port',
-] as const
-export type EditableId = (typeof EDITABLE_IDS)[number]
+export type EditableId = Exclude<(typeof SETTING_IDS)[number], 'push_public_key'>
+export const EDITABLE_IDS: readonly EditableId[] = SETTING_IDS.filter(
+  (id): id is EditableId => id !== 'push_public_key',
+)
 
 export const DEFAULT_THEME: ThemeForm = {
   background: '#f6f7f9',
