@@ -13,7 +13,10 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { BODY_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '../shared/constants'
 import { SECURITY_TEXT, SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
+import { registerBodyDepthCheck } from './http/body-depth'
 import { ApiError } from './errors'
+import { isApiPath, isConsolePath, registerSecurityHeaders, WEB_ROOT_CSP } from './http/security-headers'
+import { registerSecurityLog } from './http/security-log'
 import { registerModules } from './modules'
 import { manifestRoute } from './modules/manifest'
 import type { Services } from './services'
@@ -87,6 +90,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     return reply.status(404).type('text/plain').send('Not found')
   })
 
+  registerSecurityHeaders(app)
   await app.register(fastifyCors, {
     origin: config.corsOrigins,
     credentials: true,
@@ -95,6 +99,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20 } })
   registerGuard(app, services)
+  registerBodyDepthCheck(app)
+  registerSecurityLog(app, services)
   await app.register(async (api) => registerModules(api, services), { prefix: '/api' })
   // PWA: the web app manifest lives beside the console under /ui, generated from settings.
   await manifestRoute(app, services)
@@ -109,11 +115,18 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   }
   fs.mkdirSync(config.staticDir, { recursive: true })
   // Wildcard: files uploaded to the Web Server root at run time must be served without a restart.
+  // Every file of it is sandboxed to an opaque origin, whatever URL reached it (security-headers.ts),
+  // and /ui and /api paths never resolve into it: those belong to the console and the API.
   await app.register(fastifyStatic, {
     root: config.staticDir,
     prefix: '/',
     decorateReply: false,
     wildcard: true,
+    allowedPath: (pathname) => !isConsolePath(pathname) && !isApiPath(pathname),
+    setHeaders: (reply) => {
+      reply.header('content-security-policy', WEB_ROOT_CSP)
+      reply.removeHeader('x-frame-options')
+    },
   })
   return app
 }

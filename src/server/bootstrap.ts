@@ -11,6 +11,7 @@
  * which main.ts prints once with the admin's, so a demo exposed to a network has no known login.
  */
 import crypto from 'node:crypto'
+import { checkPassword } from '../shared/password-policy'
 import { hashPassword, PASSWORD_SECRET } from './auth/passwords'
 import { sampleWrites } from './seed'
 import type { Services } from './services'
@@ -64,6 +65,15 @@ export async function bootstrap(services: Services): Promise<BootstrapResult> {
     for (const user of SAMPLE_USERS) {
       samplePasswords[user] = known ? `${user}-password` : crypto.randomBytes(12).toString('base64url')
     }
+  }
+  // Every password set here follows the shared policy too (issue 10 #11): a weak
+  // MOMENTUM_ADMIN_PASSWORD stops the first start with the reason, rather than guarding the console
+  // with it; the documented sample passwords are chosen to pass (a test holds them to it).
+  const adminProblem = await checkPassword(adminPassword, [ADMIN_USER, 'admin@example.com'])
+  if (adminProblem) throw new Error(`MOMENTUM_ADMIN_PASSWORD is refused by the password policy: ${adminProblem}`)
+  for (const [user, password] of Object.entries(samplePasswords)) {
+    const problem = await checkPassword(password, [user, `${user}@example.com`])
+    if (problem) throw new Error(`The sample password of ${user} is refused by the password policy: ${problem}`)
   }
   // Secrets first: a start that dies before the documents commit leaves no password-less admin.
   await store.secrets.set(PASSWORD_SECRET, ADMIN_USER, await hashPassword(adminPassword))

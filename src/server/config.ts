@@ -3,6 +3,7 @@
  * `npm start` works with nothing set and tests pass an explicit object instead of touching process.env.
  */
 import path from 'node:path'
+import { isLoopbackHost } from './bootstrap'
 
 export interface ServerConfig {
   port: number
@@ -32,18 +33,51 @@ export interface ServerConfig {
   openRegistration: boolean
   /** Origins allowed to call the API from another port (the Vite dev server calls {host}:8080, SPEC §7). */
   corsOrigins: string[]
+  /**
+   * Origins (or bare hosts, read as https) the hosted login may hand a token to, besides the server's
+   * own origin and the `public_url` setting (MOMENTUM_TRUSTED_HOSTS, issue 10 #5).
+   */
+  trustedHosts: string[]
+  /**
+   * The console's public origin for links in mails (MOMENTUM_PUBLIC_URL); the public_url setting
+   * wins when set. Without either, reset mails are refused rather than built from the Host header.
+   */
+  publicUrl?: string
   /** Silences the request log (tests). */
   quiet: boolean
+  /** Overrides BODY_IDLE_TIMEOUT_MS (tests use a short one); see src/server/http/timeouts.ts. */
+  bodyIdleTimeoutMs?: number
+  /**
+   * MOMENTUM_PUSH_ALLOW_PRIVATE: push endpoints may be http:// and on loopback or private addresses
+   * (a local push service, the tests' endpoint). Off by default: the server would post to them.
+   */
+  pushAllowPrivate: boolean
 }
 
 /** `npm run dev` serves the console on port 5173 and it calls the API on this server directly. */
 const DEV_ORIGINS = ['http://127.0.0.1:5173', 'http://localhost:5173']
 
+/**
+ * The dev server's origins are allowed by default only where a dev server can be: a server listening
+ * on a loopback address outside NODE_ENV=production (`npm run serve` beside `npm run dev`). A server
+ * on a network address, or in production, allows no other origin unless MOMENTUM_CORS_ORIGINS says so.
+ */
+function defaultCorsOrigins(env: NodeJS.ProcessEnv, host: string): string[] {
+  return env.NODE_ENV !== 'production' && isLoopbackHost(host) ? DEV_ORIGINS : []
+}
+
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = path.resolve(env.MOMENTUM_DATA ?? './data')
+  const host = env.HOST ?? '127.0.0.1'
   return {
     port: Number(env.PORT ?? 8080),
-    host: env.HOST ?? '127.0.0.1',
+    host,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     adminPassword: env.MOMENTUM_ADMIN_PASSWORD || undefined,
@@ -57,10 +91,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     aiApiKey: env.MOMENTUM_AI_KEY || undefined,
     aiTimeoutMs: env.MOMENTUM_AI_TIMEOUT_MS ? Number(env.MOMENTUM_AI_TIMEOUT_MS) : undefined,
     openRegistration: env.MOMENTUM_OPEN_REGISTRATION === 'true',
-    corsOrigins: (env.MOMENTUM_CORS_ORIGINS ?? DEV_ORIGINS.join(','))
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    corsOrigins:
+      env.MOMENTUM_CORS_ORIGINS === undefined
+        ? defaultCorsOrigins(env, host)
+        : list(env.MOMENTUM_CORS_ORIGINS),
+    trustedHosts: list(env.MOMENTUM_TRUSTED_HOSTS ?? ''),
+    publicUrl: env.MOMENTUM_PUBLIC_URL?.trim() || undefined,
     quiet: env.MOMENTUM_QUIET === 'true',
+    pushAllowPrivate: env.MOMENTUM_PUSH_ALLOW_PRIVATE === 'true',
   }
 }

@@ -40,7 +40,8 @@ export function sampleWrites(): Write[] {
       body: {
         name: 'Viewers',
         description: 'Read-only access',
-        permissions: ['data:r', 'logs:r', 'products:r'],
+        // The client log only: the server log holds security events (addresses, failed logins).
+        permissions: ['data:r', 'logs/client:r', 'products:r'],
       },
     },
     {

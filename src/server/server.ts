@@ -11,6 +11,7 @@ import { buildApp } from './app'
 import { createTokenService, loadSecret } from './auth/tokens'
 import { type BootstrapResult, bootstrap } from './bootstrap'
 import type { ServerConfig } from './config'
+import { applyTransportLimits, DEFAULT_TRANSPORT_LIMITS } from './http/timeouts'
 import { createMailService } from './mail/outbox'
 import { createHub } from './realtime/hub'
 import type { Services } from './services'
@@ -73,6 +74,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   }
   const boot = await bootstrap(services)
   const app = await buildApp(services)
+  applyTransportLimits(app.server, {
+    ...DEFAULT_TRANSPORT_LIMITS,
+    bodyIdleMs: config.bodyIdleTimeoutMs ?? DEFAULT_TRANSPORT_LIMITS.bodyIdleMs,
+  })
   await app.listen({ port: config.port, host: config.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port

@@ -95,15 +95,72 @@ export const LIST_LIMIT_MAX = 1000
 /** JSON request bodies above this are refused with 413; uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024
+/**
+ * Deepest nesting of arrays and objects a JSON request body may have (issue 10). SQLite's JSON
+ * functions stop at 1,000 levels, so one document nested 2,000 deep made every list of its collection
+ * fail until an admin dropped it; PostgreSQL's json functions have a stack limit too. 100 leaves room
+ * for the wrappers a stored document later travels in (change log, idempotency record, sync pages) and
+ * is far beyond any document a person edits.
+ */
+export const MAX_DOCUMENT_DEPTH = 100
+/**
+ * Mutations per POST /api/batch: one transaction holds the store's writer this long, so keep it a few
+ * hundred (an import of 10,000 rows is 20 requests). The engine also stops a batch at BATCH_BODY_BYTES.
+ */
+export const BATCH_MAX_MUTATIONS = 500
+export const BATCH_BODY_BYTES = 2 * 1024 * 1024
+/**
+ * What one login session (or API token) may write to the log channels per minute (issue 10: any session
+ * could flood the client log). The console sends a few lines a minute (its own burst guard); a full
+ * batch of 1,000 lines or a full body (BODY_LIMIT_BYTES) still fits, so no valid request is refused
+ * for ever. Past it, 429 with Retry-After.
+ */
+export const LOG_WRITE_BUDGET_PER_MINUTE = { lines: 1000, bytes: BODY_LIMIT_BYTES } as const
 /** Login throttling: failures allowed per username+IP and per IP inside the window. */
 export const LOGIN_MAX_FAILURES_PER_USER = 5
 export const LOGIN_MAX_FAILURES_PER_IP = 20
 export const LOGIN_WINDOW_MS = 15 * 60_000
+/**
+ * Password policy (NIST SP 800-63B §5.1.1, docs/decisions/security.md): at least 8 characters, at
+ * most 256 (NIST asks to allow at least 64), and not guessable within 10^6 guesses by zxcvbn with its
+ * common-password dictionary and the account's own words (score 0 and 1 are refused). No rules on
+ * character classes, as NIST advises.
+ */
+export const PASSWORD_MIN_LENGTH = 8
+export const PASSWORD_MAX_LENGTH = 256
+export const PASSWORD_MIN_SCORE = 2
 /** Password-reset requests (each may send a mail) allowed per address and per IP in LOGIN_WINDOW_MS. */
 export const RESET_MAX_PER_ADDRESS = 3
 export const RESET_MAX_PER_IP = 10
 /** Session tokens default to a week; `expire` on login may ask for less or more, up to a year. */
 export const SESSION_DEFAULT_SECONDS = 7 * 24 * 3600
 export const SESSION_MAX_SECONDS = 365 * 24 * 3600
+/**
+ * Open websockets per login session and per user (docs/decisions/security.md, "Sockets, push and
+ * transport"). The console opens one socket per tab plus the sync stream in the leader tab, and one
+ * login session is shared by every tab of a browser: 16 covers 15 tabs; 32 per user covers two
+ * browsers or devices that busy. Past the cap the NEW socket is refused (SOCKET_CLOSE_TOO_MANY) and
+ * the ones already open keep working; refused clients back off up to SOCKET_REFUSED_BACKOFF_MAX_MS.
+ */
+export const SOCKETS_PER_SESSION_MAX = 16
+export const SOCKETS_PER_USER_MAX = 32
+/** Longest wait between attempts of a client whose socket keeps being refused for the cap above. */
+export const SOCKET_REFUSED_BACKOFF_MAX_MS = 5 * 60_000
+/**
+ * Serialized size a `changes` frame of the streaming pull (and a GET /api/sync page) stays under, on
+ * top of the row limit: big documents come in more, smaller pages instead of one giant frame. A
+ * single change larger than this travels alone (documents are bounded by BODY_LIMIT_BYTES).
+ */
+export const SYNC_PAGE_MAX_BYTES = 1024 * 1024
+/**
+ * HTTP transport limits (docs/decisions/security.md). A request whose headers are not complete in
+ * HEADERS_TIMEOUT_MS, or whose body stops arriving for BODY_IDLE_TIMEOUT_MS, is cut off (408): an idle
+ * timeout rather than one on the whole request, so a steady upload over a slow link always finishes.
+ * REQUEST_MAX_MS is only the outer bound for a body trickled just under the idle timeout: a 20 MB
+ * upload at 64 kbit/s takes 45 minutes.
+ */
+export const HEADERS_TIMEOUT_MS = 30_000
+export const BODY_IDLE_TIMEOUT_MS = 30_000
+export const REQUEST_MAX_MS = 2 * 3600_000
 /** Largest /api/tools/dummy-file: above the 20 MB second speed-test download (SPEC §9), no more. */
 export const DUMMY_FILE_MAX_BYTES = 25_000_000

@@ -46,3 +46,20 @@ export function diffPatch(from: Body, to: Body): Body {
   for (const k of Object.keys(from)) if (!(k in to)) out[k] = null
   return out
 }
+
+/**
+ * Whether applying `patch` to `target` leaves it as it is (every value equal, every removed field
+ * already absent). Such a write changes nothing, so the engine does not queue it: an unchanged save or
+ * a merge that takes every server value must not make a new revision (issue 11).
+ */
+export function isNoopPatch(target: Body, patch: Body): boolean {
+  for (const [k, v] of Object.entries(patch)) {
+    const old = target[k]
+    if (v === null) {
+      if (k in target) return false
+    } else if (isPlainObject(v) && isPlainObject(old)) {
+      if (!isNoopPatch(old, v)) return false
+    } else if (JSON.stringify(v) !== JSON.stringify(old)) return false
+  }
+  return true
+}

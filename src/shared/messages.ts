@@ -3,6 +3,7 @@
  * tests/shared/spec-strings.test.ts reads SPEC.md and checks each literal here still appears in it,
  * so a drift between the spec and the product fails the build.
  */
+import { countOf } from './plural'
 
 /** SPEC §5: validation messages, exact. */
 export const VALIDATION = {
@@ -45,6 +46,18 @@ export const requiresOneOf = (perms: readonly string[]): string => `Requires one
 export const requiresAll = (perms: readonly string[]): string => `Requires all: ${perms.join(', ')}`
 
 /**
+ * "You cannot open Users: it requires the permission users:r." The one wording for a screen the
+ * session may not open and a write it may not make (docs/decisions/screens.md).
+ */
+export const cannotDo = (verb: string, what: string, needed: string): string =>
+  `You cannot ${verb} ${what}: it requires the permission ${needed}.`
+
+/** What the console says in place of a write the session may not make (docs/decisions/screens.md). */
+export const PERMISSION_UI_TEXT = {
+  readOnly: (needed: string, action: string): string => `Read-only: you need ${needed} to ${action}.`,
+} as const
+
+/**
  * Messages the spec leaves open ("not shown"); chosen here and listed in docs/decisions.md.
  * Kept beside the spec's own so the server and the console say the same thing.
  */
@@ -54,6 +67,7 @@ export const SERVER_TEXT = {
   totpInvalid: 'The authenticator code is not valid',
   tooManyAttempts: 'Too many login attempts, try again later',
   notAuthenticated: 'Login required',
+  requestTimeout: 'The request body stopped arriving; send it again',
   oldPasswordMissing: 'Cannot update password, missing old password',
   oldPasswordWrong: 'The old password is not correct',
   userExists: 'A user with this username already exists',
@@ -62,6 +76,8 @@ export const SERVER_TEXT = {
   invalidCollection: 'Invalid name: use 1-64 letters, digits, _ and -, starting with a letter or digit',
   invalidJson: 'Request body is not valid JSON',
   bodyTooLarge: 'Request body is too large',
+  bodyTooDeep: (max: number): string =>
+    `Request body is nested too deeply: at most ${max} levels of objects and arrays`,
   revMismatch: 'The document was changed by someone else',
   alreadyExists: 'A document with this id already exists',
   serverChannelReserved: "The log channel 'server' is reserved",
@@ -122,6 +138,8 @@ export const SYNC_TEXT = {
   badTopic: (max: number): string => `topic must be a non-empty string of at most ${max} characters`,
   tooManyTopics: (max: number): string => `A socket may subscribe to at most ${max} topics`,
   sessionEnded: 'The session has ended; log in again',
+  tooManySockets: (max: number): string =>
+    `Too many open connections for this account (at most ${max}); close some tabs and it reconnects`,
   permissionsChanged: 'Your permissions changed; rebuild the mirror',
 } as const
 
@@ -153,7 +171,7 @@ export const QUERY_TEXT = {
   regexTooLong: (max: number): string => `Invalid query: $regex is longer than ${max} characters`,
   regexInvalid: (reason: string): string =>
     `Invalid query: $regex is not a valid regular expression (${reason})`,
-  regexUnsafe: 'Invalid query: $regex has nested repetition that could take exponential time',
+  regexTooSlow: 'Invalid query: $regex took too long on this data; use a simpler or more anchored pattern',
   regexOptions: 'Invalid query: $options may hold only the letters i, m and s, with $regex',
   badSort: 'Invalid query: sort is field names (prefix - for descending) or {"field": 1 or -1}',
   badNumber: (name: string, max: number): string =>
@@ -207,6 +225,10 @@ export const PWA_TEXT = {
   subscriptionInvalid:
     'A push subscription needs endpoint (an http or https URL) and keys {p256dh, auth} as the browser gives them',
   endpointMissing: 'Send the subscription (or {endpoint}) to remove',
+  subscriptionEndpointRefused:
+    'The push endpoint must be an https:// address of a public push service, not a local or private host',
+  subscriptionTaken:
+    'This push endpoint belongs to another user; subscribe this browser again to get a new one',
   notifyToMissing: 'to must be a user id or a non-empty list of user ids',
   notifyTitleMissing: 'title must be a non-empty string',
   notifyFieldInvalid: (field: string): string => `${field} must be a string`,
@@ -221,6 +243,9 @@ export const SYNC_UI_TEXT = {
   offline: 'Offline',
   syncing: 'Syncing',
   pendingBadge: (n: number): string => `${n} change${n === 1 ? '' : 's'} not yet sent`,
+  /** Online with changes on their way: "Sending · 1841 left" (issue 11), not "Synced · … not yet sent". */
+  sendingLeft: (n: number): string => `Sending · ${n.toLocaleString('en')} left`,
+  entryOp: { create: 'Create', put: 'Update', patch: 'Update', delete: 'Delete' } as const,
   openPanel: 'Open the Sync panel',
   panelTitle: 'Sync',
   close: 'Close',
@@ -229,7 +254,7 @@ export const SYNC_UI_TEXT = {
   pendingEmpty: 'Every change has reached the server.',
   inboxTitle: 'Needs your decision',
   inboxEmpty: 'No conflicts.',
-  columns: { method: 'Method', path: 'Path', age: 'Age', attempts: 'Attempts', lastError: 'Last error' },
+  columns: { method: 'Change', path: 'Document', age: 'Age', attempts: 'Attempts', lastError: 'Last error' },
   conflictKind: { conflict: 'Changed on the server too', rejected: 'Refused by the server' },
   review: 'Review',
   conflictTitle: (what: string): string => `Conflict: ${what}`,
@@ -273,13 +298,17 @@ export const SCREENS_TEXT = {
   emptyCollection: 'This collection has no documents yet.',
   noMatches: 'No documents match the search and filter.',
   documentGone: 'This document does not exist (any more) on this device.',
+  userGone: 'This user does not exist (any more) on this device.',
+  groupGone: 'This group does not exist (any more) on this device.',
+  /** The save toast while offline (issue 11): the write is kept here and sent later. */
+  savedOffline: 'Saved on this device; it will be sent when you are online',
   importProgress: (done: number, total: number): string => `Importing ${done} / ${total}`,
   exportProgress: (done: number, total: number): string => `Exporting ${done} / ${total}`,
   importNothing: 'The file holds no documents.',
   importBadJson: 'A JSON import must be an array of objects (or one object per line).',
   invalidCollectionName: 'Use 1-64 letters, digits, _ and -, starting with a letter or digit.',
   logsEmpty: 'No log lines match.',
-  logsPaused: (n: number): string => `Paused — ${n} new line(s) waiting`,
+  logsPaused: (n: number): string => `Paused — ${countOf(n, 'new line')} waiting`,
   logsNothingToClear: 'There are no log lines to clear.',
   settingsInvalid: 'Fix the highlighted settings before saving.',
   storageUnknown: 'This browser does not report how much storage the console uses.',
@@ -299,9 +328,15 @@ export const AUTH_SCREENS_TEXT = {
     `${what} needs a connection to the server. You are offline: nothing was queued; try again when you are back online.`,
   offlineUserCreate:
     'You are offline: the user is created on this device and sent to the server later, without a password. Set one or send a reset e-mail from the user page once you are back online.',
-  noAccess: (section: string, needed: string): string =>
-    `You cannot open ${section}: it requires the permission ${needed}.`,
+  noAccess: (section: string, needed: string): string => cannotDo('open', section, needed),
   resetSent: (email: string): string => `A password reset e-mail was sent to ${email}`,
+  resetQueued: (email: string): string =>
+    `A password reset e-mail to ${email} is queued but not sent: the server has no mail server configured (MOMENTUM_SMTP_URL). It goes out once one is set.`,
+  revokeTitle: 'Revoke token',
+  revokeText: (name: string): string =>
+    `Do you really want to revoke the token ${name}? Programs using it can no longer call the API. This action cannot be undone.`,
+  revokeButton: 'Revoke',
+  revoked: (name: string): string => `The token ${name} was revoked`,
   passwordChanged: 'The password was changed',
   totpEnabled: 'Two-factor authentication is on',
   totpDisabled: 'Two-factor authentication is off',
@@ -324,6 +359,19 @@ export const SECURITY_TEXT = {
   deleteSelf: 'You cannot delete your own account',
   unsupportedMediaType: 'Unsupported content type: send JSON (application/json)',
   paramTooLong: 'A path segment is too long',
+  resetNeedsPublicUrl:
+    'Password reset e-mails are off: the server has no public address for the link. An administrator sets public_url in Settings (or MOMENTUM_PUBLIC_URL).',
+  reauthRequired: 'Enter your current password to confirm this change',
+  reauthWrong: 'The current password is not correct',
+} as const
+
+/** The password policy's refusals (src/shared/password-policy.ts), said by the forms and the server alike. */
+export const PASSWORD_TEXT = {
+  tooShort: (min: number): string => `The password must have at least ${min} characters`,
+  tooLong: (max: number): string => `The password must have at most ${max} characters`,
+  tooCommon:
+    'This password is too common or too easy to guess: use a longer phrase of several unrelated words',
+  tooPersonal: 'This password is too close to the username, name or e-mail: choose something unrelated',
 } as const
 
 /** Editing a document that changed or went away meanwhile (docs/decisions/edit-base.md); the spec leaves them open. */
@@ -334,4 +382,56 @@ export const EDIT_BASE_TEXT = {
     'This document was deleted elsewhere while you were editing it. Your changes are still here: re-create the document with them, or discard them.',
   recreate: 'Re-create with my changes',
   discard: 'Discard',
+} as const
+
+/** POST /api/batch (docs/api.md#batch) and the Database screen's import and export (docs/screens.md). */
+export const BATCH_TEXT = {
+  badBody: 'Send {"mutations": [{method, path, body, idempotencyKey, ifMatch}, …]}',
+  tooMany: (max: number): string => `A batch holds 1 to ${max} mutations`,
+  badEntry: 'Each mutation needs a method and a path',
+  unsupported: (method: string, path: string): string =>
+    `Not supported in a batch: ${method} ${path} (data documents only)`,
+  badKey: 'idempotencyKey must be a string of at most 200 characters',
+} as const
+
+/** What the browser meets (issue 10: hosted login origins, settings addresses, log flooding). */
+export const BROWSER_SECURITY_TEXT = {
+  hostedChecking: 'Checking the site that asked for this login…',
+  hostedUnknownHost: (origin: string): string =>
+    `${origin} is not a site this console logs in for, so no login is sent to it. An administrator can add it to the trusted hosts.`,
+  hostedCheckFailed: 'Cannot check the site that asked for this login. Check your connection and reload.',
+  settingUrlInvalid: (id: string): string => `${id} must be an http:// or https:// address`,
+  settingImageInvalid: (id: string): string =>
+    `${id} must be an http:// or https:// address, a path on this server (/…) or a data:image`,
+  logsTooMany: 'Too many log lines from this session; try again in a minute',
+} as const
+
+/** The Database screen's import preview and export choices (issue 11, docs/screens.md). */
+export const TRANSFER_TEXT = {
+  previewTitle: 'Import preview',
+  delimiter: 'Delimiter',
+  delimiterNames: { ',': 'comma (,)', ';': 'semicolon (;)', '\t': 'tab', '|': 'pipe (|)' } as Record<
+    string,
+    string
+  >,
+  format: 'Format',
+  rowCount: (n: number): string => `${n.toLocaleString('en')} ${n === 1 ? 'row' : 'rows'}`,
+  columns: 'Columns',
+  firstRows: (n: number): string => `First ${n} ${n === 1 ? 'row' : 'rows'}`,
+  replacing: (n: number): string =>
+    `${n.toLocaleString('en')} existing ${n === 1 ? 'document' : 'documents'} will be replaced`,
+  confirm: (n: number): string => `Import ${n.toLocaleString('en')}`,
+  cancel: 'Cancel',
+  reading: 'Reading the file…',
+  stored: (done: number, total: number): string =>
+    `${done.toLocaleString('en')} of ${total.toLocaleString('en')} stored on this device`,
+  sent: (done: number, total: number): string =>
+    `Sent ${done.toLocaleString('en')} of ${total.toLocaleString('en')}`,
+  waitingToSend: (total: number): string =>
+    `${total.toLocaleString('en')} stored on this device; they are sent when you are online`,
+  needReview: (n: number): string =>
+    `${n.toLocaleString('en')} ${n === 1 ? 'document was' : 'documents were'} refused by the server: review ${n === 1 ? 'it' : 'them'} in the Sync panel`,
+  exportAll: (n: number): string => `All (${n.toLocaleString('en')})`,
+  exportFiltered: (n: number): string => `Filtered view (${n.toLocaleString('en')})`,
+  exportSelected: (n: number): string => `Selected (${n.toLocaleString('en')})`,
 } as const

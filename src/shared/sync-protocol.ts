@@ -104,6 +104,13 @@ export interface ErrorPayload {
   message: string
 }
 
+/**
+ * Close code of a socket refused because its session or user already has the most sockets allowed
+ * (SOCKETS_PER_SESSION_MAX / SOCKETS_PER_USER_MAX). Clients back off (refusedDelay in
+ * src/shared/reconnect.ts) instead of retrying every WS_RECONNECT_MS.
+ */
+export const SOCKET_CLOSE_TOO_MANY = 4429
+
 /** Limits on topic subscriptions, so one socket cannot make the hub's fan-out unbounded. */
 export const TOPIC_MAX_LENGTH = 200
 export const TOPICS_PER_SOCKET_MAX = 100

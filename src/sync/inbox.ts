@@ -106,12 +106,8 @@ function planResolution(
       baseRev: null,
     }
   }
-  return {
-    ...common,
-    op: 'patch',
-    method: 'PATCH',
-    path: docPath,
-    body: diffPatch(stripMeta(theirs), stripMeta(target)),
-    baseRev: theirs._rev,
-  }
+  const body = diffPatch(stripMeta(theirs), stripMeta(target))
+  // Mine or the merge equals the server's version: nothing to send (no new revision), like "theirs".
+  if (!Object.keys(body).length) return null
+  return { ...common, op: 'patch', method: 'PATCH', path: docPath, body, baseRev: theirs._rev }
 }

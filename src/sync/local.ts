@@ -11,8 +11,9 @@
 import { getVisible, MirrorBatch } from '../db/mirror'
 import type { MomentumDb } from '../db/schema'
 import type { InboxItem, InboxKind, OutboxEntry, ShadowRow, SyncDoc } from '../db/types'
+import { isNoopPatch } from '../shared/merge-patch'
 import type { SyncChange } from '../shared/sync-protocol'
-import { overlay, overlayBase } from './overlay'
+import { overlay, overlayBase, stripMeta } from './overlay'
 import { MutationError, planRequest, type WriteKind } from './requests'
 
 const tables = (db: MomentumDb) => [db.docs, db.settings, db.logs, db.shadows, db.outbox, db.inbox, db.meta]
@@ -69,7 +70,7 @@ export interface MutationInput {
 export async function appendMutation(
   db: MomentumDb,
   m: MutationInput,
-): Promise<{ entry: OutboxEntry; doc: SyncDoc | null }> {
+): Promise<{ entry: OutboxEntry | null; doc: SyncDoc | null }> {
   const nowIso = new Date(m.now).toISOString()
   return db.transaction('rw', tables(db), async () => {
     const open = await db.inbox.where('[collection+docId]').equals([m.collection, m.id]).count()
@@ -83,6 +84,11 @@ export async function appendMutation(
     const explicit = m.base !== undefined && m.kind !== 'create' && m.kind !== 'delete'
     const base = explicit ? (m.base ?? null) : prev
     const plan = planRequest(m.kind, m.collection, m.id, m.body, prev, base)
+    // A write that changes nothing (an unchanged save, a patch of the current values) is not queued:
+    // it would only make a new revision on the server.
+    if (plan.op === 'patch' && prev && isNoopPatch(stripMeta(prev), plan.body ?? {})) {
+      return { entry: null, doc: prev }
+    }
     const earlier = await entriesOf(db, m.collection, m.id)
     let shadow = await db.shadows.get([m.collection, m.id])
     if (!shadow) {
@@ -124,6 +130,30 @@ export async function confirmEntry(
     await db.outbox.delete(entry.seq!)
     await afterConfirm(db, entry, result)
     await recompute(db, entry.collection, entry.docId, user, new Date(now).toISOString())
+  })
+}
+
+/** Many confirmed writes (a batch's successes) in one transaction; each as confirmEntry does it. */
+export async function confirmEntries(
+  db: MomentumDb,
+  results: ReadonlyArray<{ mutationId: string; doc: SyncDoc | null; rev: number }>,
+  user: string,
+  now: number,
+): Promise<void> {
+  const nowIso = new Date(now).toISOString()
+  await db.transaction('rw', tables(db), async () => {
+    const entries = await db.outbox
+      .where('mutationId')
+      .anyOf(results.map((r) => r.mutationId))
+      .toArray()
+    const byId = new Map(entries.map((e) => [e.mutationId, e]))
+    for (const r of results) {
+      const entry = byId.get(r.mutationId)
+      if (!entry) continue
+      await db.outbox.delete(entry.seq!)
+      await afterConfirm(db, entry, r)
+      await recompute(db, entry.collection, entry.docId, user, nowIso)
+    }
   })
 }
 

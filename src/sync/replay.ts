@@ -10,13 +10,20 @@
  *   409 otherwise, 404 on an edit → conflict inbox with base / theirs / mine
  *   404 on a delete    → confirmed: the document is gone, which is what the user wanted
  *   other 4xx          → rejected: inbox
- * Entries go one at a time in append order. A refused write takes the later writes of its document to
- * the inbox with it (they depend on it) and never holds back writes of other documents.
+ * Entries go in append order. A refused write takes the later writes of its document to the inbox
+ * with it (they depend on it) and never holds back writes of other documents.
+ *
+ * Batches (issue 11): a run of data writes at the head of the outbox goes in one POST /api/batch
+ * (batch-replay.ts says which). The server applies them in one transaction and answers one result per
+ * entry, each settled below exactly as a single request's answer would be; a failure of the request as
+ * a whole (unreachable, 5xx, 429, 401) is the first entry's, as if it had gone alone, and the batch is
+ * re-sent with the same keys. A server without the endpoint (404) gets single requests from then on.
  */
 import type { OutboxEntry, SyncDoc } from '../db/types'
+import { BATCH_PATH, batchBody, collectBatch, isBatchable, splitResults } from './batch-replay'
 import type { EngineContext } from './context'
-import { call, messageOf } from './http'
-import { confirmEntry, moveToInbox, updateEntry } from './local'
+import { call, type HttpOutcome, messageOf } from './http'
+import { confirmEntries, confirmEntry, moveToInbox, updateEntry } from './local'
 import { changedFields } from './overlay'
 import type { TimerHandle } from './ports'
 
@@ -41,6 +48,8 @@ export class Replayer {
   private again = false
   private timer: TimerHandle | null = null
   private stopped = false
+  /** false once the server answered 404 to a batch: it predates the endpoint. */
+  private batching = true
 
   constructor(private readonly ctx: EngineContext) {}
 
@@ -116,7 +125,11 @@ export class Replayer {
         return
       }
       ctx.status.update({ network: 'syncing' })
-      const goOn = await this.send(entry)
+      const batch =
+        this.batching && isBatchable(entry)
+          ? await ctx.storage.read((db) => collectBatch(db, entry, ctx.ports.clock.now()))
+          : [entry]
+      const goOn = batch.length > 1 ? await this.sendBatch(batch) : await this.send(entry)
       if (!goOn) return
     }
   }
@@ -124,7 +137,6 @@ export class Replayer {
   /** Sends one entry; false when replay must pause (offline, backoff, 401). */
   private async send(e: OutboxEntry): Promise<boolean> {
     const { ctx } = this
-    const { clock } = ctx.ports
     const headers: Record<string, string> = { 'idempotency-key': e.mutationId }
     if (e.baseRev !== null) headers['if-match'] = String(e.baseRev)
     const res = await call(ctx.ports.transport, ctx.origin, e.path, {
@@ -134,15 +146,61 @@ export class Replayer {
       headers,
     })
     if (ctx.closed() || this.stopped) return false
+    return this.settle(e, res)
+  }
+
+  /** Sends a run of entries in one request; each result is settled as its single request would be. */
+  private async sendBatch(entries: OutboxEntry[]): Promise<boolean> {
+    const { ctx } = this
+    const res = await call(ctx.ports.transport, ctx.origin, BATCH_PATH, {
+      method: 'POST',
+      token: ctx.token(),
+      body: batchBody(entries),
+    })
+    if (ctx.closed() || this.stopped) return false
+    if (res.status === 404 || res.status === 405) {
+      this.batching = false
+      return true
+    }
+    const transient = res.status === 0 || res.status >= 500 || res.status === 429 || res.status === 401
+    if (transient) return this.settle(entries[0]!, res)
+    const outcomes = res.ok ? splitResults(res, entries.length) : null
+    // Any other refusal of the request as a whole (413, 400) says nothing about the entries: send singly.
+    if (!outcomes) return this.send(entries[0]!)
+    // Successes in one local transaction (a batch of 500 must not be 500 transactions); the rest one by one.
+    const now = ctx.ports.clock.now()
+    const confirmed = entries.flatMap((e, i) =>
+      outcomes[i]!.ok ? [{ mutationId: e.mutationId, ...this.confirmation(e, outcomes[i]!) }] : [],
+    )
+    if (confirmed.length) {
+      await ctx.storage.run((db) => confirmEntries(db, confirmed, ctx.user, now))
+      ctx.status.update({ network: 'online', lastError: null })
+    }
+    let goOn = true
+    for (const [i, e] of entries.entries()) {
+      if (!outcomes[i]!.ok && !(await this.settle(e, outcomes[i]!))) goOn = false
+    }
+    return goOn
+  }
+
+  private confirmation(e: OutboxEntry, res: HttpOutcome): { doc: SyncDoc | null; rev: number } {
+    const doc = e.op === 'delete' || !isDoc(res.body) ? null : res.body
+    const rev =
+      isDoc(res.body) || typeof (res.body as { _rev?: unknown })?._rev === 'number'
+        ? (res.body as { _rev: number })._rev
+        : 0
+    return { doc, rev }
+  }
+
+  /** What one answer means for its entry; false when replay must pause (offline, backoff, 401). */
+  private async settle(e: OutboxEntry, res: HttpOutcome): Promise<boolean> {
+    const { ctx } = this
+    const { clock } = ctx.ports
     const now = clock.now()
 
     if (res.ok) {
-      const doc = e.op === 'delete' || !isDoc(res.body) ? null : res.body
-      const rev =
-        isDoc(res.body) || typeof (res.body as { _rev?: unknown })?._rev === 'number'
-          ? (res.body as { _rev: number })._rev
-          : 0
-      await ctx.storage.run((db) => confirmEntry(db, e.mutationId, { doc, rev }, ctx.user, now))
+      const result = this.confirmation(e, res)
+      await ctx.storage.run((db) => confirmEntry(db, e.mutationId, result, ctx.user, now))
       ctx.status.update({ network: 'online', lastError: null })
       return true
     }

@@ -9,9 +9,11 @@
  * A `gone` or another epoch rebuilds the mirror and resyncs from 0. A closed socket reconnects after
  * reconnectDelay (src/shared/reconnect.ts, the app socket's rule too: WS_RECONNECT_MS of SPEC §9 plus
  * jitter, never less); close() stops for good. `connected: false` after a session ended is a 401: no
- * reconnect until the engine gets a new token.
+ * reconnect until the engine gets a new token. A socket refused for too many open ones
+ * (SOCKET_CLOSE_TOO_MANY) waits refusedDelay instead, doubling per refusal in a row up to five
+ * minutes (HTTP pulls keep the mirror current meanwhile); the next `connected` resets it.
  */
-import { reconnectDelay } from '../shared/reconnect'
+import { reconnectDelay, refusedDelay, refusedForTooMany } from '../shared/reconnect'
 import type { ChangesPayload, ConnectedPayload, GonePayload, SocketMessage } from '../shared/sync-protocol'
 import type { EngineContext } from './context'
 import { applyPage, readCursor, rebuildMirror } from './local'
@@ -22,6 +24,8 @@ export class LiveStream {
   private socket: SocketLike | null = null
   private timer: TimerHandle | null = null
   private stopped = true
+  /** Refusals for too many sockets in a row; 0 after any accepted connection. */
+  private refusals = 0
 
   constructor(private readonly ctx: EngineContext) {}
 
@@ -86,9 +90,10 @@ export class LiveStream {
         ctx.pullFailed(error)
       })
     }
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
       if (this.socket !== socket) return
       this.socket = null
+      if (refusedForTooMany(ev)) this.refusals++
       if (ctx.status.get().network !== 'offline') ctx.status.update({ network: 'offline' })
       this.reconnectLater()
     }
@@ -100,7 +105,8 @@ export class LiveStream {
   private reconnectLater() {
     if (this.stopped || this.ctx.closed() || this.ctx.status.get().auth !== 'ok') return
     const { clock } = this.ctx.ports
-    const delay = reconnectDelay(clock.random())
+    const delay =
+      this.refusals > 0 ? refusedDelay(this.refusals, clock.random()) : reconnectDelay(clock.random())
     this.timer = clock.setTimeout(() => {
       this.timer = null
       this.connect()
@@ -123,6 +129,7 @@ export class LiveStream {
         ctx.authExpired()
         return
       }
+      this.refusals = 0
       ctx.status.update({ network: 'online' })
       return ctx.serial(() => this.sendSync(socket))
     }

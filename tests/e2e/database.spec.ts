@@ -11,6 +11,7 @@ import {
   deleteConfirmText,
   deletedToast,
   SCREENS_TEXT,
+  TRANSFER_TEXT,
 } from '../../src/shared/messages'
 import { expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
@@ -144,7 +145,8 @@ test('export CSV, import it into a new collection, select all and delete', async
   expect(download.suggestedFilename()).toMatch(/^contacts-\d{4}-\d{2}-\d{2}_\d{2}-\d{2}\.csv$/)
   const file = await download.path()
   const csv = fs.readFileSync(file, 'utf8')
-  const lines = csv.trimEnd().split('\r\n')
+  expect(csv.startsWith('\ufeff')).toBe(true) // a UTF-8 BOM, so spreadsheets read accents (issue 11)
+  const lines = csv.slice(1).trimEnd().split('\r\n')
   expect(lines[0]).toBe('_id,name,email,city,age,vip,address,tags')
   expect(lines).toHaveLength(total + 1)
 
@@ -158,6 +160,10 @@ test('export CSV, import it into a new collection, select all and delete', async
   await page
     .getByTestId('import-file')
     .setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(slice) })
+  await page
+    .getByTestId('import-preview')
+    .getByRole('button', { name: TRANSFER_TEXT.confirm(imported) })
+    .click()
   await expect(db.toasts.filter({ hasText: batchSavedToast(imported, imported, 'documents') })).toBeVisible()
   await expect(db.summary).toContainText(`${imported} document(s)`)
   const count = async () =>

@@ -75,6 +75,26 @@ test.describe('edit state', () => {
     await expect(name).toHaveValue('Grace')
   })
 
+  test("the app's undo owns the form's history: Ctrl+Z / Ctrl+Y inside a field after an app undo", async ({
+    page,
+    server,
+  }) => {
+    await page.goto(`${server.url}/`)
+    const name = page.getByLabel('Name')
+    await name.fill('Osaka')
+    await page.getByRole('button', { name: 'Undo' }).click()
+    await expect(name).toHaveValue('Ada')
+    // The browser's own undo of that field would bring old typing back ("OsakaOsaka", issue 11).
+    await name.press('Control+z')
+    await name.press('Control+z')
+    await expect(name).toHaveValue('Ada')
+    await expect(page.getByTestId('state')).toHaveText('clean')
+    await name.press('Control+y')
+    await expect(name).toHaveValue('Osaka')
+    await name.press('Control+z')
+    await expect(name).toHaveValue('Ada')
+  })
+
   test('Ctrl+S saves even inside a text field', async ({ page, server }) => {
     await page.goto(`${server.url}/`)
     await page.getByLabel('Name').fill('Grace')

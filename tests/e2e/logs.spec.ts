@@ -70,7 +70,7 @@ test('pause holds the tail, resume shows new lines; clear works online and offli
     token,
     json: { level: 'WARN', log: 'Arrived while paused', time: '2026-06-01T00:00:00Z' },
   })
-  await expect(page.getByText('Paused — 1 new line(s) waiting')).toBeVisible()
+  await expect(page.getByText('Paused — 1 new line waiting')).toBeVisible()
   await expect(logs.rows.filter({ hasText: 'Arrived while paused' })).toHaveCount(0)
   await page.getByRole('button', { name: 'Resume' }).first().click()
   await expect(logs.rows.first()).toContainText('Arrived while paused')

@@ -1,13 +1,9 @@
 /**
  * The shell's sidebar (SPEC §2, §6): order and visibility per permissions for two users, collapse
- * remembered across a reload, the phone drawer closing after navigation; plus the hosted login posting
- * its token to the opener. Entries and hosted login run at desktop and phone widths.
+ * remembered across a reload, the phone drawer closing after navigation, at desktop and phone widths.
+ * The hosted login has its own spec (hosted-login.spec.ts): its partner pages need origins of their own.
  */
 
-import fs from 'node:fs'
-import path from 'node:path'
-import { buildSync } from 'esbuild'
-import { UI_TEXT } from '../../src/shared/messages'
 import { ADMIN_PASSWORD, expect, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
@@ -133,81 +129,3 @@ test.describe('sidebar on a phone', () => {
     await expect(shell.sidebar).toBeHidden()
   })
 })
-
-/** A page on another origin (localhost vs 127.0.0.1) using the console's own hosted-login helper. */
-async function openerPage(server: { url: string; dataDir: string }) {
-  const bundle = buildSync({
-    entryPoints: [path.resolve(import.meta.dirname, '../../src/app/api/hosted-login.ts')],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    globalName: 'Momentum',
-  }).outputFiles[0]!.text
-  const dir = path.join(server.dataDir, 'static')
-  fs.mkdirSync(dir, { recursive: true })
-  fs.writeFileSync(path.join(dir, 'hosted-login.js'), bundle)
-  fs.writeFileSync(
-    path.join(dir, 'opener.html'),
-    '<!doctype html><html lang="en"><title>Partner site</title><script src="hosted-login.js"></script><h1>Partner</h1>',
-  )
-  return server.url.replace('127.0.0.1', 'localhost')
-}
-
-for (const { name, viewport } of WIDTHS) {
-  test.describe(`hosted login at ${name} width`, () => {
-    test.use({ viewport })
-
-    test('posts the token to the opener, for its origin only, and closes', async ({ page, server }) => {
-      const partner = await openerPage(server)
-      await page.goto(`${partner}/opener.html`)
-      const popupEvent = page.waitForEvent('popup')
-      const token = page.evaluate(
-        (base) =>
-          (window as never as { Momentum: { hostedLogin(o: object): Promise<string> } }).Momentum.hostedLogin(
-            {
-              base,
-            },
-          ),
-        server.url,
-      )
-      const popup = await popupEvent
-      await expect(popup).toHaveURL(
-        `${server.ui}/login?redirect=postmessage&host=${encodeURIComponent(partner)}`,
-      )
-      await expect(popup.getByText(`Log in to continue to ${partner}`)).toBeVisible()
-      // The popup takes the size the helper asks for at both widths; the form must fit it.
-      expect(await popup.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
-      await new LoginPage(popup).login('admin', ADMIN_PASSWORD)
-      const received = await token
-      expect(received).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
-      await expect.poll(() => popup.isClosed()).toBe(true)
-      const session = await server.api<{ user: { _id: string } }>('/api/auth/session', { token: received })
-      expect(session.status).toBe(200)
-      expect(session.body.user._id).toBe('admin')
-    })
-
-    test('rejects with the spec message when the popup closes without an answer', async ({
-      page,
-      server,
-    }) => {
-      const partner = await openerPage(server)
-      await page.goto(`${partner}/opener.html`)
-      const popupEvent = page.waitForEvent('popup')
-      const outcome = page.evaluate(
-        (base) =>
-          (window as never as { Momentum: { hostedLogin(o: object): Promise<string> } }).Momentum.hostedLogin(
-            {
-              base,
-            },
-          ).then(
-            () => 'resolved',
-            (e: Error) => e.message,
-          ),
-        server.url,
-      )
-      const popup = await popupEvent
-      await popup.close()
-      expect(await outcome).toBe(UI_TEXT.unknownLoginResponse)
-    })
-  })
-}

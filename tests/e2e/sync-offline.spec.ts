@@ -75,8 +75,10 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await expect(sync.pendingCount).toHaveText('1')
     await sync.open()
     await expect(sync.outboxRows).toHaveCount(1)
-    await expect(sync.outboxRows.first()).toContainText('POST')
-    await expect(sync.outboxRows.first()).toContainText(`/api/${collection}`)
+    // The entry names the change and the document, not the REST call (issue 11).
+    await expect(sync.outboxRows.first()).toContainText('Create')
+    await expect(sync.outboxRows.first()).toContainText(`${collection}/offline-pen`)
+    await expect(sync.outboxRows.first()).not.toContainText('POST')
 
     // Browser restart: the whole profile closes and a new browser opens it, with no network at all.
     await context.close()

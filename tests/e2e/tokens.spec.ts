@@ -2,7 +2,7 @@
  * API tokens through the console: created with a name and permissions and shown once, used as a bearer
  * against the real server (acting as its owner, limited to its permissions), revoked, then refused.
  */
-import { deleteConfirmText } from '../../src/shared/messages'
+import { AUTH_SCREENS_TEXT } from '../../src/shared/messages'
 import { expect, openLoggedIn, test } from './fixtures'
 import { TokensPage } from './pages/tokens'
 
@@ -37,8 +37,12 @@ test('a token is created, used for an API call, revoked, then refused', async ({
   expect(await page.content()).not.toContain(secret)
 
   await tokens.row('Nightly export').getByRole('button', { name: 'Revoke Nightly export' }).click()
-  await expect(page.getByText(deleteConfirmText(1, 'token "Nightly export"'))).toBeVisible()
-  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
+  // Asked as a revocation, not as a delete (issue 11).
+  const dialog = page.getByRole('dialog', { name: AUTH_SCREENS_TEXT.revokeTitle })
+  await expect(dialog).toContainText(AUTH_SCREENS_TEXT.revokeText('"Nightly export"'))
+  await expect(dialog.getByRole('button', { name: 'Delete' })).toHaveCount(0)
+  await dialog.getByRole('button', { name: AUTH_SCREENS_TEXT.revokeButton, exact: true }).click()
   await expect(tokens.row('Nightly export')).toBeHidden()
+  await expect(page.getByText(AUTH_SCREENS_TEXT.revoked('"Nightly export"'))).toBeVisible()
   expect((await server.api('/api/products', { token: secret })).status).toBe(401)
 })

@@ -8,7 +8,9 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashSecret, intersectPermissions } from '../../src/server/auth/api-tokens'
 import { AUTH_SCREENS_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/messages'
+import type { PullResponse, SyncChange } from '../../src/shared/sync-protocol'
 import { startTestServer, type TestServer } from '../helpers/server'
+import { chain, openSocket } from './socket-client'
 
 let server: TestServer
 let admin: string
@@ -235,5 +237,92 @@ describe('secrets', () => {
     expect(JSON.stringify(items)).not.toContain(hash)
     const files = fs.readdirSync(server.dataDir).filter((f) => /\.(db|sqlite|db-wal)$/.test(f))
     for (const f of files) expect(fs.readFileSync(path.join(server.dataDir, f)).includes(secret)).toBe(false)
+  })
+})
+
+/**
+ * Idempotency-Key per credential (issue 10 #7): an API token must not be answered with what its
+ * owner's console stored under a key (it may hold what the token cannot read, or a new token's
+ * secret), and nobody reads another credential's keys in the change feed.
+ */
+describe('Idempotency-Key and API tokens', () => {
+  const post = (path: string, json: unknown, token: string, key: string) =>
+    server.api(path, { json, token, headers: { 'idempotency-key': key } })
+
+  it('a token cannot replay its owner’s session requests', async () => {
+    // The console creates a token with everything its user has (no list), under a key.
+    const first = await post('/api/tokens', { name: 'console-made' }, admin, 'k-tok-1')
+    expect(first.status).toBe(201)
+    const broad = first.body as Created
+    const narrow = (await create(admin, { name: 'narrow', permissions: ['tokens:c', 'data/vault:c'] }))
+      .body as Created
+
+    const replay = await post('/api/tokens', { name: 'console-made' }, narrow.token, 'k-tok-1')
+    expect(replay.headers.get('idempotent-replayed')).toBeNull()
+    expect(replay.text).not.toContain(broad.token)
+    expect(replay.status).toBe(201)
+    // A new token of the narrow one's own, not the console's.
+    expect((replay.body as Created)._id).not.toBe(broad._id)
+    expect((replay.body as Created).permissions).not.toContain('*:*')
+
+    // A document the session created, which the token may create but not read.
+    const made = await post('/api/data/vault', { _id: 'v1', pin: '8812' }, admin, 'k-doc-1')
+    expect(made.status).toBe(201)
+    const again = await post('/api/data/vault', { _id: 'v1', pin: '8812' }, narrow.token, 'k-doc-1')
+    expect(again.headers.get('idempotent-replayed')).toBeNull()
+    expect(again.status).toBe(409)
+    expect(again.text).not.toContain('8812')
+
+    // The session itself still gets its replay, from any of its user's sessions (a re-login).
+    const relogin = await server.login()
+    const mine = await post('/api/data/vault', { _id: 'v1', pin: '8812' }, relogin, 'k-doc-1')
+    expect(mine.status).toBe(201)
+    expect(mine.headers.get('idempotent-replayed')).toBe('true')
+    // And the token its own.
+    const own1 = await post('/api/data/vault', { _id: 'v2' }, narrow.token, 'k-tok-own')
+    const own2 = await post('/api/data/vault', { _id: 'v2' }, narrow.token, 'k-tok-own')
+    expect(own1.status).toBe(201)
+    expect(own2.headers.get('idempotent-replayed')).toBe('true')
+  })
+
+  it('the change feed shows a key only to the credential that used it', async () => {
+    const reader = await server.userWith('rhea', ['data/feed:r'])
+    const reading = (await create(admin, { name: 'feed reader', permissions: ['data/feed:r'] })).body as Created
+    const start = await server.services.store.headSeq()
+    expect((await post('/api/data/feed', { _id: 'f1' }, admin, 'k-feed-secret')).status).toBe(201)
+
+    const pull = async (token: string) => {
+      const res = await server.api(`/api/sync?cursor=${start}`, { token })
+      expect(res.status).toBe(200)
+      return (res.body as PullResponse).changes.filter((c) => c.id === 'f1')
+    }
+    expect((await pull(admin)).map((c) => c.idempotencyKey)).toEqual(['k-feed-secret'])
+    expect((await pull(reader)).map((c) => c.idempotencyKey)).toEqual([null])
+    expect((await pull(reading.token)).map((c) => c.idempotencyKey)).toEqual([null])
+
+    // The websocket: the streaming pull and a topic subscription alike.
+    for (const [n, token, expected] of [
+      [1, admin, 'k-feed-secret'],
+      [2, reader, null],
+    ] as const) {
+      const s = await openSocket(server.url, token)
+      try {
+        await s.next((m) => m.event === 'connected')
+        s.send('sync', { cursor: start })
+        const changes = chain(await s.pagesUntil(), start).filter((c) => c.id === 'f1')
+        expect(changes.map((c) => c.idempotencyKey)).toEqual([expected])
+        s.send('subscribe', { topic: 'data/feed' })
+        await new Promise((r) => setTimeout(r, 50))
+        await post('/api/data/feed', { _id: `live-${n}` }, admin, `k-feed-live-${n}`)
+        const live = await s.next((m) => m.event === 'data/feed')
+        expect(live.payload).toMatchObject({ id: `live-${n}`, idempotencyKey: null })
+      } finally {
+        await s.close()
+      }
+    }
+    const everything = JSON.stringify(
+      await Promise.all([pull(reader), pull(reading.token)]).then((x) => x.flat() as SyncChange[]),
+    )
+    expect(everything).not.toContain('k-feed')
   })
 })

@@ -3,6 +3,7 @@
  * with the old-password check of a password change. Each block has its own server because the per-IP
  * count spans every login failure of the test process (all from 127.0.0.1).
  */
+import * as OTPAuth from 'otpauth'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   LOGIN_MAX_FAILURES_PER_IP,
@@ -76,5 +77,78 @@ describe('login rate limit', () => {
     })
     expectTooMany(res)
     expectTooMany(await login(server, 'walt', 'walt-pw'))
+  })
+})
+
+/**
+ * Parallel guesses (issue 10 #3): checking a password takes an await (scrypt, the store), so a limiter
+ * that counted only finished failures let every request of a burst through before the first one was
+ * counted. The right password or code is sent last: it must meet the limit, not a free check.
+ */
+describe('login rate limit under parallel guesses', () => {
+  const statuses = (results: { status: number }[]) => {
+    const count: Record<number, number> = {}
+    for (const r of results) count[r.status] = (count[r.status] ?? 0) + 1
+    return count
+  }
+
+  it('checks at most the limit of 200 parallel password guesses; the right one among them is refused', async () => {
+    server = await startTestServer()
+    const s = server
+    const guesses = Array.from({ length: 199 }, (_, i) => login(s, 'admin', `wrong-${i}`))
+    const right = login(s, 'admin', ADMIN_PASSWORD)
+    const results = await Promise.all([...guesses, right])
+    const count = statuses(results)
+    expect(count[200]).toBeUndefined()
+    expect(count[401] ?? 0).toBeLessThanOrEqual(LOGIN_MAX_FAILURES_PER_USER)
+    expect(count[429]).toBe(200 - (count[401] ?? 0))
+    expectTooMany(await right)
+  })
+
+  it('checks at most the limit of 300 parallel TOTP codes; the right code among them is refused', async () => {
+    server = await startTestServer()
+    const s = server
+    const token = await s.userWith('tia', [])
+    const setup = await s.api('/api/auth/totp/tia', { method: 'PATCH', token, json: { method: 'totp' } })
+    const totp = OTPAuth.URI.parse((setup.body as { uri: string }).uri) as OTPAuth.TOTP
+    const confirm = await s.api('/api/auth/totp/tia', {
+      method: 'PATCH',
+      token,
+      json: { method: 'totp', totp: totp.generate() },
+    })
+    expect(confirm.status).toBe(200)
+    // Codes valid near now (a step either way) are left out, so every guess but the last is wrong.
+    const near = new Set([-2, -1, 0, 1, 2].map((d) => totp.generate({ timestamp: Date.now() + d * 30_000 })))
+    const wrong: string[] = []
+    for (let i = 0; wrong.length < 299; i++) {
+      const code = String(i).padStart(6, '0')
+      if (!near.has(code)) wrong.push(code)
+    }
+    const guesses = wrong.map((code) => s.api('/api/auth/login', { json: { username: 'tia', password: 'tia-pw', totp: code } }))
+    const right = s.api('/api/auth/login', {
+      json: { username: 'tia', password: 'tia-pw', totp: totp.generate({ timestamp: Date.now() + 30_000 }) },
+    })
+    const results = await Promise.all([...guesses, right])
+    const count = statuses(results)
+    expect(count[200]).toBeUndefined()
+    expect(count[401] ?? 0).toBeLessThanOrEqual(LOGIN_MAX_FAILURES_PER_USER)
+    expect(count[429]).toBe(300 - (count[401] ?? 0))
+    expectTooMany(await right)
+  })
+
+  it('a right password waiting for its code gives its slot back without clearing earlier failures', async () => {
+    server = await startTestServer()
+    const s = server
+    const token = await s.userWith('tom', [])
+    const setup = await s.api('/api/auth/totp/tom', { method: 'PATCH', token, json: { method: 'totp' } })
+    const totp = OTPAuth.URI.parse((setup.body as { uri: string }).uri) as OTPAuth.TOTP
+    await s.api('/api/auth/totp/tom', { method: 'PATCH', token, json: { method: 'totp', totp: totp.generate() } })
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER - 1; i++) {
+      expect((await login(s, 'tom', `wrong-${i}`)).status).toBe(401)
+    }
+    // The first step of a TOTP login is not a guess, and does not reset the count either.
+    for (let i = 0; i < 3; i++) expect((await login(s, 'tom', 'tom-pw')).status).toBe(401)
+    expect((await login(s, 'tom', 'wrong-last')).status).toBe(401)
+    expectTooMany(await login(s, 'tom', 'tom-pw'))
   })
 })

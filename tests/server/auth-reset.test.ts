@@ -4,11 +4,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MAIL_COLLECTION } from '../../src/server/mail/outbox'
-import { SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
+import { PASSWORD_TEXT, SECURITY_TEXT, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
 import { startTestServer, type TestServer } from '../helpers/server'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
 import { collectStoredText } from '../helpers/stored-text'
 
+/** MOMENTUM_PUBLIC_URL of the test server: reset links point there, never at the Host header. */
+const PUBLIC_URL = 'http://console.momentum.test/'
 let smtp: SmtpPeer
 let server: TestServer
 const seen: string[] = []
@@ -38,7 +40,11 @@ const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.
 
 beforeAll(async () => {
   smtp = await startSmtpPeer()
-  server = await startTestServer({ smtpUrl: smtp.url, mailFrom: 'Momentum <no-reply@momentum.test>' })
+  server = await startTestServer({
+    smtpUrl: smtp.url,
+    mailFrom: 'Momentum <no-reply@momentum.test>',
+    publicUrl: PUBLIC_URL,
+  })
 })
 afterAll(async () => {
   await server?.close()
@@ -72,8 +78,8 @@ describe('PATCH /api/auth/reset', () => {
   it('mails a one-use link that sets a new password and ends every session', async () => {
     const session = await server.userWith('rita', [])
     const link = await requestLink('rita@example.com')
-    // No public_url yet: the link points at the origin the request came to.
-    expect(link.startsWith(`${server.url}/ui/login?reset=`)).toBe(true)
+    // No public_url setting: the link points at MOMENTUM_PUBLIC_URL, not at the origin asked.
+    expect(link.startsWith('http://console.momentum.test/ui/login?reset=')).toBe(true)
     const mail = smtp.mails.at(-1)!
     expect(mail.from).toBe('no-reply@momentum.test')
     const token = tokenOf(link)
@@ -130,8 +136,69 @@ describe('PATCH /api/auth/reset', () => {
     expect(smtp.mails.some((m) => m.to.includes('tess@example.com'))).toBe(false)
   })
 
+  it('never builds the link from a forged Host header', async () => {
+    await server.userWith('hugo', [])
+    const before = smtp.mails.length
+    const res = await fetch(`${server.url}/api/auth/reset`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      body: JSON.stringify({ email: 'hugo@example.com' }),
+    })
+    expect(res.status).toBe(200)
+    const mail = await smtp.waitForMail((m) => smtp.mails.indexOf(m) >= before && m.to.includes('hugo@example.com'))
+    expect(mail.decoded).not.toContain('evil.example')
+    expect(mail.decoded).toContain('http://console.momentum.test/ui/login?reset=')
+  })
+
+  it('an outstanding link stops working once the password changes by another route', async () => {
+    const session = await server.userWith('lars', [])
+    const link = await requestLink('lars@example.com')
+    const change = await server.api('/api/auth/password', {
+      method: 'PATCH',
+      token: session,
+      json: { username: 'lars', oldPassword: 'lars-pw', password: 'lars-changed-7421' },
+    })
+    expect(change.status).toBe(200)
+    const res = await reset({ password: 'lars-hijack-8832' }, tokenOf(link))
+    expect(res.status).toBe(401)
+    expect((res.body as { message: string }).message).toBe(SERVER_TEXT.resetTokenInvalid)
+    expect((await login('lars', 'lars-changed-7421')).status).toBe(200)
+  })
+
+  it('refuses a weak new password by the policy and leaves the link usable', async () => {
+    await server.userWith('mona', [])
+    const token = tokenOf(await requestLink('mona@example.com'))
+    const weak = await reset({ password: 'password' }, token)
+    expect(weak.status).toBe(400)
+    expect((weak.body as { message: string }).message).toBe(PASSWORD_TEXT.tooCommon)
+    expect((await reset({ password: 'mona-orchid-tundra' }, token)).status).toBe(200)
+    expect((await login('mona', 'mona-orchid-tundra')).status).toBe(200)
+  })
+
   it('never puts a password hash or token secret in a response or a document', async () => {
     for (const text of seen) expect(text).not.toContain('scrypt$')
     expect(await collectStoredText(server)).not.toContain('scrypt$')
+  })
+})
+
+describe('PATCH /api/auth/reset without a configured public address', () => {
+  it('says so at start-up and refuses to mail a link, for every address alike', async () => {
+    const bare = await startTestServer({ smtpUrl: smtp.url })
+    try {
+      await bare.userWith('ulla', [])
+      for (const email of ['ulla@example.com', 'nobody@example.com']) {
+        const res = await bare.api('/api/auth/reset', { method: 'PATCH', json: { email } })
+        expect(res.status).toBe(503)
+        expect(res.body).toEqual({ error: 'unavailable', message: SECURITY_TEXT.resetNeedsPublicUrl })
+      }
+      await bare.services.mail.flush()
+      expect((await bare.services.store.list(MAIL_COLLECTION, {})).total).toBe(0)
+      const logs = await bare.services.store.list('logs/server', { limit: 1000 })
+      expect(logs.items.some((l) => l.level === 'WARN' && String(l.log).includes('MOMENTUM_PUBLIC_URL'))).toBe(
+        true,
+      )
+    } finally {
+      await bare.close()
+    }
   })
 })

@@ -292,17 +292,19 @@ describe('GET /api/auth/known-host', () => {
   const setSetting = (id: string, value: unknown) =>
     server.services.store.write({ op: 'put', collection: 'settings', id, body: { value } }, { user: null })
 
-  it('knows the server itself, the public_url host and the known_hosts list, nothing else', async () => {
+  // Whole origins since issue 10 #5 (more in browser-security.test.ts): a bare host is no origin.
+  it('knows the server itself, the public_url origin and the known_hosts list, nothing else', async () => {
     const own = new URL(server.url)
     expect(await known(own.origin)).toBe(true)
-    expect(await known(own.host)).toBe(true)
+    expect(await known(own.host)).toBe(false)
     expect(await known('https://console.example.com')).toBe(false)
     expect(await known('')).toBe(false)
 
     await setSetting('public_url', 'https://Console.Example.com/')
     await setSetting('known_hosts', ['partner.example.net', 'http://localhost:5173'])
     expect(await known('https://console.example.com')).toBe(true)
-    expect(await known('partner.example.net')).toBe(true)
+    expect(await known('partner.example.net')).toBe(false)
+    expect(await known('http://partner.example.net')).toBe(false)
     expect(await known('https://partner.example.net')).toBe(true)
     expect(await known('http://localhost:5173')).toBe(true)
     expect(await known('http://localhost:5174')).toBe(false)

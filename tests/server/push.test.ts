@@ -20,7 +20,8 @@ let alice: string
 
 beforeAll(async () => {
   push = await startPushEndpoint()
-  server = await startTestServer()
+  // The local push endpoint is http on loopback: allowed only through MOMENTUM_PUSH_ALLOW_PRIVATE.
+  server = await startTestServer({ pushAllowPrivate: true })
   admin = await server.login()
   alice = await server.userWith('alice', [])
 })

@@ -8,7 +8,8 @@
 import * as OTPAuth from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_SECRET } from '../../src/server/auth/api-tokens'
-import { requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../src/shared/messages'
+import { PASSWORD_MIN_LENGTH } from '../../src/shared/constants'
+import { PASSWORD_TEXT, requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../src/shared/messages'
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../helpers/server'
 
 let server: TestServer
@@ -105,7 +106,7 @@ describe('deleting a user', () => {
     expect(await server.services.store.get('tokens', id)).toBeNull()
     expect(await server.services.store.secrets.get(TOKEN_SECRET, id)).toBeNull()
     const again = await server.api('/api/auth/register', {
-      json: { _id: 'tess', password: 'tess-2' },
+      json: { _id: 'tess', password: 'tess-second-life' },
       token: admin,
     })
     expect(again.status).toBe(201)
@@ -134,6 +135,88 @@ describe('deleting a user', () => {
     )
     expect((await patchUser('deputy', { groups: ['g-deputy'] }, admin)).status).toBe(200)
     expect((await server.api('/api/users/deputy', { method: 'DELETE', token: admin })).status).toBe(200)
+  })
+})
+
+describe('group membership in every form (issue 10 #4)', () => {
+  it('null, [] and a new list all need groups:u, and none strips the last administrator', async () => {
+    const ursula = await server.userWith('ursula', ['users:u', 'users:r'])
+    await server.userWith('bert', ['products:r'])
+    for (const groups of [null, [], ['g-ursula']]) {
+      for (const target of ['admin', 'bert']) {
+        const res = await patchUser(target, { groups }, ursula)
+        expect(res.status).toBe(403)
+        expect(res.body).toMatchObject({ message: requiresOneOf(['groups:u']) })
+      }
+    }
+    expect((await server.services.store.get('users', 'admin'))?.groups).toEqual(['admins'])
+    expect((await server.services.store.get('users', 'bert'))?.groups).toEqual(['g-bert'])
+    // Re-sending the same list, or leaving groups out, changes nothing and needs nothing more.
+    expect((await patchUser('bert', { name: 'Bert', groups: ['g-bert'] }, ursula)).status).toBe(200)
+    expect((await patchUser('bert', { name: 'Bertie' }, ursula)).status).toBe(200)
+
+    // Even with groups:u the last member of admins keeps the group, whatever form the change takes.
+    const groupsAdmin = await server.userWith('gina', ['users:u', 'groups:u'])
+    for (const token of [groupsAdmin, admin]) {
+      for (const groups of [null, [], ['g-gina']]) {
+        const res = await patchUser('admin', { groups }, token)
+        expect(res.status).toBe(400)
+        expect(res.body).toMatchObject({ message: SECURITY_TEXT.lastAdmin('admins') })
+      }
+    }
+    expect((await server.services.store.get('users', 'admin'))?.groups).toEqual(['admins'])
+    // null with the right permission is "no groups".
+    expect((await patchUser('bert', { groups: null }, groupsAdmin)).status).toBe(200)
+    expect((await server.services.permissionsOf('bert')).length).toBe(0)
+  })
+})
+
+describe('password policy on every path that sets a password (issue 10 #11)', () => {
+  const short = PASSWORD_TEXT.tooShort(PASSWORD_MIN_LENGTH)
+  const weak: Array<[string, string]> = [
+    ['123', short],
+    ['a', short],
+    ['password', PASSWORD_TEXT.tooCommon],
+  ]
+  const refused = (res: { status: number; body: unknown }, message: string) => {
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ error: 'bad_request', message })
+  }
+
+  it('a new user: POST /api/users and /api/auth/register', async () => {
+    for (const [password, message] of weak) {
+      refused(await server.api('/api/users', { json: { _id: 'pat', password }, token: admin }), message)
+      refused(await server.api('/api/auth/register', { json: { _id: 'pat', password }, token: admin }), message)
+    }
+    refused(
+      await server.api('/api/auth/register', { json: { _id: 'patricia', password: 'patricia1' }, token: admin }),
+      PASSWORD_TEXT.tooPersonal,
+    )
+    expect(await server.services.store.get('users', 'pat')).toBeNull()
+    const ok = await server.api('/api/users', { json: { _id: 'pat', password: 'violet-harbour-42' }, token: admin })
+    expect(ok.status).toBe(201)
+    expect(await canLogin('pat', 'violet-harbour-42')).toBe(true)
+  })
+
+  it('Set password: PATCH /api/users/{id}, /api/auth/password for someone else and for oneself', async () => {
+    const quin = await server.userWith('quin', [])
+    for (const [password, message] of weak) {
+      refused(await patchUser('quin', { password }, admin), message)
+      refused(await setPassword('quin', password, admin), message)
+      refused(
+        await server.api('/api/auth/password', {
+          method: 'PATCH',
+          json: { username: 'quin', oldPassword: 'quin-pw', password },
+          token: quin,
+        }),
+        message,
+      )
+    }
+    // Nothing was changed, no session ended.
+    expect(await canLogin('quin', 'quin-pw')).toBe(true)
+    expect((await server.api('/api/auth/session', { token: quin })).status).toBe(200)
+    expect((await setPassword('quin', 'amber-lantern-906', admin)).status).toBe(200)
+    expect(await canLogin('quin', 'amber-lantern-906')).toBe(true)
   })
 })
 

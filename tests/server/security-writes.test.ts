@@ -25,7 +25,8 @@ let server: TestServer
 let admin: string
 
 beforeAll(async () => {
-  server = await startTestServer()
+  // A configured public address: without one reset mails are refused (auth-reset.test.ts).
+  server = await startTestServer({ publicUrl: 'http://console.momentum.test' })
   admin = await server.login()
 })
 afterAll(async () => {
@@ -161,7 +162,8 @@ describe('idempotency records', () => {
       },
     )
     try {
-      const rows = db.prepare('SELECT request_hash FROM idempotency WHERE key = ?').all('pw-1') as Array<{
+      // Stored under the caller's credential (src/server/http/idempotency.ts).
+      const rows = db.prepare('SELECT request_hash FROM idempotency WHERE key = ?').all('admin\u001fpw-1') as Array<{
         request_hash: string
       }>
       expect(rows).toHaveLength(1)
@@ -177,7 +179,7 @@ describe('idempotency records', () => {
     })
     expect(again.headers.get('idempotent-replayed')).toBe('true')
     const changed = await server.api('/api/users', {
-      json: { ...body, password: 'other' },
+      json: { ...body, password: 'other horse battery' },
       token: admin,
       headers: { 'idempotency-key': 'pw-1' },
     })

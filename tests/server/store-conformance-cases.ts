@@ -133,3 +133,36 @@ export const queryCases: Array<[Filter, string[]]> = [
   [{ 'matrix.a.b': 1 }, []],
   [{ 'matrix.a.0.b': 1 }, ['d5']],
 ]
+
+/**
+ * Hostile queries (issue 10) over documents of their own: patterns that take a backtracking engine
+ * seconds to forever on a 500-character line must answer correctly (both stores run them in linear
+ * time), and a `$in`/`$nin`/`$all` of 1,000 values must work (SQLite used to exceed its expression
+ * depth, PostgreSQL its parameter cap).
+ */
+const LINE = `${'a'.repeat(500)}!`
+const MANY = 1000
+export const hostileDocs: Array<[string, Body]> = [
+  ['h1', { line: LINE, n: 999, s: 'v999', o: { k: 999 }, tags: ['t1', 't2'] }],
+  ['h2', { line: 'b'.repeat(500), n: 1000, s: 'v1000', o: { k: 1000 }, items: [{ s: 'v7' }] }],
+  ['h3', { line: `${'a'.repeat(499)}x`, n: -1, s: 7, o: { k: '999' } }],
+]
+const range = <T>(f: (i: number) => T): T[] => Array.from({ length: MANY }, (_, i) => f(i))
+export const hostileCases: Array<[Filter, string[]]> = [
+  [{ line: { $regex: '(a+)+$' } }, []],
+  [{ line: { $regex: '(a|a)*$' } }, ['h1', 'h2', 'h3']],
+  [{ line: { $regex: '^(a|a)*$' } }, []],
+  [{ line: { $regex: '.*.*.*x' } }, ['h3']],
+  [{ line: { $regex: '(a|aa)+$' } }, []],
+  [{ line: { $regex: '(a*)*b' } }, ['h2']],
+  [{ line: { $regex: '^(a+)+!$' } }, ['h1']],
+  [{ line: { $regex: '(.*a){20}x' } }, ['h3']],
+  [{ n: { $in: range((i) => i) } }, ['h1']],
+  [{ n: { $nin: range((i) => i) } }, ['h2', 'h3']],
+  [{ s: { $in: range((i) => `v${i}`) } }, ['h1']],
+  [{ 'items.s': { $in: range((i) => `v${i}`) } }, ['h2']],
+  [{ o: { $in: range((i) => ({ k: i })) } }, ['h1']],
+  [{ s: { $in: range((i) => (i % 2 ? i : `v${i}`)) } }, ['h3']],
+  [{ tags: { $all: range((i) => `t${(i % 2) + 1}`) } }, ['h1']],
+  [{ n: { $in: [...range((i) => i).slice(3), null, true, true] } }, ['h1']],
+]

@@ -16,7 +16,7 @@ import type { Change, DocumentStore, Filter } from '../../src/server/store/types
 import { SERVER_TEXT } from '../../src/shared/messages'
 import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
 import { startTestServer } from '../helpers/server'
-import { queryCases, queryDocs } from './store-conformance-cases'
+import { hostileCases, hostileDocs, queryCases, queryDocs } from './store-conformance-cases'
 
 const postgres = findPostgres()
 const user = { user: 'alice' }
@@ -322,6 +322,52 @@ for (const { kind, backend, skip } of kinds) {
       expect((await store.list('once')).total).toBe(3)
     })
 
+    it('writeEach commits each entry with its own key and rolls back only a refused one', async () => {
+      await store.write({ op: 'create', collection: 'each', id: 'x', body: { v: 1 } }, user)
+      const head = await store.headSeq()
+      const out = await store.writeEach([
+        {
+          write: { op: 'create', collection: 'each', id: 'a', body: {} },
+          ctx: { ...user, idempotencyKey: 'e-a' },
+        },
+        { write: { op: 'patch', collection: 'each', id: 'x', body: { v: 9 }, expectedRev: 7 }, ctx: user },
+        {
+          write: { op: 'create', collection: 'each', id: 'x', body: {} },
+          ctx: { ...user, idempotencyKey: 'e-x' },
+        },
+        { write: { op: 'patch', collection: 'each', id: 'x', body: { v: 2 }, expectedRev: 1 }, ctx: user },
+        { write: { op: 'delete', collection: 'each', id: 'gone' }, ctx: user },
+        {
+          write: { op: 'create', collection: 'each', id: 'b', body: {} },
+          ctx: { ...user, idempotencyKey: 'e-b' },
+        },
+      ])
+      expect(out.map((o) => (o.ok ? o.result.status : (o.error as { status: number }).status))).toEqual([
+        201, 409, 409, 200, 404, 201,
+      ])
+      expect(out[1]).toMatchObject({ ok: false, error: { details: { current: { _id: 'x', _rev: 1 } } } })
+      // Gap-free: the refused entries took no seq.
+      const log = await logAfter(store, head)
+      expect(log.map((c) => [c.seq - head, c.id, c.idempotencyKey])).toEqual([
+        [1, 'a', 'e-a'],
+        [2, 'x', null],
+        [3, 'b', 'e-b'],
+      ])
+      expect(await store.get('each', 'x')).toMatchObject({ _rev: 2, v: 2 })
+      // A refused entry stored no answer for its key; a committed one replays.
+      const again = await store.writeEach([
+        {
+          write: { op: 'create', collection: 'each', id: 'a', body: {} },
+          ctx: { ...user, idempotencyKey: 'e-a' },
+        },
+        {
+          write: { op: 'create', collection: 'each', id: 'y', body: {} },
+          ctx: { ...user, idempotencyKey: 'e-x' },
+        },
+      ])
+      expect(again.map((o) => o.ok && o.result.replayed)).toEqual([true, false])
+    })
+
     it('concurrent writers never make a concurrent reader skip a seq', async () => {
       const second = await b.open()
       others.push(second)
@@ -371,6 +417,28 @@ for (const { kind, backend, skip } of kinds) {
       await expect(store.list('q', { filter: { name: { $regex: '(a' } } })).rejects.toMatchObject({
         status: 400,
       })
+    })
+
+    it('answers hostile queries: pathological $regex and 1,000-value lists (issue 10)', async () => {
+      await store.writeMany(
+        hostileDocs.map(([id, body]) => ({ op: 'put' as const, collection: 'hostile', id, body })),
+        user,
+      )
+      const ids = async (filter: Filter) =>
+        (await store.list('hostile', { filter, limit: 10 })).items.map((d) => d._id).sort()
+      for (const [filter, expected] of hostileCases) {
+        expect(await ids(filter), JSON.stringify(filter).slice(0, 80)).toEqual([...expected].sort())
+      }
+      // The store keeps answering other calls while the hostile ones run.
+      const [head, ...answers] = await Promise.all([store.headSeq(), ...hostileCases.map(([f]) => ids(f))])
+      expect(typeof head).toBe('number')
+      expect(answers).toEqual(hostileCases.map(([, expected]) => [...expected].sort()))
+      // What RE2 cannot run in linear time is refused alike on every store.
+      for (const pattern of ['(a)\\1', 'a(?=b)', 'a(?!b)']) {
+        await expect(store.list('hostile', { filter: { line: { $regex: pattern } } })).rejects.toMatchObject({
+          status: 400,
+        })
+      }
     })
 
     it('sorts across types like MongoDB, pages stably, and answers raw find and distinct', async () => {

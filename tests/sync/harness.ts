@@ -95,7 +95,7 @@ export class Network {
       if (this.frames) this.frames(frame, deliver)
       else deliver(frame)
     })
-    ws.on('close', () => outer.onclose?.({}))
+    ws.on('close', (code, reason) => outer.onclose?.({ code, reason: reason.toString() }))
     ws.on('error', () => outer.onerror?.({}))
     this.sockets.push(outer)
     return outer

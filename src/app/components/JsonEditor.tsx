@@ -13,9 +13,11 @@ export interface JsonEditorProps {
   rows?: number
   /** Extra validation after parsing, e.g. "the query needs a field". */
   error?: string | null
+  /** Shown for reading and copying only (a document the session may not change). */
+  readOnly?: boolean
 }
 
-export function JsonEditor({ label, value, onChange, rows = 16, error }: JsonEditorProps) {
+export function JsonEditor({ label, value, onChange, rows = 16, error, readOnly }: JsonEditorProps) {
   const id = useId()
   const parsed = parseJsonObject(value)
   const message = parsed.ok ? (error ?? null) : parsed.error
@@ -26,7 +28,7 @@ export function JsonEditor({ label, value, onChange, rows = 16, error }: JsonEdi
         <button
           type="button"
           className="button button-quiet button-small"
-          disabled={!parsed.ok}
+          disabled={!parsed.ok || readOnly}
           onClick={() => parsed.ok && onChange(prettyJson(parsed.value))}
         >
           Format
@@ -40,12 +42,14 @@ export function JsonEditor({ label, value, onChange, rows = 16, error }: JsonEdi
         autoCorrect="off"
         rows={rows}
         value={value}
+        readOnly={readOnly}
         aria-invalid={!!message}
         aria-describedby={message ? `${id}-error` : undefined}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={(e) => {
           // Tab indents inside the editor; Escape then Tab still leaves it (WCAG no keyboard trap).
           if (
+            !readOnly &&
             e.key === 'Tab' &&
             !e.shiftKey &&
             !e.ctrlKey &&

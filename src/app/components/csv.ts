@@ -1,7 +1,7 @@
 /**
- * CSV for the Database screen's import and export (RFC 4180: comma separated, CRLF rows, fields with a
- * comma, quote or line break quoted, quotes doubled). Written here rather than pulled in as a library
- * because it is small, pure and tested beside itself.
+ * What the Database screen's CSV import and export share besides the CSV syntax itself, which
+ * papaparse handles (issue 11: the hand-written parser knew only commas; see
+ * routes/data/import-parse.ts and transfer.ts).
  *
  * Documents are flattened one level: top-level fields become columns; objects and arrays go into their
  * cell as JSON. On import a cell that reads as a number, true, false, null or a JSON object/array takes
@@ -14,56 +14,6 @@ export function csvColumns(docs: Iterable<Record<string, unknown>>, skip: readon
   const seen = new Set<string>(['_id'])
   for (const d of docs) for (const k of Object.keys(d)) if (!skip.includes(k)) seen.add(k)
   return [...seen]
-}
-
-export function csvCell(value: unknown): string {
-  if (value === undefined) return ''
-  const text =
-    typeof value === 'string'
-      ? value
-      : value !== null && typeof value === 'object'
-        ? JSON.stringify(value)
-        : String(value)
-  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-export function csvRow(values: readonly unknown[]): string {
-  return `${values.map(csvCell).join(',')}\r\n`
-}
-
-/** Rows of fields; handles quoted commas, quotes and line breaks; a trailing newline adds no row. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
-  for (; i < text.length; i++) {
-    const c = text[i]
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"'
-          i++
-        } else quoted = false
-      } else field += c
-    } else if (c === '"' && field === '') quoted = true
-    else if (c === ',') {
-      row.push(field)
-      field = ''
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-    } else field += c
-  }
-  if (field !== '' || row.length) {
-    row.push(field)
-    rows.push(row)
-  }
-  return rows
 }
 
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
@@ -83,23 +33,4 @@ export function cellValue(cell: string): unknown {
     }
   }
   return cell
-}
-
-/** CSV text → documents, using the first row as field names. Empty cells leave the field out. */
-export function csvToDocs(text: string): Record<string, unknown>[] {
-  const [header, ...rows] = parseCsv(text)
-  if (!header) return []
-  const names = header.map((h) => h.trim())
-  const docs: Record<string, unknown>[] = []
-  for (const r of rows) {
-    if (r.length === 1 && r[0] === '') continue
-    const doc: Record<string, unknown> = {}
-    names.forEach((name, i) => {
-      if (!name) return
-      const v = cellValue(r[i] ?? '')
-      if (v !== undefined) doc[name] = name === '_id' ? String(v) : v
-    })
-    docs.push(doc)
-  }
-  return docs
 }

@@ -15,11 +15,14 @@ import {
   useMemo,
   useSyncExternalStore,
 } from 'react'
+import { getVisible } from '../../db/mirror'
 import type { MomentumDb } from '../../db/schema'
 import type { InboxItem, OutboxEntry } from '../../db/types'
 import type { MutationApi, WriteOptions } from '../../sync/engine'
 import type { Resolution } from '../../sync/inbox'
 import type { SyncStatus } from '../../sync/status'
+import { guardWrites } from '../../sync/write-guard'
+import { sessionStore } from '../session/session'
 import { installConsoleHandle } from './console-handle'
 import { type StorageInfo, storageInfo } from './storage-info'
 import { type SyncState, syncStore, whenReady, wireSyncSession } from './sync-session'
@@ -61,10 +64,22 @@ export const syncMutate: MutationApi = {
   delete: async (c, id) => (await whenReady()).mutate.delete(c, id),
 }
 
+// The console handle is the engine's own API, for scripts and for tests of the server's refusal (a
+// write queued before a permission was taken away); screens write through the guarded one below.
 installConsoleHandle(syncMutate)
 
+/**
+ * What screens write through: a write the session's permissions do not allow is refused here with
+ * WriteRefusedError ("You cannot change …: it requires the permission …"), before it is queued.
+ */
+export const guardedMutate: MutationApi = guardWrites(syncMutate, {
+  permissions: () => sessionStore.get().permissions,
+  user: () => sessionStore.get().user?._id ?? null,
+  exists: async (c, id) => (await getVisible((await whenReady()).db, c, id)) !== undefined,
+})
+
 export function useMutate(): MutationApi {
-  return syncMutate
+  return guardedMutate
 }
 
 export function useSyncStatus(): SyncStatus {

@@ -1,7 +1,8 @@
 /**
- * Renders the toast store: top-right stack, each with title, message, a close button and a bar showing
- * the time left. Errors and warnings are `role="alert"` (announced at once), successes `role="status"`.
- * Hovering or focusing a toast pauses its timer (SPEC §4), so it can be read or its text copied.
+ * Renders the toast store: a stack below the toolbar on the right (at the bottom on phones, so the
+ * toolbar stays usable), each with title, message, a close button and a bar showing the time left.
+ * Errors and warnings are `role="alert"` (announced at once), successes `role="status"`. Hovering
+ * or focusing a toast pauses its timer (SPEC §4), so it can be read or its text copied.
  */
 import { useSyncExternalStore } from 'react'
 import { TOAST_TIMEOUT_MS } from '../../shared/constants'

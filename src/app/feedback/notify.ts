@@ -10,6 +10,7 @@ import {
   deletedPartialToast,
   deletedToast,
   FEEDBACK_TEXT,
+  SCREENS_TEXT,
   savedToast,
   UI_TEXT,
 } from '../../shared/messages'
@@ -44,8 +45,9 @@ export function notifyDeleted(done: number, total: number): void {
   else toast.warning(deletedPartialToast(done, total))
 }
 
-export function notifySaved(thing: string): void {
-  toast.success(savedToast(thing))
+/** Offline the write only reached this device: say so, and that it goes out later (issue 11). */
+export function notifySaved(thing: string, online = typeof navigator === 'undefined' || navigator.onLine): void {
+  toast.success(online ? savedToast(thing) : SCREENS_TEXT.savedOffline)
 }
 
 /** "X / Y {things} were saved successfully": success when all, error when none, warning otherwise. */

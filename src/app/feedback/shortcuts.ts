@@ -2,7 +2,10 @@
  * The keyboard shortcuts of SPEC §9 as a registry: pages register what Ctrl/Cmd+S (and the others)
  * mean while they are mounted; the most recent registration wins, so a dialog or a nested editor
  * overrides its page and the page gets it back on unmount. Inside text fields the browser's own
- * select-all, delete, undo and redo stay untouched: only save is taken there.
+ * select-all and delete stay untouched; save is always taken there, and undo/redo when the handler asks
+ * for them (`inTextFields`): a form with an edit state owns its whole history, because the browser's
+ * per-field undo after the app's undo replayed old typing into the field ("OsakaOsaka", issue 11).
+ * Search boxes, password fields, dialogs and `data-native-undo` fields keep the browser's undo.
  */
 export type ShortcutName = 'selectAll' | 'delete' | 'save' | 'redo' | 'undo'
 export type ShortcutHandler = (event: KeyboardEvent) => void
@@ -38,16 +41,38 @@ export function isTextEntry(target: EventTarget | null): boolean {
   return !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'color', 'range', 'image'].includes(type)
 }
 
-const stacks = new Map<ShortcutName, ShortcutHandler[]>()
+/** A text field whose own undo is not part of any form's edit state (see the header). */
+export function keepsNativeUndo(target: EventTarget | null): boolean {
+  const el = target as HTMLElement
+  if (el.tagName === 'INPUT' && ['search', 'password'].includes((el as HTMLInputElement).type)) return true
+  return !!el.closest('dialog, [role="dialog"], [data-native-undo]')
+}
+
+export interface ShortcutOptions {
+  /** Also inside text fields (undo/redo of a form's edit state; save always is). */
+  inTextFields?: boolean
+}
+
+interface Registration {
+  handler: ShortcutHandler
+  inTextFields: boolean
+}
+
+const stacks = new Map<ShortcutName, Registration[]>()
 let installed = false
 
-export function registerShortcut(name: ShortcutName, handler: ShortcutHandler): () => void {
+export function registerShortcut(
+  name: ShortcutName,
+  handler: ShortcutHandler,
+  options: ShortcutOptions = {},
+): () => void {
   installShortcuts()
   const stack = stacks.get(name) ?? []
-  stack.push(handler)
+  const reg = { handler, inTextFields: !!options.inTextFields }
+  stack.push(reg)
   stacks.set(name, stack)
   return () => {
-    const i = stack.lastIndexOf(handler)
+    const i = stack.lastIndexOf(reg)
     if (i >= 0) stack.splice(i, 1)
   }
 }
@@ -56,11 +81,14 @@ function onKeyDown(e: KeyboardEvent) {
   if (e.defaultPrevented || e.isComposing) return
   const name = shortcutOf(e)
   if (!name) return
-  if (name !== 'save' && isTextEntry(e.target)) return
-  const handler = stacks.get(name)?.at(-1)
-  if (!handler) return
+  const reg = stacks.get(name)?.at(-1)
+  if (name !== 'save' && isTextEntry(e.target)) {
+    const owned = reg?.inTextFields && (name === 'undo' || name === 'redo') && !keepsNativeUndo(e.target)
+    if (!owned) return
+  }
+  if (!reg) return
   e.preventDefault()
-  handler(e)
+  reg.handler(e)
 }
 
 function installShortcuts() {

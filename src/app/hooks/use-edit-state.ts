@@ -2,8 +2,8 @@
  * Edit state of a form (SPEC §4): the value being edited against its original. `modified` is a deep
  * comparison, so typing a change and typing it back is not a change. While modified, leaving the page
  * asks first (feedback/leave-guard.ts). Undo restores the original in one step and redo brings the
- * edit back; Ctrl/Cmd+Z and Ctrl/Cmd+Y do the same outside text fields, where the browser's own
- * per-field undo stays in charge.
+ * edit back; Ctrl/Cmd+Z and Ctrl/Cmd+Y do the same anywhere on the page, inside the form's text fields
+ * too: the app owns the form's history (the browser's per-field undo is not mixed in).
  *
  * When the original changes (someone else saved, or our save came back) an unmodified form takes it.
  * A modified form keeps the user's edit AND the version it started from (`base`, `baseVersion`; see
@@ -72,9 +72,12 @@ export function useEditState<T, V = unknown>(initial: T, options: EditStateOptio
   const redo = useCallback(() => setModel(model.redo), [])
   const commit = useCallback((saved?: T, v?: V) => setModel((cur) => model.commit(cur, saved, v)), [])
 
+  // Bound for the form's whole life and inside its text fields too: the app's undo/redo own the form's
+  // history, so after an app undo the browser's per-field undo can't replay old typing (issue 11).
+  // With nothing to undo or redo the key does nothing.
   const shortcuts = options.shortcuts !== false
-  useShortcut('undo', shortcuts && modified ? undo : null)
-  useShortcut('redo', shortcuts && m.redo ? redo : null)
+  useShortcut('undo', shortcuts ? undo : null, { inTextFields: true })
+  useShortcut('redo', shortcuts ? redo : null, { inTextFields: true })
 
   return useMemo(
     () => ({

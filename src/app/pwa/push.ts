@@ -6,7 +6,7 @@
  */
 import { PUSH_USER_VISIBLE_ONLY } from '../../shared/constants'
 import { PWA_TEXT } from '../../shared/messages'
-import { api } from '../api/client'
+import { ApiError, api } from '../api/client'
 import { swRegistration } from './register'
 
 export type PushSupport =
@@ -59,12 +59,20 @@ export async function subscribe(registration: ServiceWorkerRegistration): Promis
     await sub.unsubscribe()
     sub = null
   }
-  sub ??= await registration.pushManager.subscribe({
-    userVisibleOnly: PUSH_USER_VISIBLE_ONLY,
-    applicationServerKey: key,
-  })
+  const fresh = () =>
+    registration.pushManager.subscribe({ userVisibleOnly: PUSH_USER_VISIBLE_ONLY, applicationServerKey: key })
+  sub ??= await fresh()
   try {
-    await api.request('/api/notifications', { method: 'PATCH', body: sub.toJSON() })
+    try {
+      await api.request('/api/notifications', { method: 'PATCH', body: sub.toJSON() })
+    } catch (error) {
+      // 409: this endpoint is still bound to the browser's previous user (who never logged out). A new
+      // subscription has a new endpoint, which only this browser could make: store that one instead.
+      if (!(error instanceof ApiError && error.status === 409)) throw error
+      await sub.unsubscribe()
+      sub = await fresh()
+      await api.request('/api/notifications', { method: 'PATCH', body: sub.toJSON() })
+    }
   } catch (error) {
     // The server doesn't know it: a browser subscription nobody sends to would show "on" for nothing.
     await sub.unsubscribe().catch(() => {})

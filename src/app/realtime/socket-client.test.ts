@@ -5,7 +5,9 @@
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WebSocket as NodeWebSocket, type WebSocket, WebSocketServer } from 'ws'
-import { WS_RECONNECT_MS } from '../../shared/constants'
+import { SOCKET_REFUSED_BACKOFF_MAX_MS, WS_RECONNECT_MS } from '../../shared/constants'
+import { refusedDelay } from '../../shared/reconnect'
+import { SOCKET_CLOSE_TOO_MANY } from '../../shared/sync-protocol'
 import {
   createSocketClient,
   PING_INTERVAL_MS,
@@ -31,6 +33,8 @@ let peers: Peer[]
 /** What the server answers on connect, and whether it answers pings. */
 let accept: boolean
 let answerPings: boolean
+/** The server refuses every socket for too many open ones (SOCKET_CLOSE_TOO_MANY), as over the cap. */
+let refuse: boolean
 
 function manualTimers() {
   const pending = new Map<number, { fn: () => void; ms: number }>()
@@ -71,6 +75,7 @@ beforeEach(async () => {
   peers = []
   accept = true
   answerPings = true
+  refuse = false
   token = 'good'
   wss = new WebSocketServer({ port: 0, host: '127.0.0.1' })
   await new Promise<void>((r) => wss.once('listening', () => r()))
@@ -82,6 +87,11 @@ beforeEach(async () => {
       peer.frames.push(frame)
       if (frame.event === 'ping' && answerPings) socket.send(JSON.stringify({ event: 'pong', payload: null }))
     })
+    if (refuse) {
+      socket.send(JSON.stringify({ event: 'error', payload: { message: 'Too many open connections' } }))
+      socket.close(SOCKET_CLOSE_TOO_MANY, 'too many sockets')
+      return
+    }
     const ok = accept && req.url?.includes('token=good')
     socket.send(
       JSON.stringify({
@@ -205,6 +215,27 @@ describe('socket client', () => {
     expect(timers.delays()).toEqual([PONG_TIMEOUT_MS])
     timers.fire((ms) => ms === PONG_TIMEOUT_MS)
     expect(client.getState()).toBe('reconnecting')
+    expect(timers.delays()).toEqual([reconnectDelay(0.5)])
+  })
+
+  it('backs off, doubling up to the ceiling, while the server refuses it for too many sockets', async () => {
+    refuse = true
+    client.connect()
+    const waits: number[] = []
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      await until(() => peers.length === attempt && timers.pending.size === 1, `refusal ${attempt}`)
+      expect(client.getState()).toBe('reconnecting')
+      waits.push(timers.delays()[0]!)
+      timers.fire(() => true)
+    }
+    expect(waits.slice(0, 3)).toEqual([1, 2, 3].map((n) => refusedDelay(n, 0.5)))
+    expect(waits[0]).toBe(2 * reconnectDelay(0.5))
+    expect(waits.at(-1)).toBe(SOCKET_REFUSED_BACKOFF_MAX_MS)
+    // A place frees up: the next attempt connects, and a later ordinary drop waits the usual delay.
+    refuse = false
+    await until(() => client.getState() === 'connected', 'accepted at last')
+    peers.at(-1)!.socket.close()
+    await until(() => client.getState() === 'reconnecting', 'reconnecting')
     expect(timers.delays()).toEqual([reconnectDelay(0.5)])
   })
 

@@ -8,12 +8,16 @@
  *                            │   ▼
  *                       reconnecting (WS_RECONNECT_MS + jitter)        close() ──► closed (stays)
  *
+ * A socket the server refused for too many open ones (close code SOCKET_CLOSE_TOO_MANY) waits
+ * refusedDelay instead: doubling per refusal in a row up to five minutes, reset by the next
+ * `connected`, so an over-cap tab never becomes a reconnect storm.
+ *
  * On every `connected` the client re-subscribes all topics and then flushes what was sent while it
  * was away, in order. Keepalive: a `ping` every PING_INTERVAL_MS; a socket that stays silent for
  * PONG_TIMEOUT_MS after it is treated as dead at once, because a half-open TCP connection can take
  * minutes to report its close.
  */
-import { reconnectDelay } from '../../shared/reconnect'
+import { reconnectDelay, refusedDelay, refusedForTooMany } from '../../shared/reconnect'
 import { SERVER_EVENTS, type SocketMessage } from '../../shared/sync-protocol'
 
 export type SocketState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'closed'
@@ -57,6 +61,8 @@ export function createSocketClient(ports: SocketPorts) {
   let reconnectTimer: unknown = null
   let pingTimer: unknown = null
   let pongTimer: unknown = null
+  /** Refusals for too many sockets in a row; 0 after any accepted connection. */
+  let refusals = 0
   const topics = new Set<string>()
   const queue: string[] = []
   const handlers = new Map<string, Set<EventHandler>>()
@@ -102,14 +108,18 @@ export function createSocketClient(ports: SocketPorts) {
     if (state === 'closed') return
     setState('reconnecting')
     clear(reconnectTimer)
-    reconnectTimer = ports.setTimeout(() => {
-      reconnectTimer = null
-      open()
-    }, reconnectDelay(ports.random()))
+    reconnectTimer = ports.setTimeout(
+      () => {
+        reconnectTimer = null
+        open()
+      },
+      refusals > 0 ? refusedDelay(refusals, ports.random()) : reconnectDelay(ports.random()),
+    )
   }
 
   const onConnected = (payload: unknown) => {
     if (!(payload as { connected?: unknown } | null)?.connected) return drop()
+    refusals = 0
     setState('connected')
     for (const topic of topics) raw('subscribe', { topic })
     for (const frame of queue.splice(0)) socket?.send(frame)
@@ -148,8 +158,10 @@ export function createSocketClient(ports: SocketPorts) {
     s.onmessage = (ev) => {
       if (socket === s) onMessage(ev.data)
     }
-    s.onclose = () => {
-      if (socket === s) drop()
+    s.onclose = (ev) => {
+      if (socket !== s) return
+      if (refusedForTooMany(ev)) refusals++
+      drop()
     }
     s.onerror = () => {
       // A close event follows every error; the reconnect is planned there.

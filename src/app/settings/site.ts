@@ -8,6 +8,8 @@
  * keeps its look. Theme values become CSS custom properties on <html>; every stylesheet reads colours
  * from them.
  */
+
+import { isSafeImageSrc } from '../../shared/safe-urls'
 import { api } from '../api/client'
 import { readLocal, writeLocal } from '../local-state'
 
@@ -57,7 +59,8 @@ export function siteFromSettings(settings: readonly SettingDoc[]): SiteConfig {
   return {
     title: str(byId.get('title')) ?? DEFAULT_SITE.title,
     description: str(byId.get('description')),
-    logo: str(byId.get('logo')),
+    // Checked again here: a value stored before the server's rule, or arriving by sync, may be unsafe.
+    logo: isSafeImageSrc(byId.get('logo')) ? str(byId.get('logo')) : undefined,
     privacy_policy_url: safeLink(byId.get('privacy_policy_url')),
     terms_of_service_url: safeLink(byId.get('terms_of_service_url')),
     version:

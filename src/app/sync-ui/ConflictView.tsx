@@ -10,6 +10,7 @@ import { SYNC_UI_TEXT } from '../../shared/messages'
 import type { Resolution } from '../../sync/inbox'
 import { useEngine } from '../data/sync-context'
 import { toast } from '../feedback/toast-store'
+import { useWriteRefusal } from '../session/use-can'
 import { type FieldRow, fieldRows, mergedBody, type Side, showValue } from './conflict-fields'
 
 export function ConflictView({ item, onDone }: { item: InboxItem; onDone: () => void }) {
@@ -18,6 +19,10 @@ export function ConflictView({ item, onDone }: { item: InboxItem; onDone: () => 
   const [choice, setChoice] = useState<Record<string, Side>>({})
   const [busy, setBusy] = useState(false)
   const t = SYNC_UI_TEXT
+  // "Keep mine" and "Merge" send a write again: one the session may not make (a 403 for a missing
+  // permission) would only be refused again, so they say why instead (issue 11).
+  const op = item.mine === null ? 'delete' : item.theirs === null ? 'create' : 'update'
+  const resendRefused = useWriteRefusal()(op, item.collection, item.docId)
 
   const run = async (resolution: Resolution) => {
     setBusy(true)
@@ -60,6 +65,11 @@ export function ConflictView({ item, onDone }: { item: InboxItem; onDone: () => 
         </tbody>
       </table>
       <p className="muted">{t.mergeHint}</p>
+      {resendRefused && (
+        <p className="muted" data-testid="resend-refused">
+          {resendRefused.message}
+        </p>
+      )}
       <div className="mc-dialog-actions">
         <button type="button" className="mc-button" disabled={busy} onClick={() => onDone()}>
           {t.close}
@@ -76,7 +86,9 @@ export function ConflictView({ item, onDone }: { item: InboxItem; onDone: () => 
           type="button"
           className="mc-button"
           disabled={busy}
-          onClick={() => void run({ choice: 'merge', body: mergedBody(rows, choice) })}
+          aria-disabled={resendRefused ? true : undefined}
+          title={resendRefused?.message}
+          onClick={() => !resendRefused && void run({ choice: 'merge', body: mergedBody(rows, choice) })}
         >
           {t.merge}
         </button>
@@ -84,7 +96,9 @@ export function ConflictView({ item, onDone }: { item: InboxItem; onDone: () => 
           type="button"
           className="mc-button mc-button-primary"
           disabled={busy}
-          onClick={() => void run({ choice: 'mine' })}
+          aria-disabled={resendRefused ? true : undefined}
+          title={resendRefused?.message}
+          onClick={() => !resendRefused && void run({ choice: 'mine' })}
         >
           {t.keepMine}
         </button>

@@ -17,7 +17,13 @@ export function SyncIndicator() {
   const { network, pending, conflicts } = status
   const Icon = network === 'offline' ? CloudOff : network === 'syncing' ? RefreshCw : Cloud
   const label = SYNC_UI_TEXT[network]
-  const detail = [label, pending > 0 ? SYNC_UI_TEXT.pendingBadge(pending) : null].filter(Boolean).join(' · ')
+  // Online with a queue, the engine is sending it: "Sending · 1841 left", not "Synced · … not yet sent".
+  const detail =
+    pending === 0
+      ? label
+      : network === 'offline'
+        ? `${label} · ${SYNC_UI_TEXT.pendingBadge(pending)}`
+        : SYNC_UI_TEXT.sendingLeft(pending)
   return (
     <button
       type="button"

@@ -1,6 +1,7 @@
 /**
  * The Sync panel: a side sheet on the native <dialog> (focus trap, Escape and the top layer for free)
- * listing what waits to be sent (method, path, age, attempts, last error) and the inbox of conflicts
+ * listing what waits to be sent (the change and the document it concerns as collection/id, age,
+ * attempts, last error; not the REST call, which says little to a person) and the inbox of conflicts
  * and refused writes, each opening the conflict view. Both lists are live queries on the page's own
  * connection, so they follow the worker's replay and other tabs' writes without polling.
  */
@@ -142,8 +143,8 @@ function OutboxTable({ entries, now }: { entries: readonly OutboxEntry[]; now: n
           <tbody>
             {entries.map((e) => (
               <tr key={e.mutationId} data-status={e.status}>
-                <td>{e.method}</td>
-                <td className="mc-sync-path">{e.path}</td>
+                <td>{SYNC_UI_TEXT.entryOp[e.op]}</td>
+                <td className="mc-sync-path">{`${e.collection}/${e.docId}`}</td>
                 <td title={e.createdAt}>{formatAge(e.createdAt, now)}</td>
                 <td>{e.attempts}</td>
                 <td>{e.lastError ?? ''}</td>

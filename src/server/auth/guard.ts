@@ -76,10 +76,26 @@ export function isOwn(req: FastifyRequest, user: string): boolean {
   return req.auth.user === user && req.auth.purpose === SESSION_PURPOSE && !req.auth.apiToken
 }
 
-/** The permission a route needs when it does not say: its API path and its method's letter. */
+/** A route pattern's parameters: `:name` (optionally with a `(regex)`) and the trailing `*`. */
+const ROUTE_PARAM = /:([A-Za-z0-9_]+)(?:\([^)]*\))?|\*$/g
+
+/**
+ * The API path the router matched: the route pattern with the decoded parameters filled in, without
+ * `/api/`. Never the request line: the router cuts it at `#` (and may ignore a trailing slash), so
+ * `/api/users/admin#x` reaches `/api/users/:id` with id `admin`, and a permission read from the raw
+ * URL (`users/admin#x`) would slip past a `users/admin:n` block (issue 10).
+ */
+export function routePath(req: FastifyRequest): string {
+  const params = (req.params ?? {}) as Record<string, unknown>
+  const filled = (req.routeOptions.url ?? '').replace(ROUTE_PARAM, (match, name: string | undefined) =>
+    String(params[name ?? '*'] ?? match),
+  )
+  return filled.replace(/^\/api\/?/, '')
+}
+
+/** The permission a route needs when it does not say: its matched API path and its method's letter. */
 export function defaultPermission(req: FastifyRequest): string {
-  const path = req.url.split('?')[0]!.replace(/^\/api\/?/, '')
-  return `${decodeURIComponent(path)}:${methodLetter(req.method)}`
+  return `${routePath(req)}:${methodLetter(req.method)}`
 }
 
 export async function resolveAuth(services: Services, token: string | null): Promise<AuthInfo> {

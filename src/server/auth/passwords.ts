@@ -40,5 +40,17 @@ export async function verifyPassword(password: string, stored: string | null): P
   return crypto.timingSafeEqual(actual, expected)
 }
 
+/**
+ * A short fingerprint of a stored hash (or of "no password"), put in reset tokens so a token stops
+ * working once the password it was issued against changes. One-way: it reveals nothing of the hash.
+ */
+export function passwordFingerprint(stored: string | null): string {
+  return crypto
+    .createHash('sha256')
+    .update(`reset-bind\u0000${stored ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22)
+}
+
 /** Secret-store kind for password hashes, keyed by user id. */
 export const PASSWORD_SECRET = 'password'

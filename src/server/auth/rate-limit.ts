@@ -1,7 +1,10 @@
 /**
- * Login throttling: failed attempts are counted per IP and per username+IP inside a sliding window
+ * Login throttling: attempts are counted per IP and per username+IP inside a sliding window
  * (LOGIN_WINDOW_MS); once either count reaches its limit further attempts get 429 until the oldest
- * failure leaves the window. Per username+IP rather than per username alone, so nobody can lock a
+ * one leaves the window. An attempt is counted when it STARTS (reserve), before the password or code
+ * is checked, and given back only when it succeeds (release): checking takes an await (scrypt, the
+ * store), so counting afterwards let 200 parallel guesses all pass the check before the first failure
+ * was recorded (issue 10 #3). reserve is synchronous, so no two requests can take the last slot. Per username+IP rather than per username alone, so nobody can lock a
  * colleague out by typing their name wrong from another machine; the per-IP limit caps guessing
  * across many usernames.
  *
@@ -22,11 +25,18 @@ export interface LoginLimiterOptions {
 }
 
 export interface LoginLimiter {
-  /** Milliseconds until an attempt is allowed again, or 0 when it is allowed now. */
-  blockedFor(ip: string, username: string): number
-  recordFailure(ip: string, username: string): void
-  /** A success clears the username+IP count; the IP count stays, so one good account can't reset it. */
-  recordSuccess(ip: string, username: string): void
+  /**
+   * Counts an attempt now, before it is checked, and returns 0; or, when a limit is reached, counts
+   * nothing and returns the milliseconds until an attempt is allowed again.
+   */
+  reserve(ip: string, username: string): number
+  /** The reserved attempt was not a guess (a right password still waiting for its code): undo it. */
+  release(ip: string, username: string): void
+  /**
+   * The reserved attempt succeeded: its IP slot is given back and the username+IP count cleared.
+   * Other failures from the IP stay, so one good account can't reset them.
+   */
+  succeed(ip: string, username: string): void
 }
 
 /** Above this many tracked keys, expired ones are swept so a flood of usernames can't grow memory. */
@@ -37,7 +47,7 @@ export function createLoginLimiter(options: LoginLimiterOptions = {}): LoginLimi
   const maxPerIp = options.maxPerIp ?? LOGIN_MAX_FAILURES_PER_IP
   const windowMs = options.windowMs ?? LOGIN_WINDOW_MS
   const now = options.now ?? Date.now
-  /** key → failure times, oldest first, never longer than the key's limit. */
+  /** key → attempt times (reserved or failed), oldest first, never longer than the key's limit. */
   const failures = new Map<string, number[]>()
 
   const ipKey = (ip: string) => `ip\u0000${ip}`
@@ -66,21 +76,33 @@ export function createLoginLimiter(options: LoginLimiterOptions = {}): LoginLimi
     failures.set(key, list)
   }
 
+  /** Removes one count (the newest: the reserved one is among the newest, and all count alike). */
+  const giveBack = (key: string) => {
+    const list = failures.get(key)
+    list?.pop()
+    if (list && !list.length) failures.delete(key)
+  }
+
   const sweep = () => {
     if (failures.size <= SWEEP_ABOVE_KEYS) return
     for (const key of [...failures.keys()]) recent(key)
   }
 
   return {
-    blockedFor(ip, username) {
-      return Math.max(waitFor(ipKey(ip), maxPerIp), waitFor(userKey(ip, username), maxPerUser), 0)
-    },
-    recordFailure(ip, username) {
+    reserve(ip, username) {
+      const wait = Math.max(waitFor(ipKey(ip), maxPerIp), waitFor(userKey(ip, username), maxPerUser), 0)
+      if (wait > 0) return wait
       push(ipKey(ip), maxPerIp)
       push(userKey(ip, username), maxPerUser)
       sweep()
+      return 0
     },
-    recordSuccess(ip, username) {
+    release(ip, username) {
+      giveBack(ipKey(ip))
+      giveBack(userKey(ip, username))
+    },
+    succeed(ip, username) {
+      giveBack(ipKey(ip))
       failures.delete(userKey(ip, username))
     },
   }

@@ -17,12 +17,17 @@ export interface SessionInfo {
   sessionId: string
   /** 'session' for login tokens, 'reset' for password-reset tokens. */
   purpose: string
+  /** For a reset token: the fingerprint of the password hash it was issued against. */
+  bind?: string
 }
 
 export interface TokenService {
   issue(user: string, options?: { expireSeconds?: number; ip?: string; userAgent?: string }): Promise<string>
-  /** A short-lived token that only PATCH /api/auth/reset accepts. */
-  issueReset(user: string): Promise<string>
+  /**
+   * A short-lived token that only PATCH /api/auth/reset accepts, bound to `bind` (the fingerprint of
+   * the current password hash) so a later password change voids it.
+   */
+  issueReset(user: string, bind: string): Promise<string>
   verify(token: string): Promise<SessionInfo | null>
   revoke(sessionId: string): Promise<void>
 }
@@ -46,8 +51,8 @@ export function createTokenService(
   secret: Uint8Array,
   hooks: TokenHooks = {},
 ): TokenService {
-  const sign = (user: string, sessionId: string, purpose: string, seconds: number) =>
-    new SignJWT({ purpose })
+  const sign = (user: string, sessionId: string, purpose: string, seconds: number, bind?: string) =>
+    new SignJWT(bind === undefined ? { purpose } : { purpose, bind })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(user)
       .setJti(sessionId)
@@ -75,16 +80,22 @@ export function createTokenService(
       )
       return sign(user, sessionId, 'session', seconds)
     },
-    issueReset(user) {
-      return sign(user, crypto.randomUUID(), 'reset', 3600)
+    issueReset(user, bind) {
+      return sign(user, crypto.randomUUID(), 'reset', 3600, bind)
     },
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] })
         if (!payload.sub || !payload.jti) return null
         const purpose = typeof payload.purpose === 'string' ? payload.purpose : 'session'
-        if (purpose === 'session' && !(await store.get(SESSIONS, payload.jti))) return null
-        return { user: payload.sub, sessionId: payload.jti, purpose }
+        if (purpose === 'session') {
+          // The session must exist AND belong to the token's subject: a session id is never a
+          // credential for anyone but the user it was issued to.
+          const session = await store.get(SESSIONS, payload.jti)
+          if (!session || session.user !== payload.sub) return null
+        }
+        const bind = typeof payload.bind === 'string' ? payload.bind : undefined
+        return { user: payload.sub, sessionId: payload.jti, purpose, ...(bind ? { bind } : {}) }
       } catch {
         return null
       }

@@ -15,12 +15,17 @@ import { badRequest, forbidden } from '../errors'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import type { Body, Write, WriteContext, WriteResult } from '../store/types'
+import { scopedKey } from './idempotency'
 import { grantsNarrowIds } from './list-visible'
 
 /** `If-Match: 3` or `"3"` or `W/"3"` → 3; absent → undefined; anything else → 400. */
 export function parseIfMatch(req: FastifyRequest): number | undefined {
-  const raw = req.headers['if-match']
-  if (raw === undefined || raw === '' || raw === '*') return undefined
+  return parseRevision(req.headers['if-match'])
+}
+
+/** An If-Match value (header, or a batch entry's `ifMatch`) as a revision; see parseIfMatch. */
+export function parseRevision(raw: unknown): number | undefined {
+  if (raw === undefined || raw === null || raw === '' || raw === '*') return undefined
   const text = String(raw).trim().replace(/^W\//, '').replace(/^"|"$/g, '')
   if (!/^\d{1,15}$/.test(text)) throw badRequest('If-Match must be a document revision number')
   return Number(text)
@@ -31,7 +36,8 @@ export function writeContext(services: Services, req: FastifyRequest): WriteCont
   const ctx: WriteContext = { user: req.auth.user }
   if (typeof key === 'string' && key) {
     if (key.length > 200) throw badRequest('Idempotency-Key is too long')
-    ctx.idempotencyKey = key
+    // Stored under the sending credential: a replay is for the same credential only (idempotency.ts).
+    ctx.idempotencyKey = scopedKey(req, key)
     ctx.requestHash = serverHmac(
       services.config.dataDir,
       'idempotency',

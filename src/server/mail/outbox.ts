@@ -29,6 +29,8 @@ export interface Mail {
 }
 
 export interface MailService {
+  /** An SMTP server is configured: queued mails go out. Without one they only wait in `_mail`. */
+  readonly sends: boolean
   /** Stores the mail and starts sending it; resolves with the outbox id once it is stored. */
   queue(mail: Mail): Promise<string>
   /** Sends every due mail now; resolves when that pass is over (tests and shutdown use it). */
@@ -163,6 +165,7 @@ export function createMailService(options: MailServiceOptions): MailService {
   }
 
   return {
+    sends: transport !== null,
     async queue(mail) {
       const result = await store.write(
         {

@@ -37,7 +37,7 @@ export interface CollectionOptions {
     req: FastifyRequest,
   ) => Prepared | Promise<Prepared>
   /** Work after a committed delete (e.g. removing a user's password hash and image). */
-  afterDelete?: (id: string) => Promise<void>
+  afterDelete?: (id: string, req: FastifyRequest) => Promise<void>
   /** Checks a delete before it happens; throws ApiError to refuse it (the last administrator). */
   beforeDelete?: (id: string, req: FastifyRequest) => Promise<void>
   /**
@@ -139,7 +139,7 @@ export function registerCollection(api: FastifyInstance, services: Services, opt
         reply,
         { op: 'delete', collection: name, id, expectedRev },
         present,
-        after && (() => after(id)),
+        after && (() => after(id, req)),
       ),
     )
   })

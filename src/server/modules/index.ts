@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Services } from '../services'
 import { aiModule } from './ai'
 import { authModule } from './auth'
+import { batchModule } from './batch'
 import { collectionsModule } from './collections'
 import { dataModule } from './data'
 import { logsModule } from './logs'
@@ -28,6 +29,7 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await settingsModule(api, services)
   await toolsModule(api, services)
   await dataModule(api, services)
+  await batchModule(api, services)
   await logsModule(api, services)
   await notificationsModule(api, services)
 }

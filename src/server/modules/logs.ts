@@ -9,15 +9,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { CLIENT_LOG_CHANNEL, LOG_LEVELS, type LogLevel, SERVER_LOG_CHANNEL } from '../../shared/constants'
 import { isValidCollectionName, isValidId } from '../../shared/ids'
-import { LOG_TEXT, SERVER_TEXT } from '../../shared/messages'
+import { BROWSER_SECURITY_TEXT, LOG_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { can } from '../../shared/permissions'
 import { type Access, requirePermission } from '../auth/guard'
-import { badRequest } from '../errors'
+import { ApiError, badRequest } from '../errors'
 import { parseListQuery } from '../http/list-query'
 import { parseIfMatch, sendDrop, sendWrite, writeContext } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import type { Body, Filter, Write } from '../store/types'
+import { createLogBudget } from './log-budget'
 
 export const LOGS_PREFIX = 'logs/'
 /** A stack trace fits with room to spare; a file pasted into a log line does not. */
@@ -98,6 +99,7 @@ function logFilter(query: Record<string, unknown>, base: Filter | undefined): Fi
 
 export async function logsModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store } = services
+  const budget = createLogBudget()
 
   // The console's two log pages always exist; other channels appear once they hold a line.
   api.get('/logs/channels', { config: { access: 'session' } }, async (req) => {
@@ -122,6 +124,16 @@ export async function logsModule(api: FastifyInstance, services: Services): Prom
     const single = !Array.isArray(req.body)
     const raw = single ? [req.body] : (req.body as unknown[])
     if (raw.length === 0 || raw.length > LOG_BATCH_MAX) throw badRequest(LOG_TEXT.badCount(LOG_BATCH_MAX))
+    // Counted before the write, per credential: any session may write `client`, so any could flood it.
+    const wait = budget.take(
+      req.auth.sessionId ?? `user:${req.auth.user}`,
+      raw.length,
+      JSON.stringify(raw).length,
+    )
+    if (wait > 0) {
+      reply.header('retry-after', String(Math.ceil(wait / 1000)))
+      throw new ApiError('too_many_requests', BROWSER_SECURITY_TEXT.logsTooMany)
+    }
     const now = new Date().toISOString()
     const writes: Write[] = raw.map((entry) => ({
       op: 'create',

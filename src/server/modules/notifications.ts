@@ -33,11 +33,16 @@ export async function notificationsModule(api: FastifyInstance, services: Servic
   const { store, config } = services
   const keys = loadVapidKeys(config.dataDir)
   await publishPushKey(store, keys.publicKey)
-  const sender = createPushSender({ store, keys, subject: () => vapidSubject(services) })
+  const sender = createPushSender({
+    store,
+    keys,
+    subject: () => vapidSubject(services),
+    allowPrivate: config.pushAllowPrivate,
+  })
   senders.set(services, sender)
 
   api.patch('/notifications', { config: { access: 'session' } }, async (req, reply) => {
-    const sub = parseSubscription(req.body)
+    const sub = parseSubscription(req.body, config.pushAllowPrivate)
     const id = await saveSubscription(store, req.auth.user!, sub)
     return reply.send({ ok: true, _id: id })
   })
@@ -56,19 +61,49 @@ export async function notificationsModule(api: FastifyInstance, services: Servic
   api.post('/notifications', async (req, reply) => {
     const { to, payload } = parseNotification(req.body)
     const ctx = writeContext(services, req)
-    if (ctx.idempotencyKey) {
-      const previous = await store.getIdempotent(ctx.idempotencyKey, ctx.user)
-      if (previous) {
-        if (previous.requestHash !== ctx.requestHash) throw badRequest(SERVER_TEXT.idempotencyMismatch)
-        return reply.status(previous.status).header('idempotent-replayed', 'true').send(previous.body)
+    const send = async (): Promise<{ status: number; body: unknown; replayed: boolean }> => {
+      if (ctx.idempotencyKey) {
+        const previous = await store.getIdempotent(ctx.idempotencyKey, ctx.user)
+        if (previous) {
+          if (previous.requestHash !== ctx.requestHash) throw badRequest(SERVER_TEXT.idempotencyMismatch)
+          return { status: previous.status, body: previous.body, replayed: true }
+        }
       }
+      const results = await Promise.all(to.map((user) => sender.sendToUser(user, payload)))
+      const body = { results, sent: results.reduce((n, r) => n + r.sent, 0) }
+      if (ctx.idempotencyKey)
+        await store.putIdempotent(ctx.idempotencyKey, ctx.user, ctx.requestHash!, 200, body)
+      return { status: 200, body, replayed: false }
     }
-    const results = await Promise.all(to.map((user) => sender.sendToUser(user, payload)))
-    const body = { results, sent: results.reduce((n, r) => n + r.sent, 0) }
-    if (ctx.idempotencyKey)
-      await store.putIdempotent(ctx.idempotencyKey, ctx.user, ctx.requestHash!, 200, body)
-    return reply.send(body)
+    const out = ctx.idempotencyKey
+      ? await oneAtATime(`${ctx.user ?? ''}\n${ctx.idempotencyKey}`, send)
+      : await send()
+    if (out.replayed) reply.header('idempotent-replayed', 'true')
+    return reply.status(out.status).send(out.body)
   })
+}
+
+/**
+ * Requests with the same Idempotency-Key (and caller) run one after another on this instance, so the
+ * second sees the first's stored answer instead of sending again: the check, the send and the record
+ * are one step. A push cannot join a store transaction, so several instances on one PostgreSQL
+ * database could still each send once for concurrent repeats that reach different instances
+ * (docs/decisions/security.md).
+ */
+const running = new Map<string, Promise<unknown>>()
+async function oneAtATime<T>(slot: string, run: () => Promise<T>): Promise<T> {
+  for (let ahead = running.get(slot); ahead; ahead = running.get(slot)) {
+    await ahead.catch(() => {
+      // Its failure is its own caller's answer; this one decides afresh.
+    })
+  }
+  const mine = run()
+  running.set(slot, mine)
+  try {
+    return await mine
+  } finally {
+    running.delete(slot)
+  }
 }
 
 export function parseNotification(body: unknown): { to: string[]; payload: PushPayload } {

@@ -5,11 +5,14 @@
  * the server, which generates the VAPID pair: the API reads it but never writes it, or a changed key
  * would silently break every existing push subscription. The legal links (LINK_SETTING_IDS) end up as
  * every visitor's footer links, so only http(s) addresses (or nothing) are stored: a `javascript:`
- * link there would run in everyone's console.
+ * link there would run in everyone's console. The same holds for `public_url` (it becomes the origin of
+ * reset links and a trusted hosted-login origin) and `logo` (an <img> in every console and the
+ * manifest's icon), which may also be a path on this server or a data:image (issue 10).
  */
 import type { FastifyInstance } from 'fastify'
 import { LINK_SETTING_IDS, PUBLIC_SETTING_IDS } from '../../shared/constants'
-import { COLLECTION_TEXT } from '../../shared/messages'
+import { BROWSER_SECURITY_TEXT, COLLECTION_TEXT } from '../../shared/messages'
+import { isHttpUrl, isSafeImageSrc } from '../../shared/safe-urls'
 import { ApiError, badRequest } from '../errors'
 import type { Services } from '../services'
 import { registerCollection } from './collections'
@@ -29,6 +32,23 @@ export function isLinkValue(value: unknown): boolean {
   }
 }
 
+/** Settings that must be an http(s) address, or empty / null for "not set". */
+const URL_SETTINGS: readonly string[] = ['public_url']
+/** Settings shown as an image: an http(s) address, a path on this server or a data:image. */
+const IMAGE_SETTINGS: readonly string[] = ['logo']
+
+const unset = (value: unknown) => value === null || value === ''
+
+/** 400 with the rule when a setting that reaches the browser holds an unsafe value. */
+function checkValue(id: string, value: unknown): void {
+  if (LINK_SETTINGS.includes(id) && !isLinkValue(value))
+    throw badRequest(COLLECTION_TEXT.settingLinkInvalid(id))
+  if (URL_SETTINGS.includes(id) && !unset(value) && !isHttpUrl(value))
+    throw badRequest(BROWSER_SECURITY_TEXT.settingUrlInvalid(id))
+  if (IMAGE_SETTINGS.includes(id) && !unset(value) && !isSafeImageSrc(value))
+    throw badRequest(BROWSER_SECURITY_TEXT.settingImageInvalid(id))
+}
+
 export async function settingsModule(api: FastifyInstance, services: Services): Promise<void> {
   registerCollection(api, services, {
     name: 'settings',
@@ -40,9 +60,7 @@ export async function settingsModule(api: FastifyInstance, services: Services): 
     },
     prepare(body, _op, id) {
       const settingId = id ?? (typeof body._id === 'string' ? body._id : undefined)
-      if (settingId && LINK_SETTINGS.includes(settingId) && 'value' in body && !isLinkValue(body.value)) {
-        throw badRequest(COLLECTION_TEXT.settingLinkInvalid(settingId))
-      }
+      if (settingId && 'value' in body) checkValue(settingId, body.value)
       return { body }
     },
   })

@@ -24,7 +24,7 @@ import { ADMIN_GROUP } from '../bootstrap'
 import { badRequest, forbidden } from '../errors'
 import type { Services } from '../services'
 import type { Body, Doc } from '../store/types'
-import { requireAccountControl, revokeApiTokens, setPassword } from './auth/accounts'
+import { requireAccountControl, requirePasswordPolicy, revokeApiTokens, setPassword } from './auth/accounts'
 import { publicUser, revokeSessions, USERS } from './auth/common'
 import { type Prepared, registerCollection } from './collections'
 import { removeUserImages, userImageRoutes } from './user-images'
@@ -82,8 +82,16 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
       // Trimmed as login trims it (SPEC §5), so the password set here is the one that logs in.
       const password = typeof input.password === 'string' ? input.password.trim() : ''
       if (!password) throw badRequest(COLLECTION_TEXT.passwordInvalid)
+      // The shared policy, checked before anything is written, with the account's words as context.
+      const current = op === 'patch' && id ? await store.get(USERS, id) : null
+      await requirePasswordPolicy(password, {
+        id: id ?? (typeof input._id === 'string' ? input._id : ''),
+        name: body.name ?? current?.name,
+        email: body.email ?? current?.email,
+      })
       // As every password change: the target's sessions end, so whoever had the old one is out.
-      prepared.afterCommit = (result) => setPassword(services, (result.body as Doc)._id, password)
+      prepared.afterCommit = (result) =>
+        setPassword(services, (result.body as Doc)._id, password, { req, reason: 'password set' })
     }
     if (op === 'patch' && id && Array.isArray(body.groups) && !body.groups.includes(ADMIN_GROUP)) {
       await keepLastAdmin(id)
@@ -105,9 +113,11 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
     id: string | undefined,
     req: FastifyRequest,
   ) {
-    if (groups === null && op === 'patch') return null
-    if (!Array.isArray(groups) || !groups.every(isValidId)) throw badRequest(COLLECTION_TEXT.groupsInvalid)
-    const wanted = [...new Set(groups as string[])]
+    // null in a merge patch removes the field: it is "no groups", and needs the same rights as [] —
+    // otherwise users:u alone could strip anyone, the last administrator included (issue 10 #4).
+    const list = groups === null && op === 'patch' ? [] : groups
+    if (!Array.isArray(list) || !list.every(isValidId)) throw badRequest(COLLECTION_TEXT.groupsInvalid)
+    const wanted = [...new Set(list as string[])]
     const current = op === 'patch' && id ? (await store.get(USERS, id))?.groups : []
     const before = new Set(Array.isArray(current) ? current : [])
     // Re-sending the same membership (a console saving the whole form) needs no extra permission.
@@ -125,12 +135,12 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
       if (id === req.auth.user) throw badRequest(SECURITY_TEXT.deleteSelf)
       await keepLastAdmin(id)
     },
-    async afterDelete(id) {
+    async afterDelete(id, req) {
       // A new account under the same id must not inherit the old one's password, TOTP, sessions or
       // API tokens.
       await store.secrets.delete(PASSWORD_SECRET, id)
       await removeTotp(store.secrets, id)
-      await revokeSessions(services, id)
+      await revokeSessions(services, id, { req, reason: 'user deleted' })
       await revokeApiTokens(services, id)
       await removeUserImages(services, id)
     },

@@ -1,12 +1,17 @@
 /**
- * Sending Web Push. web-push encrypts the payload (RFC 8291, aes128gcm) and signs the VAPID header, but
- * its sendNotification only speaks https through node's https module; we take its
- * generateRequestDetails and send with fetch, so any endpoint works — a real push service, or the local
- * push endpoint the tests decrypt with. A 404 or 410 from the push service means the browser dropped
- * the subscription: it is removed so nobody sends to it again.
+ * Sending Web Push. web-push encrypts the payload (RFC 8291, aes128gcm) and signs the VAPID header; we
+ * take its generateRequestDetails and post with node's http(s) module ourselves, so that the
+ * connection resolves the endpoint's host through publicOnlyLookup (endpoint-address.ts): a host that
+ * resolves to a loopback, private or link-local address is refused at connect time, whatever it
+ * resolved to when the subscription was stored. `allowPrivate` (MOMENTUM_PUSH_ALLOW_PRIVATE) lifts that
+ * for a local push service and the tests' endpoint. A 404 or 410 from the push service means the
+ * browser dropped the subscription: it is removed so nobody sends to it again.
  */
+import http from 'node:http'
+import https from 'node:https'
 import webpush from 'web-push'
 import type { DocumentStore } from '../store/types'
+import { ipLiteral, isPrivateAddress, PrivateAddressError, publicOnlyLookup } from './endpoint-address'
 import { dropSubscription, type StoredSubscription, subscriptionsOf } from './subscriptions'
 import type { VapidKeys } from './vapid'
 
@@ -45,10 +50,10 @@ export function createPushSender(options: {
   keys: VapidKeys
   /** VAPID subject: how the push service can reach the operator (mailto: or https:). */
   subject: () => Promise<string>
-  fetch?: typeof fetch
+  /** Post to loopback and private addresses too (config.pushAllowPrivate). */
+  allowPrivate: boolean
 }): PushSender {
-  const { store, keys } = options
-  const doFetch = options.fetch ?? fetch
+  const { store, keys, allowPrivate } = options
 
   async function sendOne(
     sub: StoredSubscription,
@@ -69,21 +74,17 @@ export function createPushSender(options: {
       return { outcome: 'failed', error: (error as Error).message }
     }
     try {
-      const res = await doFetch(details.endpoint, {
-        method: details.method,
-        headers: details.headers as Record<string, string>,
-        body: details.body ? new Uint8Array(details.body) : null,
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-        redirect: 'error',
-      })
-      await res.body?.cancel()
-      if (res.status === 404 || res.status === 410) {
+      const status = await post(details, allowPrivate)
+      if (status === 404 || status === 410) {
         await dropSubscription(store, sub._id)
         return { outcome: 'gone' }
       }
-      if (res.ok) return { outcome: 'sent' }
-      return { outcome: 'failed', error: `push service answered ${res.status}` }
+      if (status >= 200 && status < 300) return { outcome: 'sent' }
+      return { outcome: 'failed', error: `push service answered ${status}` }
     } catch (error) {
+      if (error instanceof PrivateAddressError) {
+        return { outcome: 'failed', error: `push endpoint refused: ${error.message}` }
+      }
       return { outcome: 'failed', error: `push service unreachable: ${(error as Error).message}` }
     }
   }
@@ -112,4 +113,37 @@ export function createPushSender(options: {
       }
     },
   }
+}
+
+type RequestDetails = ReturnType<typeof webpush.generateRequestDetails>
+
+/**
+ * POSTs one push message and resolves with the status. Redirects are not followed (a push service
+ * never redirects; following one would leave the address check behind).
+ */
+function post(details: RequestDetails, allowPrivate: boolean): Promise<number> {
+  const url = new URL(details.endpoint)
+  const literal = ipLiteral(url)
+  if (!allowPrivate) {
+    if (url.protocol !== 'https:') return Promise.reject(new PrivateAddressError(url.host))
+    if (literal && isPrivateAddress(literal)) return Promise.reject(new PrivateAddressError(literal))
+  }
+  const client = url.protocol === 'https:' ? https : http
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      {
+        method: details.method,
+        headers: details.headers as Record<string, string>,
+        lookup: allowPrivate ? undefined : publicOnlyLookup,
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      },
+      (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      },
+    )
+    req.on('error', reject)
+    req.end(details.body ?? undefined)
+  })
 }

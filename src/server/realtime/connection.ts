@@ -9,7 +9,7 @@
  * SESSION_RECHECK_MS while the socket is active, and by the periodic sweep while it is idle.
  */
 import type { WebSocket } from 'ws'
-import { SYNC_PAGE_DEFAULT } from '../../shared/constants'
+import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX_BYTES } from '../../shared/constants'
 import { SYNC_TEXT } from '../../shared/messages'
 import { type Grant, parsePermissions } from '../../shared/permissions'
 import {
@@ -19,6 +19,7 @@ import {
   TOPIC_MAX_LENGTH,
   TOPICS_PER_SOCKET_MAX,
 } from '../../shared/sync-protocol'
+import { changesForReader, credentialScope } from '../http/idempotency'
 import type { Services } from '../services'
 import type { HubClient } from './hub'
 import { createStream, type Stream } from './stream'
@@ -66,14 +67,24 @@ export class Connection implements HubClient {
     this.permissions = init.permissions
     this.currentGrants = parsePermissions(init.permissions)
     const { store } = init.services
+    const scope = credentialScope(init.user, init.sessionId)
     this.stream = createStream({
-      store,
+      // Other credentials' Idempotency-Keys are not published (http/idempotency.ts).
+      store: {
+        headSeq: () => store.headSeq(),
+        changes: async (cursor, limit, accept) => {
+          const page = await store.changes(cursor, limit, accept)
+          return { ...page, changes: changesForReader(page.changes, scope) }
+        },
+      },
       pageSize: SYNC_PAGE_DEFAULT,
+      maxBytes: SYNC_PAGE_MAX_BYTES,
       epoch: () => userEpoch(store, this.permissions),
       accept: () => readFilter(this.grants),
       prepare: () => this.prepare(),
       stale: () => !this.upToDate,
-      send: (event, payload) => this.sendFlushed(event, payload),
+      send: (event, payload) => this.sendFlushed(JSON.stringify({ event, payload })),
+      sendText: (text) => this.sendFlushed(text),
       isOpen: () => this.isOpen(),
       fail: (error) => this.fail(error),
     })
@@ -117,12 +128,10 @@ export class Connection implements HubClient {
     this.init.socket.send(JSON.stringify({ event, payload }))
   }
 
-  private sendFlushed(event: string, payload: unknown): Promise<void> {
+  private sendFlushed(text: string): Promise<void> {
     return new Promise((resolve, reject) => {
       if (!this.isOpen()) return reject(new Error('socket closed'))
-      this.init.socket.send(JSON.stringify({ event, payload }), (error) =>
-        error ? reject(error) : resolve(),
-      )
+      this.init.socket.send(text, (error) => (error ? reject(error) : resolve()))
     })
   }
 

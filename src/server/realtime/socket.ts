@@ -7,11 +7,18 @@
  * permissions stale when groups or users changed, and publishes each change to the topic named after
  * its collection for subscribers allowed to read it. A sweep pings sockets (dropping dead ones, so
  * their listeners go) and re-verifies idle sessions.
+ *
+ * Sockets are capped per login session and per user (SOCKETS_PER_SESSION_MAX, SOCKETS_PER_USER_MAX):
+ * past the cap the NEW socket is refused with an `error` frame and close code SOCKET_CLOSE_TOO_MANY,
+ * before it costs a store read. Refusing the newcomer rather than closing the oldest keeps the tabs
+ * that work working, and cannot turn two over-cap browsers into a loop of each evicting the other.
+ * The count is per server instance (several instances on PostgreSQL each apply it).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { WebSocket } from 'ws'
-import { SERVER_TEXT } from '../../shared/messages'
-import { SERVER_EVENTS } from '../../shared/sync-protocol'
+import { SOCKETS_PER_SESSION_MAX, SOCKETS_PER_USER_MAX } from '../../shared/constants'
+import { SERVER_TEXT, SYNC_TEXT } from '../../shared/messages'
+import { type ErrorPayload, SERVER_EVENTS, SOCKET_CLOSE_TOO_MANY } from '../../shared/sync-protocol'
 import { bearerToken } from '../auth/guard'
 import type { Services } from '../services'
 import type { Change } from '../store/types'
@@ -31,7 +38,8 @@ export async function registerSocket(api: FastifyInstance, services: Services): 
     const permissions = changes.some((c) => PERMISSION_SOURCES.has(c.collection))
     for (const conn of connections) conn.committed(permissions)
     for (const change of changes) {
-      hub.publish(change.collection, change, {
+      // Topic events go to every reader alike: no writer's Idempotency-Key in them (http/idempotency.ts).
+      hub.publish(change.collection, { ...change, idempotencyKey: null }, {
         accept: (client) => canReadChange(client.grants, change.collection, change.id),
       })
     }
@@ -74,6 +82,13 @@ export async function registerSocket(api: FastifyInstance, services: Services): 
       socket.close(CLOSE_UNAUTHENTICATED, 'unauthenticated')
       return
     }
+    const cap = overCap(connections, auth.user, auth.sessionId)
+    if (cap !== null) {
+      const payload: ErrorPayload = { message: SYNC_TEXT.tooManySockets(cap) }
+      socket.send(JSON.stringify({ event: SERVER_EVENTS.error, payload }))
+      socket.close(SOCKET_CLOSE_TOO_MANY, 'too many sockets')
+      return
+    }
     const query = (req.query ?? {}) as Record<string, unknown>
     const conn = new Connection({
       socket,
@@ -100,4 +115,18 @@ export async function registerSocket(api: FastifyInstance, services: Services): 
     })
     conn.open()
   })
+}
+
+/** The cap a new socket of this user and session would exceed, or null when it may open. */
+function overCap(connections: ReadonlySet<Connection>, user: string, sessionId: string): number | null {
+  let ofUser = 0
+  let ofSession = 0
+  for (const conn of connections) {
+    if (conn.user !== user) continue
+    ofUser++
+    if (conn.sessionId === sessionId) ofSession++
+  }
+  if (ofSession >= SOCKETS_PER_SESSION_MAX) return SOCKETS_PER_SESSION_MAX
+  if (ofUser >= SOCKETS_PER_USER_MAX) return SOCKETS_PER_USER_MAX
+  return null
 }

@@ -7,14 +7,24 @@
  * Bursts coalesce (one drain runs at a time; wakes during it just mark it dirty), and each page waits
  * until the socket has flushed the previous one, so a slow client holds at most one page in memory;
  * it resumes from its cursor when the socket drains.
+ *
+ * Pages are bounded by bytes as well as rows (page-bytes.ts): a read whose changes serialize to more
+ * than `maxBytes` goes out as several frames, and the next read asks for fewer rows, so big documents
+ * stream in small frames. Between frames the drain yields to the event loop (setImmediate), so the
+ * catch-up of many sockets at once leaves room for every other request.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { SERVER_TEXT } from '../../shared/messages'
-import type { ChangesPayload, GonePayload } from '../../shared/sync-protocol'
+import { type GonePayload, SERVER_EVENTS } from '../../shared/sync-protocol'
 import type { DocumentStore } from '../store/types'
+import { changesFrame, runsUnder } from './page-bytes'
 
 export interface StreamPorts {
-  store: DocumentStore
+  /** The feed as this reader may see it (connection.ts hides other credentials' idempotency keys). */
+  store: Pick<DocumentStore, 'changes' | 'headSeq'>
   pageSize: number
+  /** Serialized size one `changes` frame stays under (a single larger change goes alone). */
+  maxBytes: number
   /** The client's epoch as the server sees it now (store epoch + permission scope). */
   epoch(): Promise<string>
   /** The current read filter. */
@@ -25,6 +35,8 @@ export interface StreamPorts {
   stale(): boolean
   /** Sends a frame and resolves once the socket has flushed it. */
   send(event: string, payload: unknown): Promise<void>
+  /** Sends an already serialized frame and resolves once the socket has flushed it. */
+  sendText(text: string): Promise<void>
   isOpen(): boolean
   fail(error: unknown): void
 }
@@ -38,6 +50,8 @@ interface State {
   sent: number
   caughtUp: boolean
   headChecked: boolean
+  /** Rows to ask the store for next: fewer after a page of big changes, back up after small ones. */
+  rows: number
 }
 
 export interface Stream {
@@ -72,7 +86,7 @@ export function createStream(ports: StreamPorts): Stream {
         if (s.read > head) return gone(await ports.epoch())
         s.headChecked = true
       }
-      const page = await ports.store.changes(s.read, ports.pageSize, ports.accept())
+      const page = await ports.store.changes(s.read, s.rows, ports.accept())
       // Checked after the read: a reset or a permission change before it must not label these rows.
       const epoch = await ports.epoch()
       if (state !== s || ports.stale()) continue
@@ -80,18 +94,30 @@ export function createStream(ports: StreamPorts): Stream {
       if (epoch !== s.epoch) return gone(epoch)
       s.read = page.cursor
       if (page.changes.length > 0 || (!page.more && !s.caughtUp)) {
-        const payload: ChangesPayload = {
-          epoch,
-          from: s.sent,
-          cursor: page.cursor,
-          changes: page.changes,
-          more: page.more,
+        const runs = runsUnder(page.changes, ports.maxBytes)
+        s.rows = nextRows(runs, page.changes.length, ports)
+        for (const [i, run] of runs.entries()) {
+          const last = i === runs.length - 1
+          if (i > 0) {
+            await yieldToLoop()
+            // Rows read under grants that changed meanwhile are not sent: re-read after what was sent.
+            if (state !== s) break
+            if (ports.stale() || !ports.isOpen()) {
+              s.read = s.sent
+              break
+            }
+          }
+          const cursor = last ? page.cursor : run.changes[run.changes.length - 1]!.seq
+          const more = last ? page.more : true
+          const text = changesFrame(SERVER_EVENTS.changes, { epoch, from: s.sent, cursor, more }, run.json)
+          s.sent = cursor
+          if (!more) s.caughtUp = true
+          await ports.sendText(text)
         }
-        s.sent = page.cursor
-        if (!page.more) s.caughtUp = true
-        await ports.send('changes', payload)
+        if (state !== s || s.read !== page.cursor) continue
       }
       if (!page.more) return
+      await yieldToLoop()
     }
   }
 
@@ -117,7 +143,7 @@ export function createStream(ports: StreamPorts): Stream {
 
   return {
     start(cursor, epoch) {
-      state = { epoch, read: cursor, sent: cursor, caughtUp: false, headChecked: false }
+      state = { epoch, read: cursor, sent: cursor, caughtUp: false, headChecked: false, rows: ports.pageSize }
       wake()
     },
     wake() {
@@ -130,4 +156,15 @@ export function createStream(ports: StreamPorts): Stream {
       return state !== null
     },
   }
+}
+
+/**
+ * Rows for the next read: as many as fit twice the byte bound at this page's average change size,
+ * between 1 and pageSize, so a run of big documents is not read (and held) 500 at a time.
+ */
+function nextRows(runs: readonly { bytes: number }[], count: number, ports: StreamPorts): number {
+  if (count === 0) return ports.pageSize
+  const bytes = runs.reduce((n, r) => n + r.bytes, 0)
+  const fit = Math.floor((2 * ports.maxBytes * count) / Math.max(1, bytes))
+  return Math.min(ports.pageSize, Math.max(1, fit))
 }

@@ -13,7 +13,7 @@ import { badRequest } from '../errors'
 import { isPlainObject } from './doc'
 import { toPostgresRegex } from './postgres-regex'
 import { FALSE, numbered, type PgSql, pgand, pgjoin, pgnot, pgor, pgraw, pgsql, TRUE } from './postgres-sql'
-import { DISTINCT_MAX, fieldSegments } from './query'
+import { DISTINCT_MAX, fieldSegments, splitByKind } from './query'
 import { checkRegex } from './query-regex'
 import type { Filter, SortSpec } from './types'
 
@@ -64,6 +64,35 @@ function eqPred(value: unknown): Pred {
   const json = JSON.stringify(value)
   const kind = Array.isArray(value) ? 'array' : 'object'
   return (v) => pgsql`(${isType(v, kind)} AND ${v}::text = ${json}::text)`
+}
+
+/**
+ * Membership in a list, as query.ts's inPred: strings, numbers, objects and arrays each as one
+ * `= ANY` over an array parameter (objects and arrays as their minified JSON text, as eqPred compares
+ * them), null and booleans one equality each, so 1,000 values stay far below the parameter cap.
+ */
+function inPred(values: readonly unknown[]): Pred {
+  const parts = splitByKind(values)
+  const texts = (list: unknown[]) => list.map((x) => JSON.stringify(x))
+  const scalars = parts.scalars.map(eqPred)
+  return (v) =>
+    pgor([
+      ...(parts.strings.length > 0
+        ? [pgsql`(${isType(v, 'string')} AND (${v} #>> '{}') = ANY(${parts.strings as string[]}::text[]))`]
+        : []),
+      ...(parts.numbers.length > 0
+        ? [
+            pgsql`COALESCE(CASE WHEN json_typeof(${v}) = 'number' THEN (${v} #>> '{}')::float8 = ANY(${parts.numbers.map(String)}::float8[]) END, FALSE)`,
+          ]
+        : []),
+      ...(parts.objects.length > 0
+        ? [pgsql`(${isType(v, 'object')} AND ${v}::text = ANY(${texts(parts.objects)}::text[]))`]
+        : []),
+      ...(parts.arrays.length > 0
+        ? [pgsql`(${isType(v, 'array')} AND ${v}::text = ANY(${texts(parts.arrays)}::text[]))`]
+        : []),
+      ...scalars.map((p) => p(v)),
+    ])
 }
 
 function comparePred(op: string, value: unknown): Pred {
@@ -158,8 +187,7 @@ class Compiler {
       throw badRequest(QUERY_TEXT.badOperand(op, `an array of at most ${MAX_LIST} values`))
     }
     if (values.length === 0) return FALSE
-    const preds = values.map(eqPred)
-    const match = this.any(src, segments, (v) => pgor(preds.map((p) => p(v))))
+    const match = this.any(src, segments, inPred(values))
     return values.includes(null) ? pgor([this.missing(src, segments), match]) : match
   }
 

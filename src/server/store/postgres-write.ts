@@ -6,9 +6,9 @@
  */
 import type pg from 'pg'
 import { SERVER_TEXT } from '../../shared/messages'
-import { badRequest, conflict, notFound } from '../errors'
+import { ApiError, badRequest, conflict, notFound } from '../errors'
 import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
-import type { Body, Change, Doc, Write, WriteContext, WriteResult } from './types'
+import type { Body, Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
 
 export interface Tx {
   query<R extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>
@@ -16,6 +16,11 @@ export interface Tx {
   nextSeq(): Promise<number>
   /** Changes logged by this transaction, in seq order. */
   out: Change[]
+  /**
+   * Runs fn inside a SAVEPOINT: when it throws, its statements, its changes in `out` and the seqs it
+   * took are undone (the log stays gap-free) and the error is rethrown; the transaction goes on.
+   */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>
 }
 
 async function readDoc(tx: Tx, collection: string, id: string): Promise<Doc | null> {
@@ -164,6 +169,20 @@ export async function applyWrites(tx: Tx, writes: Write[], ctx: WriteContext): P
     results.map((r) => r.body),
   )
   return results
+}
+
+/** Independent writes in one transaction, each refused alone (see DocumentStore.writeEach). */
+export async function applyEach(tx: Tx, entries: EachWrite[]): Promise<EachOutcome[]> {
+  const outcomes: EachOutcome[] = []
+  for (const e of entries) {
+    try {
+      outcomes.push({ ok: true, result: await tx.savepoint(() => applyWrite(tx, e.write, e.ctx)) })
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      outcomes.push({ ok: false, error })
+    }
+  }
+  return outcomes
 }
 
 /** Deletes every document of a collection, a tombstone each (none for internal collections). */

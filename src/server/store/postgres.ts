@@ -17,7 +17,7 @@ import { badRequest } from '../errors'
 import { CHANGES_CHANNEL, startFanout } from './postgres-fanout'
 import { pgDistinct, pgFilter, pgSort } from './postgres-query'
 import { numbered, pgsql } from './postgres-sql'
-import { applyWrite, applyWrites, clearCollection, type Tx } from './postgres-write'
+import { applyEach, applyWrite, applyWrites, clearCollection, type Tx } from './postgres-write'
 import type { Change, ChangesPage, CollectionInfo, Doc, DocumentStore, ListOptions, SortSpec } from './types'
 
 const SCHEMA = `
@@ -64,6 +64,19 @@ const toChange = (r: ChangeRow): Change => ({
   time: r.time,
 })
 
+/**
+ * Hard bound on a read whose filter holds a $regex. Patterns that reach PostgreSQL passed RE2's grammar
+ * (no backreferences, the one exponential case of an ARE), so this should never fire; it is there so
+ * that no pattern can hold a pooled connection and a database core for long (issue 10). Generous,
+ * because a legitimate regex scan of a large collection is slow too, and a refusal loses the answer.
+ */
+const REGEX_STATEMENT_TIMEOUT_MS = 10_000
+
+/** Whether a filter holds a $regex anywhere (a field value spelling "$regex" only adds the bound). */
+function hasRegex(filter: unknown): boolean {
+  return filter !== undefined && JSON.stringify(filter).includes('"$regex"')
+}
+
 /** PostgreSQL's refusals that are the request's fault, not the server's. */
 function asApiError(error: unknown): unknown {
   const code = (error as { code?: string }).code
@@ -84,6 +97,27 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
       throw asApiError(error)
     }
   }
+
+  /** A read that PostgreSQL cancels after `ms`; the cancel (57014) answers 400 regexTooSlow. */
+  const boundedQuery = async <R extends pg.QueryResultRow>(text: string, params: unknown[], ms: number) => {
+    const client = await pool.connect()
+    try {
+      await client.query('BEGIN READ ONLY')
+      await client.query(`SET LOCAL statement_timeout = ${Math.floor(ms)}`)
+      const result = await client.query<R>(text, params)
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      if ((error as { code?: string }).code === '57014') throw badRequest(QUERY_TEXT.regexTooSlow)
+      throw asApiError(error)
+    } finally {
+      client.release()
+    }
+  }
+  /** A read carrying the caller's filter: bounded in time when the filter holds a $regex. */
+  const filteredQuery = <R extends pg.QueryResultRow>(filter: unknown, text: string, params: unknown[]) =>
+    hasRegex(filter) ? boundedQuery<R>(text, params, REGEX_STATEMENT_TIMEOUT_MS) : query<R>(text, params)
 
   const setup = await pool.connect()
   try {
@@ -139,6 +173,20 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
           return ++next
         },
         out,
+        async savepoint(fn) {
+          const mark = { out: out.length, next }
+          await client.query('SAVEPOINT each_write')
+          try {
+            const value = await fn()
+            await client.query('RELEASE SAVEPOINT each_write')
+            return value
+          } catch (error) {
+            await client.query('ROLLBACK TO SAVEPOINT each_write')
+            out.length = mark.out
+            next = mark.next
+            throw asApiError(error)
+          }
+        },
       }
       result = await fn(tx)
       if (out.length > 0) {
@@ -171,9 +219,12 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     const count = numbered(
       pgsql`SELECT COUNT(*)::int AS n FROM docs WHERE collection = ${collection}::text AND (${where})`,
     )
+    const { filter } = options
     const items =
-      limit === 0 ? [] : (await query<{ body: Doc }>(page.text, page.params)).rows.map((r) => r.body)
-    const total = (await query<{ n: number }>(count.text, count.params)).rows[0]!.n
+      limit === 0
+        ? []
+        : (await filteredQuery<{ body: Doc }>(filter, page.text, page.params)).rows.map((r) => r.body)
+    const total = (await filteredQuery<{ n: number }>(filter, count.text, count.params)).rows[0]!.n
     return { items, total }
   }
 
@@ -214,6 +265,7 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     },
     write: (w, ctx) => transaction((tx) => applyWrite(tx, w, ctx)),
     writeMany: (writes, ctx) => transaction((tx) => applyWrites(tx, writes, ctx)),
+    writeEach: (entries) => transaction((tx) => applyEach(tx, entries)),
     clear: (collection, ctx, check) => transaction((tx) => clearCollection(tx, collection, ctx, check)),
     async changes(after, limit, accept) {
       const changes: Change[] = []
@@ -240,7 +292,7 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
       if (q.operand === 'count') return (await list(collection, { filter: q.filter, limit: 0 })).total
       if (q.operand === 'distinct') {
         const d = pgDistinct(collection, q.field, q.filter)
-        const { rows } = await query<{ t: string; j: string }>(d.text, d.params)
+        const { rows } = await filteredQuery<{ t: string; j: string }>(q.filter, d.text, d.params)
         // Already distinct and ordered by the SQL; `j` is each value's JSON text.
         return rows.map((r) => JSON.parse(r.j) as unknown)
       }

@@ -1,25 +1,67 @@
 /**
- * $regex support: the pattern is checked when the query is compiled (length cap, flags, syntax, and
- * safe-regex2's star-height test against catastrophic backtracking) so a bad pattern is a 400 before
- * any SQL runs, and SQLite calls back into JavaScript through one registered function that only ever
- * sees patterns that passed. JavaScript's backtracking engine is kept rather than a native RE2 binding
- * (see docs/decisions/data.md): the checks plus the length cap keep it linear for realistic patterns.
+ * $regex support: the pattern is checked when the query is compiled (length cap, flags, JavaScript
+ * syntax, and RE2's grammar) so a bad pattern is a 400 before any SQL runs, and SQLite calls back into
+ * JavaScript through one registered function that only ever sees patterns that passed.
+ *
+ * User patterns never run on JavaScript's backtracking engine: a pattern as plain as `.*.*.*x` over a
+ * 500-character log line held the event loop for seconds (issue 10), and no static "safe regex" test
+ * catches every such pattern. They run on re2js, a pure-JavaScript port of RE2, whose automaton matches
+ * in time linear in the text. The pattern is rewritten from JavaScript syntax into RE2 syntax first
+ * (regex-translate.ts), so `\s`, `.` and `^` keep their JavaScript meaning. RE2 has no backreferences
+ * and no lookahead; such patterns are refused with a 400, on both stores, so both answer alike.
+ * See docs/decisions/security.md "Hardening (issue 10)".
  */
 import type { Database } from 'better-sqlite3'
-import safeRegex from 'safe-regex2'
+import { RE2JS } from 're2js'
 import { QUERY_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
+import { type RegexDialect, translateRegex } from './regex-translate'
 
-/** Long enough for any hand-written filter; short enough that a pattern cannot be a denial of service. */
+/** Long enough for any hand-written filter; short enough to keep the automaton small. */
 export const REGEX_MAX_LENGTH = 256
 /** i (case-insensitive), m (multi-line anchors), s (dot matches newline): the MongoDB options JS shares. */
 const ALLOWED_FLAGS = /^[ims]*$/
 /** Compiled patterns are reused across rows and queries; the cap keeps the cache small. */
 const CACHE_MAX = 200
-const cache = new Map<string, RegExp>()
+const cache = new Map<string, RE2JS>()
 
 /** The SQL function name the compiler emits: `mq_regexp(pattern, flags, value)`. */
 export const REGEXP_FUNCTION = 'mq_regexp'
+
+/**
+ * RE2 spelling of what JavaScript means. RE2's `\b` is JavaScript's ASCII boundary; the m flag's `^`
+ * uses re2js's linear-time lookbehind, while its `$` (RE2 has no lookahead) matches before `\n` only,
+ * not before a lone `\r`, U+2028 or U+2029 — the one documented difference from JavaScript.
+ */
+const RE2_DIALECT: RegexDialect = {
+  hex: (code) => `\\x{${code.toString(16)}}`,
+  boundary: '\\b',
+  notBoundary: '\\B',
+  lineStart: (t) => `(?:^|(?<=[${t}]))`,
+  lineEnd: () => '(?m:$)',
+  never: '[^\\x{0}-\\x{10ffff}]',
+}
+
+function compileRe2(pattern: string, flags: string): RE2JS {
+  const key = `${flags}/${pattern}`
+  let re = cache.get(key)
+  if (!re) {
+    const translated = translateRegex(pattern, flags, RE2_DIALECT)
+    try {
+      re = RE2JS.compile(translated, RE2JS.LOOKBEHINDS)
+    } catch (error) {
+      throw badRequest(QUERY_TEXT.regexInvalid(reason(error)))
+    }
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!)
+    cache.set(key, re)
+  }
+  return re
+}
+
+/** RE2's message without its "error parsing regexp: " lead. */
+function reason(error: unknown): string {
+  return String((error as Error).message).replace(/^error parsing regexp: /, '')
+}
 
 /** Validates a $regex/$options pair; throws 400 with the reason. Returns the normalised flags. */
 export function checkRegex(pattern: unknown, options: unknown): { pattern: string; flags: string } {
@@ -30,35 +72,30 @@ export function checkRegex(pattern: unknown, options: unknown): { pattern: strin
     throw badRequest(QUERY_TEXT.regexOptions)
   }
   try {
+    // Compiling (never running) a JavaScript RegExp is linear: it only reports the syntax error.
     new RegExp(pattern, flags)
   } catch (error) {
     throw badRequest(QUERY_TEXT.regexInvalid((error as Error).message))
   }
-  if (!safeRegex(pattern)) throw badRequest(QUERY_TEXT.regexUnsafe)
+  compileRe2(pattern, flags)
   return { pattern, flags }
 }
 
-function compiled(pattern: string, flags: string): RegExp | null {
-  const key = `${flags}/${pattern}`
-  let re = cache.get(key)
-  if (!re) {
-    try {
-      checkRegex(pattern, flags)
-      re = new RegExp(pattern, flags)
-    } catch {
-      return null
-    }
-    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!)
-    cache.set(key, re)
+/** Whether the text matches: the SQLite function's body, also for any other server-side match. */
+export function regexMatches(pattern: string, flags: string, value: string): boolean {
+  let re: RE2JS
+  try {
+    re = compileRe2(pattern, flags)
+  } catch {
+    return false
   }
-  return re
+  return re.test(value)
 }
 
 /** Registers the regex function on a SQLite connection; the store calls it once when it opens. */
 export function registerQueryFunctions(db: Database): void {
   db.function(REGEXP_FUNCTION, { deterministic: true, varargs: false }, (pattern, flags, value) => {
     if (typeof pattern !== 'string' || typeof flags !== 'string' || typeof value !== 'string') return 0
-    const re = compiled(pattern, flags)
-    return re?.test(value) ? 1 : 0
+    return regexMatches(pattern, flags, value) ? 1 : 0
   })
 }

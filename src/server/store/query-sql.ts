@@ -46,24 +46,36 @@ export function join(parts: readonly Sql[], separator: string): Sql {
   )
 }
 
+/** Up to this many terms are joined flat; longer lists are split in halves (see `balanced`). */
+const FLAT_TERMS = 16
+
+/**
+ * `(a) OP (b) OP …`. SQLite parses a flat chain left-deep, so 1,000 terms (a `$in` of 1,000 objects)
+ * exceed its expression depth limit of 1,000 and the statement fails (issue 10: a 500). Long lists
+ * are therefore nested in halves, which keeps the depth at log2 of the length.
+ */
+function balanced(parts: readonly Sql[], op: ' AND ' | ' OR '): Sql {
+  if (parts.length === 1) return parts[0]!
+  if (parts.length <= FLAT_TERMS) {
+    return join(
+      parts.map((p) => sql`(${p})`),
+      op,
+    )
+  }
+  const mid = Math.ceil(parts.length / 2)
+  return join([sql`(${balanced(parts.slice(0, mid), op)})`, sql`(${balanced(parts.slice(mid), op)})`], op)
+}
+
 /** `(a) AND (b)`; an empty list is true. */
 export function and(parts: readonly Sql[]): Sql {
   if (parts.length === 0) return raw('1')
-  if (parts.length === 1) return parts[0]!
-  return join(
-    parts.map((p) => sql`(${p})`),
-    ' AND ',
-  )
+  return balanced(parts, ' AND ')
 }
 
 /** `(a) OR (b)`; an empty list is false. */
 export function or(parts: readonly Sql[]): Sql {
   if (parts.length === 0) return raw('0')
-  if (parts.length === 1) return parts[0]!
-  return join(
-    parts.map((p) => sql`(${p})`),
-    ' OR ',
-  )
+  return balanced(parts, ' OR ')
 }
 
 export function not(part: Sql): Sql {

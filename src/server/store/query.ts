@@ -80,6 +80,45 @@ function eqPred(value: unknown): Pred {
   return (t, v) => sql`${typeIn(t, [kind])} AND ${v} = json(${json})`
 }
 
+/**
+ * Membership in a list: the strings, the numbers, the objects and the arrays each as one `IN` over
+ * their part of the list passed as a single JSON parameter (json_each yields strings and numbers as
+ * values, objects and arrays as their minified text, as json_extract does), so 1,000 values cost a few
+ * parameters and no deep OR chain; null and booleans one equality each, at most three.
+ */
+function inPred(values: readonly unknown[]): Pred {
+  const parts = splitByKind(values)
+  const member = (list: unknown[]) => sql`(SELECT value FROM json_each(${JSON.stringify(list)}))`
+  const groups: Array<[readonly string[], unknown[]]> = [
+    [['text'], parts.strings],
+    [NUMERIC, parts.numbers],
+    [['object'], parts.objects],
+    [['array'], parts.arrays],
+  ]
+  const scalars = parts.scalars.map(eqPred)
+  return (t, v) =>
+    or([
+      ...groups
+        .filter(([, list]) => list.length > 0)
+        .map(([types, list]) => sql`${typeIn(t, types)} AND ${v} IN ${member(list)}`),
+      ...scalars.map((p) => p(t, v)),
+    ])
+}
+
+/** A `$in` list by JSON kind (both stores' inPred); null and booleans deduplicated. */
+export function splitByKind(values: readonly unknown[]) {
+  const numbers = values.filter((v) => typeof v === 'number')
+  if (numbers.some((n) => !Number.isFinite(n)))
+    throw badRequest(QUERY_TEXT.badOperand('$in', 'finite numbers'))
+  return {
+    strings: values.filter((v) => typeof v === 'string'),
+    numbers,
+    objects: values.filter((v) => isPlainObject(v)),
+    arrays: values.filter((v) => Array.isArray(v)),
+    scalars: [...new Set(values.filter((v) => v === null || typeof v === 'boolean'))],
+  }
+}
+
 function comparePred(op: string, value: unknown): Pred {
   const cmp = raw(COMPARE[op]!)
   if (typeof value === 'number' && Number.isFinite(value)) {
@@ -181,8 +220,7 @@ class Compiler {
       throw badRequest(QUERY_TEXT.badOperand(op, `an array of at most ${MAX_LIST} values`))
     }
     if (values.length === 0) return raw('0')
-    const preds = values.map(eqPred)
-    const match = this.any(src, segments, (t, v) => or(preds.map((p) => p(t, v))))
+    const match = this.any(src, segments, inPred(values))
     return values.includes(null) ? or([this.missing(src, segments), match]) : match
   }
 

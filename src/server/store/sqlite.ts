@@ -8,7 +8,7 @@
 import crypto from 'node:crypto'
 import Database from 'better-sqlite3'
 import { SERVER_TEXT } from '../../shared/messages'
-import { badRequest, conflict, notFound } from '../errors'
+import { ApiError, badRequest, conflict, notFound } from '../errors'
 import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
 import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'
 import { registerQueryFunctions } from './query-regex'
@@ -19,6 +19,8 @@ import type {
   CollectionInfo,
   Doc,
   DocumentStore,
+  EachOutcome,
+  EachWrite,
   ListOptions,
   RawQuery,
   SortSpec,
@@ -232,6 +234,21 @@ export function openSqliteStore(file: string): DocumentStore {
     return results
   })
 
+  // writeTx called inside a transaction runs as a savepoint (better-sqlite3), so a refused entry
+  // rolls back alone while the outer transaction keeps the others.
+  const writeEachTx = db.transaction((entries: EachWrite[], out: Change[]): EachOutcome[] =>
+    entries.map((e) => {
+      const mark = out.length
+      try {
+        return { ok: true, result: writeTx(e.write, e.ctx, out) }
+      } catch (error) {
+        out.length = mark
+        if (!(error instanceof ApiError)) throw error
+        return { ok: false, error }
+      }
+    }),
+  )
+
   const clearTx = db.transaction(
     (collection: string, ctx: WriteContext, out: Change[], check?: (ids: string[]) => void): WriteResult => {
       const previous = replay(ctx)
@@ -317,6 +334,12 @@ export function openSqliteStore(file: string): DocumentStore {
       const results = writeManyTx(writes, ctx, out)
       emit(out)
       return results
+    },
+    async writeEach(entries) {
+      const out: Change[] = []
+      const outcomes = writeEachTx(entries, out)
+      emit(out)
+      return outcomes
     },
     async clear(collection, ctx, check) {
       const out: Change[] = []

@@ -89,6 +89,15 @@ export interface WriteResult {
   change?: Change
 }
 
+/** One entry of DocumentStore.writeEach: a write with its own idempotency key and user. */
+export interface EachWrite {
+  write: Write
+  ctx: WriteContext
+}
+
+/** An entry's outcome: its result, or the refusal (ApiError 404/409/400) that undid only that entry. */
+export type EachOutcome = { ok: true; result: WriteResult } | { ok: false; error: unknown }
+
 export interface ChangesPage {
   changes: Change[]
   /** The last seq examined, even when the filter dropped it, so a filtered reader never rescans. */
@@ -124,6 +133,13 @@ export interface DocumentStore {
    * write's status). The change rows do not carry the key (it names the batch, not one document).
    */
   writeMany(writes: Write[], ctx: WriteContext): Promise<WriteResult[]>
+  /**
+   * Applies many independent writes in one transaction, in order, each exactly as write() would (its
+   * own expectedRev, idempotency key and stored answer, its key on its change row). An entry refused
+   * with an ApiError is rolled back alone (a savepoint) and reported; the others commit together. Any
+   * other error aborts the whole transaction and is thrown.
+   */
+  writeEach(entries: EachWrite[]): Promise<EachOutcome[]>
   /**
    * Deletes every document of a collection in one transaction, leaving a tombstone each, and answers
    * 200 `{ok: true, deleted}`. `check` gets the ids about to go, inside the transaction, and may throw

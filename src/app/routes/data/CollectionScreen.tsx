@@ -16,7 +16,10 @@ import { useMutate, useSyncDb } from '../../data/sync-context'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useShortcut } from '../../hooks/use-shortcut'
+import { DeniedButton, ReadOnlyNote } from '../../session/ReadOnly'
+import { useMayUnder, useWriteRefusal } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import { NoAccess } from '../users/NoAccess'
 import { runBatches } from './batches'
 import { discoverFields, loadColumns, saveColumns, visibleColumns } from './columns'
 import { type DocFilter, docMatcher, EMPTY_FILTER, fieldValue, filterKey } from './doc-filter'
@@ -24,6 +27,7 @@ import { type SortSpec, useDocOrder, useDocWindow, usePendingIds } from './doc-s
 import { FilterBar } from './FilterBar'
 import { RawQuery } from './RawQuery'
 import { TransferButtons } from './TransferButtons'
+import { countOf, countOfTotal } from '../../../shared/plural'
 
 const WIDTHS: Record<string, number> = { _id: 200, _created: 200, _updated: 200, _rev: 70 }
 const docHref = (name: string, id: string) => `/data/${encodeURIComponent(name)}/${encodeURIComponent(id)}`
@@ -50,6 +54,11 @@ export function CollectionScreen({ name }: { name: string }) {
   const window_ = useDocWindow(db, collection, sort, order, range[0], range[1])
   const pending = usePendingIds(db, collection)
   const total = order?.total ?? 0
+  // What the session may write here (src/app/session/use-can.ts); the mutation API refuses the rest.
+  const mayRead = useMayUnder(collection, 'r')
+  const refusal = useWriteRefusal()
+  const createRefused = refusal('create', collection)
+  const deleteRefused = [...selected].map((id) => refusal('delete', collection, id)).find((r) => r) ?? null
 
   const rowAt = useCallback(
     (i: number): SyncDoc | undefined => (window_ ? window_.docs[i - window_.start] : undefined),
@@ -113,6 +122,10 @@ export function CollectionScreen({ name }: { name: string }) {
   const deleteSelected = async () => {
     const ids = [...selected]
     if (!ids.length) return
+    if (deleteRefused) {
+      toast.warning(deleteRefused.message)
+      return
+    }
     if (!(await confirmDelete(ids.length, ids.length === 1 ? 'document' : 'documents'))) return
     const result = await runBatches(
       ids,
@@ -134,6 +147,8 @@ export function CollectionScreen({ name }: { name: string }) {
     saveColumns(collection, next)
   }
 
+  if (!mayRead && total === 0) return <NoAccess section={name} needed={`${collection}:r`} />
+
   return (
     <section className="screen screen-table" aria-labelledby="page-heading">
       <header className="screen-head screen-head-row">
@@ -143,17 +158,22 @@ export function CollectionScreen({ name }: { name: string }) {
             {order === undefined
               ? 'Loading…'
               : matcher
-                ? `${total.toLocaleString()} matching document(s)`
-                : `${total.toLocaleString()} document(s)`}
+                ? countOfTotal(total, order.all, 'document')
+                : countOf(total, 'document')}
             {pending.size > 0 && ` · ${pending.size} not synced yet`}
           </p>
         </div>
         <div className="actions">
-          {selected.size > 0 && (
-            <button type="button" className="button button-danger" onClick={() => void deleteSelected()}>
-              <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
-            </button>
-          )}
+          {selected.size > 0 &&
+            (deleteRefused ? (
+              <DeniedButton className="button button-danger" reason={deleteRefused.message}>
+                <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
+              </DeniedButton>
+            ) : (
+              <button type="button" className="button button-danger" onClick={() => void deleteSelected()}>
+                <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
+              </button>
+            ))}
           <button
             type="button"
             className="button button-quiet"
@@ -162,12 +182,25 @@ export function CollectionScreen({ name }: { name: string }) {
           >
             <TerminalSquare size={16} aria-hidden="true" /> <span className="button-label">Raw query</span>
           </button>
-          <TransferButtons name={name} />
-          <Link href={docHref(name, 'new')} className="button button-primary">
-            <Plus size={16} aria-hidden="true" /> New document
-          </Link>
+          <TransferButtons
+            name={name}
+            importRefused={createRefused?.message}
+            matcher={matcher}
+            matching={total}
+            selected={selected}
+          />
+          {createRefused ? (
+            <DeniedButton className="button button-primary" reason={createRefused.message}>
+              <Plus size={16} aria-hidden="true" /> New document
+            </DeniedButton>
+          ) : (
+            <Link href={docHref(name, 'new')} className="button button-primary">
+              <Plus size={16} aria-hidden="true" /> New document
+            </Link>
+          )}
         </div>
       </header>
+      {createRefused && <ReadOnlyNote needed={createRefused.needed} action="add or import documents" />}
       {showRaw && <RawQuery collection={name} />}
       <FilterBar
         filter={filter}

@@ -9,7 +9,9 @@ import { Link, useLocation } from 'wouter'
 import { isValidCollectionName } from '../../../shared/ids'
 import { SCREENS_TEXT } from '../../../shared/messages'
 import { useSyncDb } from '../../data/sync-context'
+import { useMayUnder } from '../../session/use-can'
 import { usePageTitle } from '../../shell/page-chrome'
+import { NoAccess } from '../users/NoAccess'
 import { useDataCollections } from './doc-source'
 import './data.css'
 
@@ -20,6 +22,10 @@ export function DatabaseScreen() {
   const [, navigate] = useLocation()
   const [name, setName] = useState('')
   const [error, setError] = useState<string | null>(null)
+  // Nothing to list because nothing may be read (no group, no data grant): say so, as Users does,
+  // instead of "No collections yet" and a form whose documents the server would refuse.
+  const mayRead = useMayUnder('data', 'r')
+  const mayCreate = useMayUnder('data', 'c')
 
   const create = (e: FormEvent) => {
     e.preventDefault()
@@ -30,6 +36,8 @@ export function DatabaseScreen() {
     }
     navigate(`/data/${encodeURIComponent(n)}`)
   }
+
+  if (!mayRead && !collections?.length) return <NoAccess section="Database" needed="data:r" />
 
   return (
     <section className="screen" aria-labelledby="page-heading">
@@ -63,31 +71,33 @@ export function DatabaseScreen() {
           ))}
         </ul>
       )}
-      <form className="inline-form" onSubmit={create} noValidate>
-        <label htmlFor="new-collection">New collection</label>
-        <div className="inline-form-row">
-          <input
-            id="new-collection"
-            className="input"
-            placeholder="e.g. contacts"
-            value={name}
-            aria-invalid={!!error}
-            aria-describedby={error ? 'new-collection-error' : undefined}
-            onChange={(e) => {
-              setName(e.target.value)
-              setError(null)
-            }}
-          />
-          <button type="submit" className="button button-primary">
-            <Plus size={16} aria-hidden="true" /> Create
-          </button>
-        </div>
-        {error && (
-          <p id="new-collection-error" className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-      </form>
+      {mayCreate && (
+        <form className="inline-form" onSubmit={create} noValidate>
+          <label htmlFor="new-collection">New collection</label>
+          <div className="inline-form-row">
+            <input
+              id="new-collection"
+              className="input"
+              placeholder="e.g. contacts"
+              value={name}
+              aria-invalid={!!error}
+              aria-describedby={error ? 'new-collection-error' : undefined}
+              onChange={(e) => {
+                setName(e.target.value)
+                setError(null)
+              }}
+            />
+            <button type="submit" className="button button-primary">
+              <Plus size={16} aria-hidden="true" /> Create
+            </button>
+          </div>
+          {error && (
+            <p id="new-collection-error" className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      )}
     </section>
   )
 }

@@ -17,9 +17,13 @@ import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
 import { useMutate, useSyncDb } from '../../data/sync-context'
+import { deepEqual } from '../../feedback/deep-equal'
 import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
+import { useShortcut } from '../../hooks/use-shortcut'
+import { DeniedButton, ReadOnlyNote } from '../../session/ReadOnly'
+import { useWriteRefusal } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { FieldsForm } from './FieldsForm'
 import { stripServerFields } from './transfer'
@@ -60,11 +64,26 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
   const json = tab === 'json' ? parseJsonObject(jsonText) : null
   const idError = creating && newId && !isValidId(newId) ? 'Use 1-128 letters, digits and . _ @ + -' : null
   const blocked = (json !== null && !json.ok) || !!idError || saving
+  // What the session may not do to this document (per document path, as the server checks it): Save
+  // is absent and the form read-only; Delete stays, disabled, with the reason (issue 11).
+  const refusal = useWriteRefusal()
+  const saveRefused = creating ? refusal('create', collection) : refusal('update', collection, id)
+  const deleteRefused = refusal('delete', collection, id)
 
   // After a create the form is committed first, so the leave guard has nothing to ask about.
   useEffect(() => {
     if (done && !edit.modified) navigate(`${listHref}/${encodeURIComponent(done)}`, { replace: true })
   }, [done, edit.modified, listHref, navigate])
+
+  // The JSON text follows the edit state when it moves on its own (Ctrl+Z / Ctrl+Y are the form's
+  // undo and redo, in the textarea too): text that already says the same is left as typed.
+  useEffect(() => {
+    if (tab !== 'json') return
+    setJsonText((text) => {
+      const parsed = parseJsonObject(text)
+      return parsed.ok && deepEqual(bodyOf(parsed.value), edit.value) ? text : prettyJson(edit.value)
+    })
+  }, [tab, edit.value])
 
   const showTab = (next: 'fields' | 'json') => {
     if (next === 'json') setJsonText(prettyJson(edit.value))
@@ -72,7 +91,7 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
   }
 
   const save = async () => {
-    if (blocked) return
+    if (blocked || saveRefused) return
     const body = json?.ok ? bodyOf(json.value) : edit.value
     setSaving(true)
     try {
@@ -94,7 +113,13 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
       setSaving(false)
     }
   }
-  useSaveAction(loaded && (creating || row) ? save : null, { disabled: blocked })
+  // Nothing changed, nothing to save: an unchanged save would only make a new revision (issue 11).
+  useSaveAction(loaded && (creating || row) && !saveRefused ? save : null, {
+    disabled: blocked || (!creating && !edit.modified),
+  })
+
+  // No Save for a read-only document, and Ctrl/Cmd+S does nothing (not the browser's "save page").
+  useShortcut('save', saveRefused ? () => {} : null)
 
   // Deleted elsewhere while edited: a create with the user's values brings it back under the same id.
   const recreate = async () => {
@@ -204,13 +229,24 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
               Undo changes
             </button>
           )}
-          {!creating && (
-            <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
-              <Trash2 size={16} aria-hidden="true" /> Delete
-            </button>
-          )}
+          {!creating &&
+            (deleteRefused ? (
+              <DeniedButton className="button button-danger-quiet" reason={deleteRefused.message}>
+                <Trash2 size={16} aria-hidden="true" /> Delete
+              </DeniedButton>
+            ) : (
+              <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
+                <Trash2 size={16} aria-hidden="true" /> Delete
+              </button>
+            ))}
         </div>
       </header>
+      {saveRefused && (
+        <ReadOnlyNote
+          needed={saveRefused.needed}
+          action={creating ? 'create documents here' : 'edit this document'}
+        />
+      )}
       {edit.changedElsewhere && (
         <p className="notice notice-warning" role="status">
           {EDIT_BASE_TEXT.changedElsewhere}
@@ -249,10 +285,13 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
       </div>
       <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'fields' ? (
-          <FieldsForm value={edit.value} onChange={edit.setValue} />
+          <fieldset className="readonly-fieldset" disabled={!!saveRefused}>
+            <FieldsForm value={edit.value} onChange={edit.setValue} />
+          </fieldset>
         ) : (
           <JsonEditor
             label="Document JSON"
+            readOnly={!!saveRefused}
             value={jsonText}
             rows={18}
             onChange={(text) => {

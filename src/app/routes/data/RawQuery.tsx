@@ -11,6 +11,7 @@ import { api } from '../../api/client'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
 import { useOnline } from './use-online'
+import { countOf } from '../../../shared/plural'
 
 type Operand = 'find' | 'count' | 'distinct'
 
@@ -98,7 +99,7 @@ export function RawQuery({ collection }: { collection: string }) {
             <>
               <span className="muted">
                 {answer.total !== null
-                  ? `${answer.total} document(s)`
+                  ? countOf(answer.total, 'document')
                   : operand === 'count'
                     ? 'Count'
                     : 'Values'}

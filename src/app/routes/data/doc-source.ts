@@ -26,7 +26,10 @@ export const BLOCK = 50
 const INDEXED = new Set(['_id', '_created', '_updated'])
 
 /** How the table gets its rows: by index position, or through a precomputed list of ids. */
-export type DocOrder = { kind: 'index'; total: number } | { kind: 'ids'; total: number; ids: string[] }
+/** `total` rows to show; `all` documents in the collection ("38 of 305 documents" when filtered). */
+export type DocOrder =
+  | { kind: 'index'; total: number; all: number }
+  | { kind: 'ids'; total: number; all: number; ids: string[] }
 
 const range = (c: string) => [
   [c, Dexie.minKey],
@@ -43,19 +46,22 @@ export function useDocOrder(
   return useLiveQuery(async (): Promise<DocOrder | undefined> => {
     if (!db) return undefined
     if (!matcher && INDEXED.has(sort.by)) {
-      return { kind: 'index', total: await db.docs.where('collection').equals(collection).count() }
+      const total = await db.docs.where('collection').equals(collection).count()
+      return { kind: 'index', total, all: total }
     }
     const pairs: [unknown, string][] = []
+    let all = 0
     const [lo, hi] = range(collection)
     await db.docs
       .where('[collection+id]')
       .between(lo, hi)
       .each((row) => {
+        all++
         if (!matcher || matcher(row.doc)) pairs.push([fieldValue(row.doc, sort.by), row.id])
       })
     pairs.sort((a, b) => compareValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
     if (sort.reverse) pairs.reverse()
-    return { kind: 'ids', total: pairs.length, ids: pairs.map((p) => p[1]) }
+    return { kind: 'ids', total: pairs.length, all, ids: pairs.map((p) => p[1]) }
   }, [db, collection, sort.by, sort.reverse, matcherKey])
 }
 

@@ -1,19 +1,28 @@
 /**
- * CSV and JSON import and export of one collection. Export walks the collection by key in chunks
- * (keyset paging on [collection+id]), so it reads the mirror a page at a time and reports progress;
- * only the file being built is held whole. Import parses the file, then writes every document through
- * the mutation API in batches (batches.ts): documents with an `_id` are put (created or replaced),
- * others created with a generated id. The server's bookkeeping fields are left out both ways.
+ * CSV and JSON export of one collection, and the JSON half of import (the CSV half runs in the import
+ * worker, import-parse.ts). Export walks the mirror by key in chunks (keyset paging on
+ * [collection+id]) and takes what the user chose (issue 11): every document, the filtered view (the
+ * screen's search and filter), or the selected rows. CSV is written by papaparse's unparse, loaded
+ * only when a CSV export starts: `escapeFormulae` puts a `'` before a cell starting with = + - @ (a
+ * spreadsheet would run it as a formula: CSV injection), and the file starts with a UTF-8 BOM so
+ * spreadsheets read accents right. The server's bookkeeping fields are left out both ways.
  */
 import Dexie from 'dexie'
 import type { MomentumDb } from '../../../db/schema'
 import type { SyncDoc } from '../../../db/types'
 import { SCREENS_TEXT } from '../../../shared/messages'
-import { csvColumns, csvRow, csvToDocs } from '../../components/csv'
+import { csvColumns } from '../../components/csv'
 
 export type Format = 'csv' | 'json'
 export const SERVER_FIELDS = ['_rev', '_created', '_updated', '_updatedBy'] as const
 const CHUNK = 1000
+export const BOM = '\uFEFF'
+
+/** What to export: everything, the documents the screen's search and filter match, or chosen ids. */
+export type ExportScope =
+  | { kind: 'all' }
+  | { kind: 'filtered'; matches: (doc: SyncDoc) => boolean }
+  | { kind: 'selected'; ids: ReadonlySet<string> }
 
 export function stripServerFields(doc: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
@@ -21,10 +30,8 @@ export function stripServerFields(doc: Record<string, unknown>): Record<string, 
   return out
 }
 
-/** File text → documents. JSON: an array of objects, one object, or one object per line. */
-export function parseImport(text: string, fileName: string): Record<string, unknown>[] {
-  const isJson = /\.(json|ndjson|jsonl)$/i.test(fileName) || /^\s*[[{]/.test(text)
-  if (!isJson) return csvToDocs(text).map(stripServerFields)
+/** JSON import text → documents: an array of objects, one object, or one object per line. */
+export function parseJsonImport(text: string): Record<string, unknown>[] {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -48,7 +55,25 @@ export function parseImport(text: string, fileName: string): Record<string, unkn
   })
 }
 
-async function eachChunk(db: MomentumDb, collection: string, fn: (docs: SyncDoc[]) => void): Promise<void> {
+async function eachChunk(
+  db: MomentumDb,
+  collection: string,
+  scope: ExportScope,
+  fn: (docs: SyncDoc[], looked: number) => void,
+): Promise<void> {
+  if (scope.kind === 'selected') {
+    const ids = [...scope.ids].sort()
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const rows = await db.docs.bulkGet(
+        ids.slice(i, i + CHUNK).map((id) => [collection, id] as [string, string]),
+      )
+      fn(
+        rows.filter((r) => r !== undefined).map((r) => r.doc),
+        rows.length,
+      )
+    }
+    return
+  }
   let after: unknown = Dexie.minKey
   let first = true
   for (;;) {
@@ -58,10 +83,29 @@ async function eachChunk(db: MomentumDb, collection: string, fn: (docs: SyncDoc[
       .limit(CHUNK)
       .toArray()
     if (!rows.length) return
-    fn(rows.map((r) => r.doc))
+    const docs = rows.map((r) => r.doc)
+    fn(scope.kind === 'filtered' ? docs.filter(scope.matches) : docs, rows.length)
     after = rows.at(-1)!.id
     first = false
   }
+}
+
+/** A cell for unparse: objects as JSON, null spelled out (so it imports back as null), the rest as is. */
+function cell(value: unknown): unknown {
+  if (value === undefined) return ''
+  if (value === null) return 'null'
+  if (typeof value === 'object') return JSON.stringify(value)
+  return value
+}
+
+/** Rows → CSV text with a BOM, formulas neutralised. */
+export async function toCsv(
+  columns: readonly string[],
+  docs: readonly Record<string, unknown>[],
+): Promise<string> {
+  const { unparse } = (await import('papaparse')).default
+  const data = docs.map((d) => columns.map((c) => cell(d[c])))
+  return BOM + unparse({ fields: [...columns], data }, { escapeFormulae: true, newline: '\r\n' })
 }
 
 export async function exportCollection(
@@ -69,31 +113,29 @@ export async function exportCollection(
   collection: string,
   format: Format,
   onProgress: (done: number, total: number) => void,
+  scope: ExportScope = { kind: 'all' },
 ): Promise<Blob> {
-  const total = await db.docs.where('collection').equals(collection).count()
+  const total =
+    scope.kind === 'selected' ? scope.ids.size : await db.docs.where('collection').equals(collection).count()
   let done = 0
   onProgress(0, total)
-  const parts: string[] = []
   if (format === 'json') {
-    parts.push('[')
-    await eachChunk(db, collection, (docs) => {
-      for (const d of docs) parts.push(`${done++ ? ',' : ''}\n${JSON.stringify(stripServerFields(d))}`)
-      onProgress(done, total)
+    const parts: string[] = ['[']
+    let n = 0
+    await eachChunk(db, collection, scope, (docs, looked) => {
+      for (const d of docs) parts.push(`${n++ ? ',' : ''}\n${JSON.stringify(stripServerFields(d))}`)
+      done += looked
+      onProgress(Math.min(done, total), total)
     })
     parts.push('\n]\n')
     return new Blob(parts, { type: 'application/json' })
   }
-  // CSV needs its columns before the first row: one pass for the field names, one for the rows.
-  const seen = new Set<string>()
-  await eachChunk(db, collection, (docs) => {
-    for (const k of csvColumns(docs, SERVER_FIELDS)) seen.add(k)
+  const docs: Record<string, unknown>[] = []
+  await eachChunk(db, collection, scope, (chunk, looked) => {
+    for (const d of chunk) docs.push(stripServerFields(d))
+    done += looked
+    onProgress(Math.min(done, total), total)
   })
-  const columns = csvColumns([Object.fromEntries([...seen].map((k) => [k, 1]))])
-  parts.push(csvRow(columns))
-  await eachChunk(db, collection, (docs) => {
-    for (const d of docs) parts.push(csvRow(columns.map((c) => (d as Record<string, unknown>)[c])))
-    done += docs.length
-    onProgress(done, total)
-  })
-  return new Blob(parts, { type: 'text/csv' })
+  const columns = csvColumns(docs)
+  return new Blob([await toCsv(columns, docs)], { type: 'text/csv;charset=utf-8' })
 }

@@ -24,6 +24,7 @@ import { PermissionEditor } from './PermissionEditor'
 import { checkEntries } from './permission-preview'
 import '../../components/ui.css'
 import '../users/auth.css'
+import { countOf } from '../../../shared/plural'
 
 interface GroupForm {
   name: string
@@ -130,7 +131,7 @@ function GroupPage({ id }: { id: string }) {
     return (
       <section className="empty-state" aria-labelledby="page-heading">
         <h1 id="page-heading">{id}</h1>
-        <p>{SCREENS_TEXT.documentGone}</p>
+        <p>{SCREENS_TEXT.groupGone}</p>
       </section>
     )
 
@@ -146,7 +147,7 @@ function GroupPage({ id }: { id: string }) {
         <div>
           <h1 id="page-heading">{text(doc.name) || id}</h1>
           <p className="muted">
-            {id} · {memberIds.length} member(s)
+            {id} · {countOf(memberIds.length, 'member')}
             {row?.pending && (
               <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
                 <CloudOff size={13} aria-hidden="true" /> {SCREENS_TEXT.notSynced}

@@ -14,12 +14,15 @@ import { useMutate } from '../../data/sync-context'
 import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useShortcut } from '../../hooks/use-shortcut'
+import { DeniedButton } from '../../session/ReadOnly'
+import { useWriteRefusal } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { runBatches } from '../data/batches'
 import { strings, text, useCan, useRows } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'
 import '../../components/ui.css'
 import '../users/auth.css'
+import { countOfTotal } from '../../../shared/plural'
 
 type SortKey = 'name' | 'description' | 'members' | 'permissions'
 const groupHref = (id: string) => `/groups/${encodeURIComponent(id)}`
@@ -37,6 +40,7 @@ function GroupsList() {
   const users = useRows('users')
   const mutate = useMutate()
   const allowed = useCan()
+  const refusal = useWriteRefusal()
   const [, navigate] = useLocation()
   const [query, setQuery] = useState('')
   const [sort, setSort] = useState<{ by: SortKey; reverse: boolean }>({ by: 'name', reverse: false })
@@ -115,9 +119,15 @@ function GroupsList() {
     setSelected(
       selected.size >= visible.length && visible.length > 0 ? new Set() : new Set(visible.map((d) => d._id)),
     )
+  // Only what the session may delete, per document as the server checks it (issue 11).
+  const deleteRefused = [...selected].map((id) => refusal('delete', 'groups', id)).find((r) => r) ?? null
   const deleteSelected = async () => {
     const ids = [...selected]
     if (!ids.length) return
+    if (deleteRefused) {
+      toast.warning(deleteRefused.message)
+      return
+    }
     if (!(await confirmDelete(ids.length, ids.length === 1 ? 'group' : 'groups'))) return
     const result = await runBatches(
       ids,
@@ -137,15 +147,20 @@ function GroupsList() {
         <div>
           <h1 id="page-heading">Groups</h1>
           <p className="muted" aria-live="polite">
-            {rows === undefined ? 'Loading…' : `${visible.length} of ${rows.docs.length} group(s)`}
+            {rows === undefined ? 'Loading…' : countOfTotal(visible.length, rows.docs.length, 'group')}
           </p>
         </div>
         <div className="actions">
-          {selected.size > 0 && (
-            <button type="button" className="button button-danger" onClick={() => void deleteSelected()}>
-              <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
-            </button>
-          )}
+          {selected.size > 0 &&
+            (deleteRefused ? (
+              <DeniedButton className="button button-danger" reason={deleteRefused.message}>
+                <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
+              </DeniedButton>
+            ) : (
+              <button type="button" className="button button-danger" onClick={() => void deleteSelected()}>
+                <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
+              </button>
+            ))}
           {allowed('groups:c') && (
             <button
               type="button"

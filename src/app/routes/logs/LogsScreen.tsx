@@ -15,6 +15,8 @@ import { type Column, VirtualTable } from '../../components/VirtualTable'
 import { useMutate, useSyncDb } from '../../data/sync-context'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
+import { DeniedButton } from '../../session/ReadOnly'
+import { useWriteRefusal } from '../../session/use-can'
 import { usePageTitle } from '../../shell/page-chrome'
 import { useNarrow } from '../../shell/use-narrow'
 import { runBatches } from '../data/batches'
@@ -28,6 +30,7 @@ import {
 } from './log-filter'
 import { type LogQuery, matchingIds, useLogCounts, useLogLines } from './use-log-lines'
 import './logs.css'
+import { countOf } from '../../../shared/plural'
 
 /** One screenful many times over; "Show more" adds the same again. */
 const PAGE = 500
@@ -70,10 +73,13 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
   }
   const filtered = fKey !== logFilterKey(EMPTY_LOG_FILTER)
 
+  // Clearing deletes lines: without logs/{channel}:d the button stays, disabled, saying why (issue 11).
+  const clearRefused = useWriteRefusal()('delete', collection)
+
   const pause = () => setPausedAt(lines?.[0]?.time ?? new Date().toISOString())
 
   const clear = async () => {
-    if (!db) return
+    if (!db || clearRefused) return
     const ids = await matchingIds(db, channel, query)
     if (!ids.length) {
       toast.warning(SCREENS_TEXT.logsNothingToClear)
@@ -134,7 +140,9 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
           <p className="muted" aria-live="polite">
             {lines === undefined
               ? 'Loading…'
-              : `${filtered ? `${lines.length.toLocaleString()}${lines.length >= limit ? '+' : ''} matching · ` : ''}${counts.total.toLocaleString()} line(s)`}
+              : filtered
+                ? `${lines.length.toLocaleString('en')}${lines.length >= limit ? '+' : ''} of ${countOf(counts.total, 'line')}`
+                : countOf(counts.total, 'line')}
           </p>
         </div>
         <div className="actions">
@@ -147,9 +155,15 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
             {pausedAt ? <Play size={16} aria-hidden="true" /> : <Pause size={16} aria-hidden="true" />}
             {pausedAt ? 'Resume' : 'Pause'}
           </button>
-          <button type="button" className="button button-danger-quiet" onClick={() => void clear()}>
-            <Trash2 size={16} aria-hidden="true" /> {filtered ? 'Clear shown' : 'Clear'}
-          </button>
+          {clearRefused ? (
+            <DeniedButton className="button button-danger-quiet" reason={clearRefused.message}>
+              <Trash2 size={16} aria-hidden="true" /> {filtered ? 'Clear shown' : 'Clear'}
+            </DeniedButton>
+          ) : (
+            <button type="button" className="button button-danger-quiet" onClick={() => void clear()}>
+              <Trash2 size={16} aria-hidden="true" /> {filtered ? 'Clear shown' : 'Clear'}
+            </button>
+          )}
         </div>
       </header>
       <div className="log-filters">

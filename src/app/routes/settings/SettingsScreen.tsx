@@ -16,6 +16,9 @@ import { useMutate, useSyncDb } from '../../data/sync-context'
 import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
+import { useShortcut } from '../../hooks/use-shortcut'
+import { ReadOnlyNote } from '../../session/ReadOnly'
+import { useWriteRefusal } from '../../session/use-can'
 import { usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { runBatches } from '../data/batches'
 import { ColourSetting, Field, SecretSetting, TextSetting } from './fields'
@@ -57,8 +60,11 @@ export function SettingsScreen() {
   const errors = validateSettings(f)
   const invalid = Object.keys(errors).length > 0
   const set = (patch: Partial<SettingsForm>) => edit.setValue((v) => ({ ...v, ...patch }))
+  // Without settings:u the settings are shown read-only, with no Save and a note why (issue 11).
+  const saveRefused = useWriteRefusal()('update', 'settings')
 
   const save = async () => {
+    if (saveRefused) return
     if (invalid) {
       toast.error(SCREENS_TEXT.settingsInvalid)
       return
@@ -83,7 +89,9 @@ export function SettingsScreen() {
     else notifyBatchSaved(result.done, changes.length, 'settings')
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
   }
-  useSaveAction(rows ? save : null, { disabled: !edit.modified })
+  useSaveAction(rows && !saveRefused ? save : null, { disabled: !edit.modified })
+
+  useShortcut('save', saveRefused ? () => {} : null)
 
   if (!rows)
     return (
@@ -116,13 +124,14 @@ export function SettingsScreen() {
         )}
       </header>
 
+      {saveRefused && <ReadOnlyNote needed={saveRefused.needed} action="change settings" />}
       {edit.changedElsewhere && (
         <p className="notice notice-warning" role="status">
           {EDIT_BASE_TEXT.changedElsewhere}
         </p>
       )}
       <div className="settings-grid">
-        <fieldset className="settings-card">
+        <fieldset className="settings-card" disabled={!!saveRefused}>
           <legend>General</legend>
           <TextSetting
             label="Title"
@@ -191,7 +200,7 @@ export function SettingsScreen() {
           />
         </fieldset>
 
-        <fieldset className="settings-card">
+        <fieldset className="settings-card" disabled={!!saveRefused}>
           <legend>Installed app</legend>
           <TextSetting
             label="App name"
@@ -243,7 +252,7 @@ export function SettingsScreen() {
           ) : null}
         </fieldset>
 
-        <fieldset className="settings-card">
+        <fieldset className="settings-card" disabled={!!saveRefused}>
           <legend>Integrations</legend>
           <Field
             label="Push public key"

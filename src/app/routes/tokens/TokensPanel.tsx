@@ -7,14 +7,15 @@
 import { Check, Copy, KeyRound, Plus, Trash2 } from 'lucide-react'
 import { type FormEvent, useMemo, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { AUTH_SCREENS_TEXT } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, FEEDBACK_TEXT } from '../../../shared/messages'
 import { PermissionSyntaxError, parsePermission } from '../../../shared/permissions'
 import { api } from '../../api/client'
-import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
+import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useSession } from '../../session/use-session'
 import { useOnline } from '../data/use-online'
 import { formatDate, onlineOnlyError, strings, text, useCan, useRows } from '../users/auth-data'
+import { confirm } from '../../feedback/confirm-store'
 
 /** Expiry choices; the server allows at most a year. */
 const EXPIRY_DAYS = [7, 30, 90, 365] as const
@@ -33,12 +34,20 @@ export function TokensPanel() {
   )
 
   const revoke = async (doc: SyncDoc) => {
-    if (!(await confirmDelete(1, `token "${text(doc.name)}"`))) return
+    // Asked and reported as what it is, a revocation (issue 11), not as a delete.
+    const name = `"${text(doc.name)}"`
+    const ok = await confirm({
+      title: AUTH_SCREENS_TEXT.revokeTitle,
+      text: AUTH_SCREENS_TEXT.revokeText(name),
+      confirmLabel: AUTH_SCREENS_TEXT.revokeButton,
+      cancelLabel: FEEDBACK_TEXT.cancel,
+      danger: true,
+    })
+    if (!ok) return
     try {
       await api.request(`/api/tokens/${encodeURIComponent(doc._id)}`, { method: 'DELETE' })
-      notifyDeleted(1, 1)
+      toast.success(AUTH_SCREENS_TEXT.revoked(name))
     } catch (e) {
-      notifyDeleted(0, 1)
       toast.error(onlineOnlyError('Revoking a token', e))
     }
   }

@@ -104,7 +104,7 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
     return (
       <section className="empty-state" aria-labelledby="page-heading">
         <h1 id="page-heading">{id}</h1>
-        <p>{SCREENS_TEXT.documentGone}</p>
+        <p>{SCREENS_TEXT.userGone}</p>
       </section>
     )
 

@@ -14,6 +14,8 @@ import { useMutate } from '../../data/sync-context'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useShortcut } from '../../hooks/use-shortcut'
+import { DeniedButton } from '../../session/ReadOnly'
+import { useWriteRefusal } from '../../session/use-can'
 import { Avatar } from '../../shell/Avatar'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { runBatches } from '../data/batches'
@@ -23,6 +25,7 @@ import { CreateUser } from './CreateUser'
 import { NoAccess } from './NoAccess'
 import '../../components/ui.css'
 import './auth.css'
+import { countOfTotal } from '../../../shared/plural'
 
 type SortKey = 'name' | 'email' | 'groups' | 'totp' | 'lastLogin'
 const userHref = (id: string) => `/users/${encodeURIComponent(id)}`
@@ -54,6 +57,7 @@ function UsersList() {
   const groupRows = useRows('groups')
   const mutate = useMutate()
   const allowed = useCan()
+  const refusal = useWriteRefusal()
   const [, navigate] = useLocation()
   const [query, setQuery] = useState('')
   const [sort, setSort] = useState<{ by: SortKey; reverse: boolean }>({ by: 'name', reverse: false })
@@ -139,9 +143,15 @@ function UsersList() {
     setSelected(
       selected.size >= visible.length && visible.length > 0 ? new Set() : new Set(visible.map((d) => d._id)),
     )
+  // Only what the session may delete, per document as the server checks it (issue 11).
+  const deleteRefused = [...selected].map((id) => refusal('delete', 'users', id)).find((r) => r) ?? null
   const deleteSelected = async () => {
     const ids = [...selected]
     if (!ids.length) return
+    if (deleteRefused) {
+      toast.warning(deleteRefused.message)
+      return
+    }
     if (!(await confirmDelete(ids.length, ids.length === 1 ? 'user' : 'users'))) return
     const result = await runBatches(
       ids,
@@ -162,15 +172,20 @@ function UsersList() {
         <div>
           <h1 id="page-heading">Users</h1>
           <p className="muted" aria-live="polite">
-            {rows === undefined ? 'Loading…' : `${visible.length} of ${rows.docs.length} user(s)`}
+            {rows === undefined ? 'Loading…' : countOfTotal(visible.length, rows.docs.length, 'user')}
           </p>
         </div>
         <div className="actions">
-          {selected.size > 0 && (
-            <button type="button" className="button button-danger" onClick={() => void deleteSelected()}>
-              <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
-            </button>
-          )}
+          {selected.size > 0 &&
+            (deleteRefused ? (
+              <DeniedButton className="button button-danger" reason={deleteRefused.message}>
+                <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
+              </DeniedButton>
+            ) : (
+              <button type="button" className="button button-danger" onClick={() => void deleteSelected()}>
+                <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
+              </button>
+            ))}
           {allowed('users:c') && (
             <button
               type="button"

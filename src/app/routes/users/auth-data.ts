@@ -7,9 +7,7 @@ import { useLiveQuery } from 'dexie-react-hooks'
 import { browse } from '../../../db/browse'
 import type { SyncDoc } from '../../../db/types'
 import { AUTH_SCREENS_TEXT } from '../../../shared/messages'
-import { can } from '../../../shared/permissions'
 import { useSyncDb } from '../../data/sync-context'
-import { useSession } from '../../session/use-session'
 
 export type AuthCollection = 'users' | 'groups' | 'tokens'
 
@@ -53,11 +51,8 @@ export function text(value: unknown): string {
   return typeof value === 'string' ? value : ''
 }
 
-/** The session's permissions checked with the shared matcher, as the server will check them. */
-export function useCan(): (requirement: string) => boolean {
-  const { permissions } = useSession()
-  return (requirement) => can(permissions, requirement)
-}
+/** Moved to src/app/session/use-can.ts; re-exported for the Authentication screens' imports. */
+export { useCan } from '../../session/use-can'
 
 /** A fetch that failed for lack of a network (the browser's TypeError), not a server answer. */
 export function isNetworkError(error: unknown): boolean {

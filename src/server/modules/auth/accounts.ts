@@ -1,8 +1,11 @@
 /**
  * The account rules every route that touches credentials shares, so they are decided once:
  *
+ * - requirePasswordPolicy: every path that sets a password checks it first against the shared policy
+ *   (src/shared/password-policy.ts), with the account's own words as context.
  * - setPassword: the one way a password is set (users module, password change and reset, register).
- *   Any new password ends every session of that user, whoever set it.
+ *   Any new password ends every session of that user, whoever set it, and since the reset token is
+ *   bound to the hash it replaces (password.ts), every outstanding reset link too.
  * - requireAccountControl: acting on SOMEONE ELSE's credentials (password, e-mail — the reset channel —
  *   or TOTP) needs `users/{target}:u` by the shared matcher (so `users/admin:n` protects admin) AND
  *   every permission the target holds: a lesser administrator can never take over a greater account
@@ -12,17 +15,33 @@
 import type { FastifyRequest } from 'fastify'
 import { LIST_LIMIT_MAX } from '../../../shared/constants'
 import { SECURITY_TEXT } from '../../../shared/messages'
+import { checkPassword } from '../../../shared/password-policy'
 import { decide, type Grant, METHODS, parsePermissions } from '../../../shared/permissions'
 import { TOKEN_SECRET, TOKENS } from '../../auth/api-tokens'
 import { isOwn, requirePermission } from '../../auth/guard'
 import { hashPassword, PASSWORD_SECRET } from '../../auth/passwords'
-import { forbidden } from '../../errors'
+import { badRequest, forbidden } from '../../errors'
 import type { Services } from '../../services'
 import { revokeSessions } from './common'
 
-export async function setPassword(services: Services, user: string, password: string): Promise<void> {
+/** 400 with the policy's message unless `password` may be used for this account. */
+export async function requirePasswordPolicy(
+  password: string,
+  account: { id: string; name?: unknown; email?: unknown },
+): Promise<void> {
+  const words = [account.id, account.name, account.email].filter((w): w is string => typeof w === 'string')
+  const problem = await checkPassword(password, words)
+  if (problem) throw badRequest(problem)
+}
+
+export async function setPassword(
+  services: Services,
+  user: string,
+  password: string,
+  cause: { req: FastifyRequest | null; reason: string },
+): Promise<void> {
   await services.store.secrets.set(PASSWORD_SECRET, user, await hashPassword(password))
-  await revokeSessions(services, user)
+  await revokeSessions(services, user, cause)
 }
 
 /**

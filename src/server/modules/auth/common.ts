@@ -9,6 +9,7 @@ import { SERVER_TEXT } from '../../../shared/messages'
 import type { LoginLimiter } from '../../auth/rate-limit'
 import { SESSIONS } from '../../auth/tokens'
 import { ApiError } from '../../errors'
+import { securityEvent } from '../../http/security-log'
 import type { Services } from '../../services'
 import { isPlainObject } from '../../store/doc'
 import type { Body, Doc } from '../../store/types'
@@ -41,12 +42,30 @@ export async function setting(services: Services, id: string): Promise<unknown> 
   return (await services.store.get('settings', id))?.value
 }
 
-export async function revokeSessions(services: Services, user: string): Promise<void> {
+/**
+ * The configured public origin links in mails point to: the public_url setting, else
+ * MOMENTUM_PUBLIC_URL, without a trailing slash; null when neither is set. Never the Host header.
+ */
+export async function publicOrigin(services: Services): Promise<string | null> {
+  const configured = await setting(services, 'public_url')
+  const value = typeof configured === 'string' && configured.trim() ? configured : services.config.publicUrl
+  return value?.trim() ? value.trim().replace(/\/+$/, '') : null
+}
+
+/** Ends every session of `user`; `reason` and the request that caused it go to the security log. */
+export async function revokeSessions(
+  services: Services,
+  user: string,
+  cause: { req: FastifyRequest | null; reason: string },
+): Promise<void> {
+  let count = 0
   for (;;) {
     const { items } = await services.store.list(SESSIONS, { filter: { user }, limit: LIST_LIMIT_MAX })
-    if (!items.length) return
+    if (!items.length) break
     for (const session of items) await services.tokens.revoke(session._id)
+    count += items.length
   }
+  if (count) securityEvent(services, cause.req, 'sessions_revoked', { user, reason: cause.reason, count })
 }
 
 export function clientInfo(req: FastifyRequest): { ip: string; userAgent?: string } {
@@ -54,10 +73,21 @@ export function clientInfo(req: FastifyRequest): { ip: string; userAgent?: strin
   return { ip: req.ip, userAgent: typeof agent === 'string' ? agent : undefined }
 }
 
-/** 429 with Retry-After while the login limiter blocks this username+IP or IP. */
-export function enforceLoginLimit(limiter: LoginLimiter, reply: FastifyReply, ip: string, username: string) {
-  const wait = limiter.blockedFor(ip, username)
+/**
+ * Counts this attempt against the login limiter before it is checked (rate-limit.ts), or answers 429
+ * with Retry-After while the limiter blocks this username+IP or IP. Synchronous on purpose: no await
+ * may come between the count and the decision. The caller releases the slot on success.
+ */
+export function reserveLoginAttempt(
+  services: Services,
+  limiter: LoginLimiter,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  username: string,
+): void {
+  const wait = limiter.reserve(req.ip, username)
   if (wait <= 0) return
+  securityEvent(services, req, 'lockout', { user: username })
   reply.header('retry-after', String(Math.max(1, Math.ceil(wait / 1000))))
   throw new ApiError('too_many_requests', SERVER_TEXT.tooManyAttempts)
 }

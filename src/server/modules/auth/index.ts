@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import { createLoginLimiter } from '../../auth/rate-limit'
 import type { Services } from '../../services'
+import { publicOrigin } from './common'
 import { knownHostRoutes } from './known-host'
 import { loginRoutes } from './login'
 import { passwordRoutes } from './password'
@@ -19,4 +20,11 @@ export async function authModule(api: FastifyInstance, services: Services): Prom
   passwordRoutes(api, services, limiter)
   knownHostRoutes(api, services)
   totpRoutes(api, services)
+  // Said once at start-up, where an operator looks: without a configured origin no reset mail goes out.
+  if (!(await publicOrigin(services))) {
+    services.serverLog(
+      'WARN',
+      'No public address configured (public_url setting or MOMENTUM_PUBLIC_URL): password reset e-mails are refused until one is set',
+    )
+  }
 }

@@ -16,7 +16,8 @@ import { hasTotp, verifyTotp } from '../../auth/totp'
 import { badRequest, unauthorized } from '../../errors'
 import type { Services } from '../../services'
 import type { Doc } from '../../store/types'
-import { body, clientInfo, enforceLoginLimit, publicUser, text, USERS } from './common'
+import { securityEvent } from '../../http/security-log'
+import { body, clientInfo, publicUser, reserveLoginAttempt, text, USERS } from './common'
 
 export function loginRoutes(api: FastifyInstance, services: Services, limiter: LoginLimiter): void {
   const { store } = services
@@ -28,26 +29,30 @@ export function loginRoutes(api: FastifyInstance, services: Services, limiter: L
     if (!username || !password) throw badRequest(VALIDATION.loginMissing)
 
     const { ip, userAgent } = clientInfo(req)
-    enforceLoginLimit(limiter, reply, ip, username)
+    // Counted before the check, synchronously (issue 10 #3): parallel guesses can't outrun the limit.
+    reserveLoginAttempt(services, limiter, req, reply, username)
+    const fail = (reason: string, message: string, details?: Record<string, unknown>) => {
+      securityEvent(services, req, 'login_failed', { user: username, reason })
+      return unauthorized(message, details)
+    }
 
     const doc = await store.get(USERS, username)
     const hash = await store.secrets.get(PASSWORD_SECRET, username)
     // A hash left behind by a deleted user must not log anyone in, so both must exist.
-    if (!(await verifyPassword(password, doc ? hash : null))) {
-      limiter.recordFailure(ip, username)
-      throw unauthorized(SERVER_TEXT.loginFailed)
-    }
+    if (!(await verifyPassword(password, doc ? hash : null))) throw fail('wrong password', SERVER_TEXT.loginFailed)
 
     if (await hasTotp(store.secrets, username)) {
       const code = text(input.totp === undefined || input.totp === null ? undefined : String(input.totp))
-      if (!code) throw unauthorized(SERVER_TEXT.totpRequired, { error: 'totp_required', totp: true })
-      if (!(await verifyTotp(store.secrets, username, code))) {
-        limiter.recordFailure(ip, username)
-        throw unauthorized(SERVER_TEXT.totpInvalid, { totp: true })
+      if (!code) {
+        // The right password without a code is the first of two steps, not a guess: give the slot back.
+        limiter.release(ip, username)
+        throw unauthorized(SERVER_TEXT.totpRequired, { error: 'totp_required', totp: true })
       }
+      if (!(await verifyTotp(store.secrets, username, code)))
+        throw fail('wrong TOTP code', SERVER_TEXT.totpInvalid, { totp: true })
     }
 
-    limiter.recordSuccess(ip, username)
+    limiter.succeed(ip, username)
     const token = await services.tokens.issue(username, {
       expireSeconds: input.expire as number,
       ip,
@@ -79,7 +84,10 @@ export function loginRoutes(api: FastifyInstance, services: Services, limiter: L
   // Public and always 200: logging out with an expired token has nothing left to do, and a 401 here
   // would only make the console run its session-expiry path on top of the logout.
   api.delete('/auth/logout', { config: { access: 'public' } }, async (req, reply) => {
-    if (req.auth.sessionId && req.auth.purpose === 'session') await services.tokens.revoke(req.auth.sessionId)
+    if (req.auth.sessionId && req.auth.purpose === 'session') {
+      await services.tokens.revoke(req.auth.sessionId)
+      securityEvent(services, req, 'sessions_revoked', { reason: 'logout', count: 1 })
+    }
     clearImageCookie(reply)
     return { ok: true }
   })

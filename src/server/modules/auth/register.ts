@@ -14,7 +14,7 @@ import { ApiError, badRequest, conflict, unauthorized } from '../../errors'
 import type { Services } from '../../services'
 import { stripMeta } from '../../store/doc'
 import type { Doc } from '../../store/types'
-import { revokeApiTokens, setPassword } from './accounts'
+import { requirePasswordPolicy, revokeApiTokens, setPassword } from './accounts'
 import { body, publicUser, text, USERS } from './common'
 
 /** Fields a registration may not choose (nor any `_` field): set by the server or by their own routes. */
@@ -54,6 +54,7 @@ export function registerRoutes(api: FastifyInstance, services: Services): void {
     }
 
     if (await store.get(USERS, id)) throw conflict(SERVER_TEXT.userExists)
+    await requirePasswordPolicy(password, { id, name: fields.name, email: fields.email })
     let created: Doc
     try {
       const result = await store.write(
@@ -70,7 +71,7 @@ export function registerRoutes(api: FastifyInstance, services: Services): void {
     await removeTotp(store.secrets, id)
     await revokeApiTokens(services, id)
     // Also ends any session an earlier user of this id left behind.
-    await setPassword(services, id, password)
+    await setPassword(services, id, password, { req, reason: 'registration' })
     return reply.status(201).send(publicUser(created))
   })
 }

@@ -1,0 +1,83 @@
+/**
+ * Security headers for everything the server answers (issue 10 #10, #12). Three kinds of response:
+ *
+ * - The console (/ui and below): a Content-Security-Policy the built console runs under — scripts,
+ *   workers (the sync worker, the service worker) and styles from this origin only; React sets inline
+ *   styles through the CSSOM, which CSP does not govern, and no code injects <style> elements, so
+ *   `style-src 'self'` holds. Connections go to this origin only (`'self'` covers the same-origin
+ *   websocket, ws: and wss:, in CSP 3). Images may also come from other http(s) hosts and data:/blob:,
+ *   because the `logo` setting may be any address and avatars are previewed from blobs.
+ *   `frame-ancestors 'self'` (and X-Frame-Options for older browsers) keeps another port or
+ *   subdomain from framing it. The Vite dev server (`npm run dev`) is not this server and sends none.
+ * - The API (/api): JSON and uploaded pictures, never a page to render: `default-src 'none'` and
+ *   `sandbox`, so a picture uploaded as SVG and opened directly runs nothing.
+ * - The Web Server root (every other path): files operators publish (and, later, upload) on the same
+ *   host as the console. `sandbox` without allow-same-origin gives each such page an opaque origin: its
+ *   scripts run, but cannot read the console's IndexedDB (the session token), localStorage or caches,
+ *   cannot register a service worker, and its postMessage target origin is "null", so neither the
+ *   hosted login nor the console trusts it. docs/security.md explains the choice.
+ *
+ * Every response: nosniff (a text file is never guessed into a script or page) and no Referer (reset
+ * links carry a token in their URL). No Cross-Origin-Opener-Policy: the hosted login popup must keep
+ * its `window.opener` to answer the page that opened it.
+ */
+import type { FastifyInstance } from 'fastify'
+
+const policy = (directives: Record<string, string>): string =>
+  Object.entries(directives)
+    .map(([name, value]) => `${name} ${value}`.trim())
+    .join('; ')
+
+export const CONSOLE_CSP = policy({
+  'default-src': "'self'",
+  'script-src': "'self'",
+  'style-src': "'self'",
+  'img-src': "'self' data: blob: https: http:",
+  'font-src': "'self' data:",
+  'connect-src': "'self'",
+  'worker-src': "'self'",
+  'manifest-src': "'self'",
+  'frame-src': "'self'",
+  'object-src': "'none'",
+  'base-uri': "'self'",
+  'form-action': "'self'",
+  'frame-ancestors': "'self'",
+})
+
+export const API_CSP = policy({ 'default-src': "'none'", 'frame-ancestors': "'none'", sandbox: '' })
+
+/** Scripts, forms, popups and downloads work in a published page; its own origin it never gets. */
+export const WEB_ROOT_CSP = policy({
+  sandbox:
+    'allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads',
+})
+
+/** The path part of a request URL: the part that decides which kind of response it is. */
+function pathOf(url: string): string {
+  const end = url.search(/[?#]/)
+  return end === -1 ? url : url.slice(0, end)
+}
+
+export function isConsolePath(pathname: string): boolean {
+  return pathname === '/ui' || pathname.startsWith('/ui/')
+}
+
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/')
+}
+
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const pathname = pathOf(req.url)
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('referrer-policy', 'no-referrer')
+    if (isConsolePath(pathname)) {
+      reply.header('content-security-policy', CONSOLE_CSP)
+      reply.header('x-frame-options', 'SAMEORIGIN')
+    } else if (isApiPath(pathname)) {
+      reply.header('content-security-policy', API_CSP)
+    } else {
+      reply.header('content-security-policy', WEB_ROOT_CSP)
+    }
+  })
+}

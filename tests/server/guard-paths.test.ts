@@ -1,0 +1,127 @@
+/**
+ * The guard decides on the path the router matched, not on the request line (issue 10, item 1).
+ * Requests are sent over a raw socket so no client normalises them: `#`, `?`, `;`, `%23`, doubled
+ * slashes and trailing dots must never get past an `n` grant that covers the resource they reach.
+ */
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requiresOneOf } from '../../src/shared/messages'
+import { startTestServer, type TestServer } from '../helpers/server'
+
+let server: TestServer
+
+interface RawResponse {
+  status: number
+  body: string
+}
+
+/** Sends one request line exactly as written and reads the whole answer (Connection: close). */
+function raw(method: string, target: string, token: string, json?: unknown): Promise<RawResponse> {
+  const { port } = new URL(server.url)
+  const body = json === undefined ? '' : JSON.stringify(json)
+  const head = [
+    `${method} ${target} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    `Authorization: Bearer ${token}`,
+    'Connection: close',
+    ...(body ? ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`] : []),
+  ]
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1')
+    const chunks: Buffer[] = []
+    socket.on('data', (c) => chunks.push(c))
+    socket.on('error', reject)
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8')
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)
+      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) })
+    })
+    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`)
+  })
+}
+
+/** Variants of a path that a router or a client may read as the same resource. */
+function variants(path: string): string[] {
+  const [head, last] = [path.slice(0, path.lastIndexOf('/')), path.slice(path.lastIndexOf('/') + 1)]
+  return [
+    `${path}#x`,
+    `${path}#`,
+    `${path}?x=1`,
+    `${path};x`,
+    `${path}%23x`,
+    `${path}/`,
+    `${path}.`,
+    `${head}//${last}`,
+    `${path.replace('/api/', '/api//')}`,
+    `${head}/./${last}`,
+  ]
+}
+
+beforeAll(async () => {
+  server = await startTestServer()
+  const { store } = server.services
+  await store.write(
+    { op: 'put', collection: 'groups', id: 'vipg', body: { name: 'VIP', permissions: [] } },
+    { user: null },
+  )
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+describe('the permission path is the matched route', () => {
+  it('keeps users/admin:n over users:r whatever the request line says', async () => {
+    const token = await server.userWith('reader', ['users:r', 'users/admin:n'])
+    const plain = await raw('GET', '/api/users/admin', token)
+    expect(plain.status).toBe(403)
+    for (const target of variants('/api/users/admin')) {
+      const res = await raw('GET', target, token)
+      expect([400, 403, 404], target).toContain(res.status)
+      expect(res.body, target).not.toContain('admin@')
+    }
+    // Where the router reads the request as /api/users/admin, the answer is the guard's own 403.
+    for (const target of ['/api/users/admin#x', '/api/users/admin?x=1', '/api/users/admin/']) {
+      const res = await raw('GET', target, token)
+      expect(res.status, target).toBe(403)
+      expect(JSON.parse(res.body).message, target).toBe(requiresOneOf(['users/admin:r']))
+    }
+    // The picture route computes its own access: the same block holds there.
+    expect((await raw('GET', '/api/users/admin/image#x', token)).status).toBe(403)
+  })
+
+  it('refuses a write to a protected group through any spelling of its path', async () => {
+    const token = await server.userWith('editor', ['groups:*', 'groups/vipg:n'])
+    for (const target of variants('/api/groups/vipg')) {
+      const res = await raw('PATCH', target, token, { permissions: ['*:*'] })
+      expect([400, 403, 404], target).toContain(res.status)
+    }
+    expect((await raw('PATCH', '/api/groups/vipg#x', token, { permissions: ['*:*'] })).status).toBe(403)
+    const vipg = await server.services.store.get('groups', 'vipg')
+    expect(vipg?.permissions).toEqual([])
+  })
+
+  it('keeps tokens:n over *:r for the token list and the data routes', async () => {
+    const token = await server.userWith('auditor', ['*:r', 'tokens:n', 'data/secret:n'])
+    await server.services.store.write(
+      { op: 'put', collection: 'data/secret', id: 's1', body: { v: 1 } },
+      { user: null },
+    )
+    for (const target of ['/api/tokens#x', '/api/tokens?x', '/api/tokens;x', '/api/tokens/']) {
+      const res = await raw('GET', target, token)
+      expect([400, 403, 404], target).toContain(res.status)
+      expect(res.status, target).not.toBe(200)
+    }
+    expect((await raw('GET', '/api/tokens#x', token)).status).toBe(403)
+    for (const target of [...variants('/api/data/secret'), ...variants('/api/data/secret/s1')]) {
+      const res = await raw('GET', target, token)
+      expect([400, 403, 404], target).toContain(res.status)
+    }
+  })
+
+  it('answers a refused request through the error handler (403 body, not a dropped socket)', async () => {
+    const token = await server.userWith('blocked', ['users:r', 'users/admin:n'])
+    const res = await raw('GET', '/api/users/admin#frag', token)
+    expect(res.status).toBe(403)
+    expect(JSON.parse(res.body)).toEqual({ error: 'forbidden', message: requiresOneOf(['users/admin:r']) })
+  })
+})
