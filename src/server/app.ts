@@ -13,8 +13,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { BODY_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '../shared/constants'
 import { SECURITY_TEXT, SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
-import { registerBodyDepthCheck } from './http/body-depth'
 import { ApiError } from './errors'
+import { registerBodyDepthCheck } from './http/body-depth'
 import { isApiPath, isConsolePath, registerSecurityHeaders, WEB_ROOT_CSP } from './http/security-headers'
 import { registerSecurityLog } from './http/security-log'
 import { registerModules } from './modules'
@@ -90,7 +90,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     return reply.status(404).type('text/plain').send('Not found')
   })
 
-  registerSecurityHeaders(app)
+  registerSecurityHeaders(app, config.trustedHosts)
   await app.register(fastifyCors, {
     origin: config.corsOrigins,
     credentials: true,

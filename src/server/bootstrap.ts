@@ -70,10 +70,12 @@ export async function bootstrap(services: Services): Promise<BootstrapResult> {
   // MOMENTUM_ADMIN_PASSWORD stops the first start with the reason, rather than guarding the console
   // with it; the documented sample passwords are chosen to pass (a test holds them to it).
   const adminProblem = await checkPassword(adminPassword, [ADMIN_USER, 'admin@example.com'])
-  if (adminProblem) throw new Error(`MOMENTUM_ADMIN_PASSWORD is refused by the password policy: ${adminProblem}`)
+  if (adminProblem)
+    throw new Error(`MOMENTUM_ADMIN_PASSWORD is refused by the password policy: ${adminProblem}`)
   for (const [user, password] of Object.entries(samplePasswords)) {
     const problem = await checkPassword(password, [user, `${user}@example.com`])
-    if (problem) throw new Error(`The sample password of ${user} is refused by the password policy: ${problem}`)
+    if (problem)
+      throw new Error(`The sample password of ${user} is refused by the password policy: ${problem}`)
   }
   // Secrets first: a start that dies before the documents commit leaves no password-less admin.
   await store.secrets.set(PASSWORD_SECRET, ADMIN_USER, await hashPassword(adminPassword))

@@ -268,6 +268,9 @@ export const SYNC_UI_TEXT = {
   takeTheirs: 'Take theirs',
   merge: 'Merge',
   mergeHint: 'Merge keeps, for each field, the version you pick.',
+  changeColumn: 'What changed',
+  changeKind: { mine: 'Only you changed it', theirs: 'Only the server changed it', both: 'Both changed it' },
+  sameFields: (n: number): string => `${countOf(n, 'other field')} ${n === 1 ? 'is' : 'are'} the same on both sides`,
   resolved: 'The conflict was resolved; the result is queued for the server.',
   storageFull: 'The device storage is full: new changes cannot be saved on this device. Free some space.',
   storageReconnecting: 'Reconnecting to the local database…',
@@ -291,6 +294,8 @@ export const SYNC_UI_TEXT = {
 export const SCREENS_TEXT = {
   notSynced: 'Not synced yet',
   notSyncedHint: 'Saved on this device; it is sent to the server when the connection allows.',
+  conflict: 'Conflict',
+  conflictHint: 'The server refused this change or changed it too: open the conflict to resolve it.',
   rawOffline:
     'Raw queries run on the server and need the network. You are offline: the table above still works on this device’s copy.',
   rawNeedsObject: 'The query must be a JSON object, e.g. {"filter": {"city": "Lyon"}}',

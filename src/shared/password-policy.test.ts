@@ -13,14 +13,24 @@ describe('password policy', () => {
     for (const short of ['', 'a', '123', 'Zq7#', 'x'.repeat(PASSWORD_MIN_LENGTH - 1)]) {
       expect(await checkPassword(short)).toBe(PASSWORD_TEXT.tooShort(PASSWORD_MIN_LENGTH))
     }
-    expect(passwordLengthProblem('x'.repeat(PASSWORD_MAX_LENGTH + 1))).toBe(PASSWORD_TEXT.tooLong(PASSWORD_MAX_LENGTH))
+    expect(passwordLengthProblem('x'.repeat(PASSWORD_MAX_LENGTH + 1))).toBe(
+      PASSWORD_TEXT.tooLong(PASSWORD_MAX_LENGTH),
+    )
     // Eight emoji are eight characters (16 UTF-16 units): the length is what the person typed.
     expect(passwordLengthProblem('🦊🐙🦉🐝🦀🐢🦎🐬')).toBeNull()
     expect(passwordLengthProblem('🦊🐙🦉')).toBe(PASSWORD_TEXT.tooShort(PASSWORD_MIN_LENGTH))
   })
 
   it('refuses common and breached passwords, keyboard walks, sequences and repeats', async () => {
-    for (const weak of ['password', 'password1', '12345678', 'qwertyuiop', 'iloveyou', 'aaaaaaaaaa', 'abcdefgh']) {
+    for (const weak of [
+      'password',
+      'password1',
+      '12345678',
+      'qwertyuiop',
+      'iloveyou',
+      'aaaaaaaaaa',
+      'abcdefgh',
+    ]) {
       expect(await checkPassword(weak), weak).toBe(PASSWORD_TEXT.tooCommon)
     }
   })
@@ -33,7 +43,12 @@ describe('password policy', () => {
   })
 
   it('accepts long and uncommon passwords without any character-class rule', async () => {
-    for (const strong of ['correct horse battery staple', 'mona-orchid-tundra', 'Tr0ub4dour&3x', 'n8#Lq2!vXz']) {
+    for (const strong of [
+      'correct horse battery staple',
+      'mona-orchid-tundra',
+      'Tr0ub4dour&3x',
+      'n8#Lq2!vXz',
+    ]) {
       expect(await checkPassword(strong, ['mona']), strong).toBeNull()
     }
     // The documented sample accounts' passwords (README) and the test fixtures' admin passwords pass.

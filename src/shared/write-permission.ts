@@ -8,7 +8,7 @@
  * own token) there is no requirement here and the server has the last word.
  */
 import { cannotDo } from './messages'
-import { can, type Method } from './permissions'
+import { can, type Grant, type Method } from './permissions'
 
 export type WriteOp = 'create' | 'update' | 'delete'
 
@@ -35,7 +35,7 @@ export interface WriteRefusal {
 
 /** Why the session may not make this write, or null when it may (or when the server decides). */
 export function writeRefusal(
-  permissions: readonly string[],
+  permissions: readonly string[] | readonly Grant[],
   op: WriteOp,
   collection: string,
   id?: string,

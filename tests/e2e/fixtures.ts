@@ -14,6 +14,8 @@ import path from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
+/** The password createUser gives `id`: long and uncommon enough for the password policy. */
+export const passwordOf = (id: string): string => `${id}-pw-orbit-lantern`
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const UI_DIR = path.join(ROOT, 'dist/ui')
 
@@ -33,7 +35,7 @@ export interface E2EServer {
     init?: { method?: string; json?: unknown; token?: string },
   ): Promise<ApiResult<T>>
   login(username?: string, password?: string): Promise<string>
-  /** Creates a group with these permissions and a user in it (password `${id}-pw`). */
+  /** Creates a group with these permissions and a user in it (password `passwordOf(id)`). */
   createUser(id: string, permissions: string[], name?: string): Promise<void>
 }
 
@@ -143,7 +145,7 @@ export async function startServer(
           _id: id,
           name: name ?? id,
           email: `${id}@example.com`,
-          password: `${id}-pw`,
+          password: passwordOf(id),
           groups: [`g-${id}`],
         },
       })

@@ -3,7 +3,7 @@
  * Ctrl/Cmd+S, and a preview that matches what the real server then decides for a member of the group,
  * path by path and method by method.
  */
-import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
+import { type E2EServer, expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { GroupPage } from './pages/groups'
 
 const SHOTS = 'test-results/screenshots'
@@ -64,7 +64,7 @@ test('the permission preview matches the server for a table of paths and methods
   await expect(group.summary).toContainText('can read Products')
   await page.screenshot({ path: `${SHOTS}/group-1280.png`, fullPage: true })
 
-  const member = await server.login('probe', 'probe-pw')
+  const member = await server.login('probe', passwordOf('probe'))
   for (const module of MODULES) {
     // The collection path decides create and list; an id below it decides read, update and delete.
     const top = await group.verdicts(module)

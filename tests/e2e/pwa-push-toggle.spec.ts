@@ -13,7 +13,7 @@
 import type { BrowserContext } from '@playwright/test'
 import { PWA_TEXT } from '../../src/shared/messages'
 import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
-import { expect, openLoggedIn, test } from './fixtures'
+import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { registrationId, serviceWorkerReady } from './pages/service-worker'
 import { Shell } from './pages/shell'
@@ -22,6 +22,9 @@ interface SendResult {
   sent: number
   results: Array<{ to: string; status: string; subscriptions?: number; sent?: number }>
 }
+
+// The local push endpoint is http on loopback, which the server refuses unless told otherwise.
+test.use({ serverEnv: { MOMENTUM_PUSH_ALLOW_PRIVATE: 'true' } })
 
 let endpoint: PushEndpoint
 test.beforeAll(async () => {
@@ -185,7 +188,7 @@ test('logout unsubscribes this browser and removes it on the server; the next us
   expect(endpoint.received.filter((r) => r.subscription === subscription.id)).toHaveLength(1)
 
   // The next person on this browser finds notifications off.
-  await new LoginPage(page).login('next-user', 'next-user-pw')
+  await new LoginPage(page).login('next-user', passwordOf('next-user'))
   await expect(page).not.toHaveURL(/\/login/)
   await shell.avatar.click()
   await expect(toggle).toBeEnabled()

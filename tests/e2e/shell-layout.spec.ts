@@ -4,7 +4,7 @@
  * The hosted login has its own spec (hosted-login.spec.ts): its partner pages need origins of their own.
  */
 
-import { ADMIN_PASSWORD, expect, test } from './fixtures'
+import { ADMIN_PASSWORD, expect, passwordOf, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
 import { DESKTOP, PHONE, WIDTHS } from './widths'
@@ -51,7 +51,7 @@ for (const { name, viewport } of WIDTHS) {
       // Both widths (and repeated runs) share the worker's server: one auditor each.
       const auditor = `auditor-${name}-${test.info().repeatEachIndex}`
       await server.createUser(auditor, ['logs:r', 'users:r', 'discounts:c'], 'Audrey Auditor')
-      await login.login(auditor, `${auditor}-pw`)
+      await login.login(auditor, passwordOf(auditor))
       await expect(page.getByRole('heading', { name: 'Welcome, Audrey Auditor' })).toBeVisible()
       expect(await shell.menuEntries()).toEqual([
         'Authentication',

@@ -79,3 +79,67 @@ test('"Merge" sends the per-field choice', async ({ page, context, server }) => 
     .toMatchObject({ name: 'Mug', price: 7, stock: 9 })
   await expectConverged(page, server, token, collection)
 })
+
+test('an open conflict is marked "Conflict" with a way to it; the view lists only what differs (375 px)', async ({
+  page,
+  context,
+  server,
+}) => {
+  const { name, collection } = freshCollection('marked')
+  const token = await server.login()
+  await server.api(`/api/${collection}`, {
+    token,
+    json: { _id: 'conflicted-lamp', name: 'Lamp', colour: 'red', price: 1, manufacturerReference: 'A-1' },
+  })
+  await page.setViewportSize({ width: 375, height: 740 })
+  await openLoggedIn(page, server, token, `/data/${name}`)
+  await engineReady(page)
+  const link = page.getByRole('link', { name: 'conflicted-lamp', exact: true })
+  await expect(link).toBeVisible()
+
+  await context.setOffline(true)
+  expect(
+    (await mutate(page, 'patch', collection, 'conflicted-lamp', { price: 2, manufacturerReference: 'B-22' }))
+      .ok,
+  ).toBe(true)
+  await server.api(`/api/${collection}/conflicted-lamp`, { method: 'PATCH', token, json: { price: 3 } })
+  await context.setOffline(false)
+  const sync = new SyncPanel(page)
+  await expect(sync.indicator).toHaveAttribute('data-conflicts', '1')
+
+  // The row says Conflict (not "Not synced yet") and its id is not cut to "co…" by the badge.
+  const marker = page.getByTestId('conflict-marker')
+  await expect(marker).toHaveAccessibleName(/Conflict/)
+  await expect(page.getByTestId('pending-marker')).toHaveCount(0)
+  expect(await link.evaluate((a) => a.scrollWidth <= a.clientWidth)).toBe(true)
+  await marker.click()
+  await expect(sync.conflict).toBeVisible()
+
+  // Only the fields that differ, each saying who changed it; red only where both did.
+  const rows = sync.conflict.locator('tbody tr')
+  await expect(rows).toHaveCount(2)
+  await expect(sync.conflict.locator('tr[data-field="name"]')).toHaveCount(0)
+  const price = sync.conflict.locator('tr[data-field="price"]')
+  const ref = sync.conflict.locator('tr[data-field="manufacturerReference"]')
+  await expect(price).toContainText('Both changed it')
+  await expect(ref).toContainText('Only you changed it')
+  const colour = (row: typeof price) => row.locator('th').evaluate((th) => getComputedStyle(th).color)
+  expect(await colour(ref)).not.toBe(await colour(price))
+  // The long field name is whole on one line, not broken mid-word.
+  const lines = await ref.locator('th').evaluate((th) => {
+    const range = document.createRange()
+    range.selectNodeContents(th)
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+  })
+  expect(lines).toBe(1)
+  await page.keyboard.press('Escape')
+
+  // The document page says Conflict too, and leads to the same view.
+  await page.goto(`${server.ui}/data/${name}/conflicted-lamp`)
+  await engineReady(page)
+  await expect(page.getByTestId('conflict-marker')).toHaveText(/Conflict/)
+  await page.getByTestId('conflict-marker').click()
+  await expect(sync.conflict).toBeVisible()
+  await sync.choose('Keep mine')
+  await expectConverged(page, server, token, collection)
+})

@@ -14,7 +14,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { openSqliteStore } from '../../src/server/store/sqlite'
-import { expect, openLoggedIn, startServer, test } from './fixtures'
+import { expect, openLoggedIn, passwordOf, startServer, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
@@ -106,7 +106,7 @@ test('the user’s permissions change the epoch: mirror rebuilt, outbox delivere
   await server.api(`/api/${collection}`, { token: admin, json: { _id: 'seen', v: 1 } })
   // Written before the user may read it: an incremental pull would never fetch it again.
   await server.api(`/api/${other}`, { token: admin, json: { _id: 'hidden', v: 1 } })
-  const token = await server.login(user, `${user}-pw`)
+  const token = await server.login(user, passwordOf(user))
   await openLoggedIn(page, server, token, '/')
   await engineReady(page)
   await expect.poll(() => ids(page, collection)).toEqual(['seen'])

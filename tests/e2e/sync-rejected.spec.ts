@@ -5,7 +5,7 @@
  * refused, and the creates behind it still arrive. "Take theirs" drops the refused edit. Ends converged.
  */
 import { SYNC_UI_TEXT } from '../../src/shared/messages'
-import { expect, openLoggedIn, test } from './fixtures'
+import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
@@ -26,7 +26,7 @@ test('a refused write goes to the inbox and does not hold back the writes after 
   await server.createUser(user, [`${collection}:cr`])
   const admin = await server.login()
   await server.api(`/api/${collection}`, { token: admin, json: { _id: 'price-list', price: 5 } })
-  const token = await server.login(user, `${user}-pw`)
+  const token = await server.login(user, passwordOf(user))
   await openLoggedIn(page, server, token, '/')
   await engineReady(page)
   await expect

@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test'
 import * as OTPAuth from 'otpauth'
 import { AUTH_SCREENS_TEXT, requiresOneOf } from '../../src/shared/messages'
-import { expect, openLoggedIn, test } from './fixtures'
+import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { GroupsPage } from './pages/groups'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
@@ -86,7 +86,7 @@ test('a user whose groups lack users:r cannot see Users and gets 403 from the AP
   server,
 }) => {
   await server.createUser('pat', ['products:r', 'groups:r'])
-  const token = await server.login('pat', 'pat-pw')
+  const token = await server.login('pat', passwordOf('pat'))
   await openLoggedIn(page, server, token, '/')
   const shell = new Shell(page)
   // The menu settles once the session's permissions arrive; poll rather than read a first render.
@@ -101,7 +101,7 @@ test('a user whose groups lack users:r cannot see Users and gets 403 from the AP
 
 test('TOTP set up on the user page, then a login that needs the code', async ({ page, server }) => {
   await server.createUser('tia', ['users:r'], 'Tia Two-Factor')
-  const token = await server.login('tia', 'tia-pw')
+  const token = await server.login('tia', passwordOf('tia'))
   await openLoggedIn(page, server, token, '/users/tia')
   const user = new UserPage(page)
   await expect(user.totpStatus).toHaveText('Off')
@@ -117,11 +117,13 @@ test('TOTP set up on the user page, then a login that needs the code', async ({ 
     .poll(async () => ((await server.api('/api/users/tia', { token })).body as { totp: boolean }).totp)
     .toBe(true)
 
-  const refused = await server.api('/api/auth/login', { json: { username: 'tia', password: 'tia-pw' } })
+  const refused = await server.api('/api/auth/login', {
+    json: { username: 'tia', password: passwordOf('tia') },
+  })
   expect(refused.status).toBe(401)
   await new Shell(page).logout()
   const login = new LoginPage(page)
-  await login.login('tia', 'tia-pw')
+  await login.login('tia', passwordOf('tia'))
   await expect(page.getByLabel('Authenticator code')).toBeVisible()
   // The next time step: the code used to confirm may not be used again (replay protection).
   await page.getByLabel('Authenticator code').fill(totp.generate({ timestamp: Date.now() + 30_000 }))
@@ -134,7 +136,7 @@ test('a picture upload shows progress and the avatar menu shows the new picture'
   server,
 }) => {
   await server.createUser('ivy', ['users:r'], 'Ivy Image')
-  const token = await server.login('ivy', 'ivy-pw')
+  const token = await server.login('ivy', passwordOf('ivy'))
   await page.setViewportSize({ width: 1280, height: 800 })
   await openLoggedIn(page, server, token, '/')
   const shell = new Shell(page)

@@ -287,7 +287,8 @@ describe('Idempotency-Key and API tokens', () => {
 
   it('the change feed shows a key only to the credential that used it', async () => {
     const reader = await server.userWith('rhea', ['data/feed:r'])
-    const reading = (await create(admin, { name: 'feed reader', permissions: ['data/feed:r'] })).body as Created
+    const reading = (await create(admin, { name: 'feed reader', permissions: ['data/feed:r'] }))
+      .body as Created
     const start = await server.services.store.headSeq()
     expect((await post('/api/data/feed', { _id: 'f1' }, admin, 'k-feed-secret')).status).toBe(201)
 

@@ -124,7 +124,9 @@ describe('login rate limit under parallel guesses', () => {
       const code = String(i).padStart(6, '0')
       if (!near.has(code)) wrong.push(code)
     }
-    const guesses = wrong.map((code) => s.api('/api/auth/login', { json: { username: 'tia', password: 'tia-pw', totp: code } }))
+    const guesses = wrong.map((code) =>
+      s.api('/api/auth/login', { json: { username: 'tia', password: 'tia-pw', totp: code } }),
+    )
     const right = s.api('/api/auth/login', {
       json: { username: 'tia', password: 'tia-pw', totp: totp.generate({ timestamp: Date.now() + 30_000 }) },
     })
@@ -142,7 +144,11 @@ describe('login rate limit under parallel guesses', () => {
     const token = await s.userWith('tom', [])
     const setup = await s.api('/api/auth/totp/tom', { method: 'PATCH', token, json: { method: 'totp' } })
     const totp = OTPAuth.URI.parse((setup.body as { uri: string }).uri) as OTPAuth.TOTP
-    await s.api('/api/auth/totp/tom', { method: 'PATCH', token, json: { method: 'totp', totp: totp.generate() } })
+    await s.api('/api/auth/totp/tom', {
+      method: 'PATCH',
+      token,
+      json: { method: 'totp', totp: totp.generate() },
+    })
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER - 1; i++) {
       expect((await login(s, 'tom', `wrong-${i}`)).status).toBe(401)
     }

@@ -30,7 +30,7 @@ async function requestLink(email: string): Promise<string> {
   const before = smtp.mails.length
   const res = await reset({ email })
   expect(res.status).toBe(200)
-  expect(res.body).toEqual({ ok: true })
+  expect(res.body).toEqual({ ok: true, delivery: 'smtp' })
   const mail = await smtp.waitForMail((m) => smtp.mails.indexOf(m) >= before && m.to.includes(email))
   const link = mail.decoded.match(/https?:\/\/\S+\/ui\/login\?reset=[A-Za-z0-9._%-]+/)
   expect(link).not.toBeNull()
@@ -66,7 +66,7 @@ describe('PATCH /api/auth/reset', () => {
   it('answers an unknown address the same way and sends nothing', async () => {
     const res = await reset({ email: 'nobody@example.com' })
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ ok: true })
+    expect(res.body).toEqual({ ok: true, delivery: 'smtp' })
     await server.services.mail.flush()
     expect(smtp.mails.filter((m) => m.to.includes('nobody@example.com'))).toHaveLength(0)
     const { total } = await server.services.store.list(MAIL_COLLECTION, {
@@ -141,11 +141,17 @@ describe('PATCH /api/auth/reset', () => {
     const before = smtp.mails.length
     const res = await fetch(`${server.url}/api/auth/reset`, {
       method: 'PATCH',
-      headers: { 'content-type': 'application/json', host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      headers: {
+        'content-type': 'application/json',
+        host: 'evil.example',
+        'x-forwarded-host': 'evil.example',
+      },
       body: JSON.stringify({ email: 'hugo@example.com' }),
     })
     expect(res.status).toBe(200)
-    const mail = await smtp.waitForMail((m) => smtp.mails.indexOf(m) >= before && m.to.includes('hugo@example.com'))
+    const mail = await smtp.waitForMail(
+      (m) => smtp.mails.indexOf(m) >= before && m.to.includes('hugo@example.com'),
+    )
     expect(mail.decoded).not.toContain('evil.example')
     expect(mail.decoded).toContain('http://console.momentum.test/ui/login?reset=')
   })
@@ -194,9 +200,9 @@ describe('PATCH /api/auth/reset without a configured public address', () => {
       await bare.services.mail.flush()
       expect((await bare.services.store.list(MAIL_COLLECTION, {})).total).toBe(0)
       const logs = await bare.services.store.list('logs/server', { limit: 1000 })
-      expect(logs.items.some((l) => l.level === 'WARN' && String(l.log).includes('MOMENTUM_PUBLIC_URL'))).toBe(
-        true,
-      )
+      expect(
+        logs.items.some((l) => l.level === 'WARN' && String(l.log).includes('MOMENTUM_PUBLIC_URL')),
+      ).toBe(true)
     } finally {
       await bare.close()
     }

@@ -3,7 +3,9 @@
  * known-host, with the exact messages of SPEC §5. Every response body is recorded, and the last test
  * checks that none of them, nor any stored document, ever held a password hash.
  */
-import { decodeJwt } from 'jose'
+import fs from 'node:fs'
+import path from 'node:path'
+import { decodeJwt, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PASSWORD_SECRET } from '../../src/server/auth/passwords'
 import { SESSION_DEFAULT_SECONDS } from '../../src/shared/constants'
@@ -119,6 +121,27 @@ describe('GET /api/auth/session and DELETE /api/auth/logout', () => {
     // Logging out again, or without any token, is harmless.
     expect((await api('/api/auth/logout', { method: 'DELETE', token })).status).toBe(200)
     expect((await api('/api/auth/logout', { method: 'DELETE' })).status).toBe(200)
+  })
+
+  it('refuses a token whose session belongs to someone else, even signed with the server key', async () => {
+    // Whoever holds the signing key (a leaked jwt.secret, a backup) must still hold a session OF the
+    // user the token names: a session id is bound to its subject (issue 10, low).
+    const bound = await server.userWith('sana', [])
+    const { jti } = decodeJwt(bound)
+    const secret = new TextEncoder().encode(
+      fs.readFileSync(path.join(server.dataDir, 'jwt.secret'), 'utf8').trim(),
+    )
+    const forged = await new SignJWT({ purpose: 'session' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('admin')
+      .setJti(jti!)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret)
+    const res = await api('/api/auth/session', { token: forged })
+    expect(res.status).toBe(401)
+    expect((await api('/api/users', { token: forged })).status).toBe(401)
+    expect((await api('/api/auth/session', { token: bound })).status).toBe(200)
   })
 })
 

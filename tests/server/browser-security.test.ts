@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../src/server/config'
+import { consoleCsp } from '../../src/server/http/security-headers'
 import { LOG_WRITE_BUDGET_PER_MINUTE } from '../../src/shared/constants'
 import { BROWSER_SECURITY_TEXT } from '../../src/shared/messages'
 import { startTestServer, type TestServer } from '../helpers/server'
@@ -84,7 +85,8 @@ describe('security headers', () => {
       expect(res.status, url).toBe(200)
       expect(res.text).toContain('<title>console</title>')
       const csp = res.headers.get('content-security-policy') ?? ''
-      expect(csp).toContain("frame-ancestors 'self'")
+      // Only the operator's trusted hosts (which already receive tokens) may embed it besides itself.
+      expect(csp).toContain("frame-ancestors 'self' https://partner.example.net https://shop.example.org http://127.0.0.1:5999;")
       expect(csp).toContain("script-src 'self'")
       expect(csp).toContain("default-src 'self'")
       expect(csp).toContain("object-src 'none'")
@@ -94,6 +96,11 @@ describe('security headers', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff')
       expect(res.headers.get('referrer-policy')).toBe('no-referrer')
     }
+  })
+
+  it('the console of a server with no trusted hosts may be framed by itself only', () => {
+    expect(consoleCsp([])).toMatch(/frame-ancestors 'self'(;|$)/)
+    expect(consoleCsp(['javascript:x', ''])).toMatch(/frame-ancestors 'self'(;|$)/)
   })
 
   it('the API: nosniff and a sandboxed, frame-less policy even on errors', async () => {
@@ -174,6 +181,18 @@ describe('settings that reach every console as addresses', () => {
     ]) {
       expect((await patch('logo', value)).status, value).toBe(200)
     }
+  })
+})
+
+describe('a logo stored before the rule', () => {
+  it('reaches neither the manifest nor, through it, the home screen', async () => {
+    await setSetting('logo', 'javascript:alert(1)')
+    const manifest = await server.api('/ui/manifest.webmanifest')
+    expect(manifest.status).toBe(200)
+    expect(manifest.text).not.toContain('javascript:')
+    await setSetting('logo', '/files/logo.png')
+    expect((await server.api('/ui/manifest.webmanifest')).text).toContain('/files/logo.png')
+    await setSetting('logo', '')
   })
 })
 

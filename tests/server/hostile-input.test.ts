@@ -5,7 +5,7 @@
  */
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BODY_LIMIT_BYTES } from '../../src/shared/constants'
+import { BODY_LIMIT_BYTES, MAX_DOCUMENT_DEPTH } from '../../src/shared/constants'
 import { SERVER_TEXT } from '../../src/shared/messages'
 import { startTestServer, type TestServer } from '../helpers/server'
 
@@ -74,6 +74,13 @@ function raw(method: string, path: string, body?: string, contentType = 'applica
     if (body !== undefined) req.write(body)
     req.end()
   })
+}
+
+/** An object nested `depth` levels deep: {a: {a: … {leaf: true}}}. */
+function nest(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: true }
+  for (let i = 1; i < depth; i++) value = { a: value }
+  return value
 }
 
 function expectClientError(
@@ -208,6 +215,57 @@ describe('hostile input leaves the data unchanged', () => {
     expect(text.status).toBeGreaterThanOrEqual(400)
     expect(text.status).toBeLessThan(500)
     expect(await snapshot()).toEqual(before)
+  })
+
+  it(`documents nested deeper than ${MAX_DOCUMENT_DEPTH} levels → 400 on every write path`, async () => {
+    const deep = nest(MAX_DOCUMENT_DEPTH + 1)
+    const huge = nest(2000)
+    const before = await snapshot()
+    const writes: Array<[string, string, unknown]> = [
+      ['POST', '/api/data/deep', deep],
+      ['PUT', '/api/data/deep/d1', deep],
+      ['POST', '/api/data/deep/d2', huge],
+      ['POST', '/api/products', { name: 'x', spec: deep }],
+      ['PATCH', '/api/products/alpha', { spec: deep }],
+      ['PATCH', '/api/settings/title', { value: huge }],
+      ['POST', '/api/logs/client', { level: 'ERROR', log: 'x', ctx: deep }],
+      ['POST', '/api/logs/client', [{ level: 'ERROR', log: 'x', ctx: huge }]],
+      ['POST', '/api/batch', { mutations: [{ method: 'POST', path: '/api/data/deep', body: huge }] }],
+    ]
+    for (const [method, path, body] of writes) {
+      const res = await raw(method, path, JSON.stringify(body))
+      expect(res.status, `${method} ${path}`).toBe(400)
+      expect(res.body.message, `${method} ${path}`).toMatch(
+        /^Request body is nested too deeply: at most \d+ levels/,
+      )
+    }
+    expect(await server.services.store.list('logs/client', { limit: 1 })).toMatchObject({ total: 0 })
+    expect(await snapshot()).toEqual(before)
+
+    // A batch refuses its too-deep entry alone; the others commit.
+    const batch = await server.api('/api/batch', {
+      json: {
+        mutations: [
+          { method: 'POST', path: '/api/data/deep/b1', body: deep },
+          { method: 'POST', path: '/api/data/deep/b2', body: nest(MAX_DOCUMENT_DEPTH) },
+        ],
+      },
+      token: admin,
+    })
+    expect(batch.status, batch.text).toBe(200)
+    expect(batch.text).toContain(SERVER_TEXT.bodyTooDeep(MAX_DOCUMENT_DEPTH))
+    expect(await server.services.store.get('data/deep', 'b1')).toBeNull()
+    // A document at the limit is stored, and its collection still lists and filters.
+    const atLimit = await server.api('/api/data/deep/ok', { json: nest(MAX_DOCUMENT_DEPTH), token: admin })
+    expect(atLimit.status, atLimit.text).toBe(201)
+    const list = await server.api(
+      `/api/data/deep?filter=${encodeURIComponent('{"a.a.a":{"$exists":true}}')}`,
+      {
+        token: admin,
+      },
+    )
+    expect(list.status, list.text).toBe(200)
+    expect((list.body as Array<{ _id: string }>).map((d) => d._id).sort()).toEqual(['b2', 'ok'])
   })
 
   it('prototype pollution is refused and pollutes nothing', async () => {

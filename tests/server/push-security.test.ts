@@ -6,9 +6,9 @@
  * MOMENTUM_PUSH_ALLOW_PRIVATE=true admits the local push endpoint (the second server).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { configFromEnv } from '../../src/server/config'
 import { endpointAllowed, isPrivateAddress } from '../../src/server/push/endpoint-address'
 import { SUBSCRIPTIONS, subscriptionId } from '../../src/server/push/subscriptions'
-import { configFromEnv } from '../../src/server/config'
 import { PWA_TEXT } from '../../src/shared/messages'
 import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
 import { startTestServer, type TestServer } from '../helpers/server'

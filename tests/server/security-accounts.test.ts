@@ -186,14 +186,23 @@ describe('password policy on every path that sets a password (issue 10 #11)', ()
   it('a new user: POST /api/users and /api/auth/register', async () => {
     for (const [password, message] of weak) {
       refused(await server.api('/api/users', { json: { _id: 'pat', password }, token: admin }), message)
-      refused(await server.api('/api/auth/register', { json: { _id: 'pat', password }, token: admin }), message)
+      refused(
+        await server.api('/api/auth/register', { json: { _id: 'pat', password }, token: admin }),
+        message,
+      )
     }
     refused(
-      await server.api('/api/auth/register', { json: { _id: 'patricia', password: 'patricia1' }, token: admin }),
+      await server.api('/api/auth/register', {
+        json: { _id: 'patricia', password: 'patricia1' },
+        token: admin,
+      }),
       PASSWORD_TEXT.tooPersonal,
     )
     expect(await server.services.store.get('users', 'pat')).toBeNull()
-    const ok = await server.api('/api/users', { json: { _id: 'pat', password: 'violet-harbour-42' }, token: admin })
+    const ok = await server.api('/api/users', {
+      json: { _id: 'pat', password: 'violet-harbour-42' },
+      token: admin,
+    })
     expect(ok.status).toBe(201)
     expect(await canLogin('pat', 'violet-harbour-42')).toBe(true)
   })
@@ -223,7 +232,11 @@ describe('password policy on every path that sets a password (issue 10 #11)', ()
 describe('own profile', () => {
   it('name and e-mail need no users:u; groups, other fields and other users do', async () => {
     const olga = await server.userWith('olga', ['products:r', 'groups:u'])
-    const ok = await patchUser('olga', { name: 'Olga N.', email: 'olga.n@example.com' }, olga)
+    const ok = await patchUser(
+      'olga',
+      { name: 'Olga N.', email: 'olga.n@example.com', currentPassword: 'olga-pw' },
+      olga,
+    )
     expect(ok.status).toBe(200)
     expect(ok.body).toMatchObject({ name: 'Olga N.', email: 'olga.n@example.com' })
     // Re-sending the unchanged membership (a whole form) is fine; changing it is not, even with groups:u.
@@ -235,6 +248,45 @@ describe('own profile', () => {
     expect((await patchUser('olga', { password: 'no-old-needed?' }, olga)).status).toBe(403)
     expect((await patchUser('admin', { name: 'x' }, olga)).status).toBe(403)
     expect((await server.services.store.get('users', 'olga'))?.groups).toEqual(['g-olga'])
+  })
+})
+
+describe('re-authentication on one’s own account (issue 10, low)', () => {
+  it('changing one’s own e-mail needs the current password; the name and an unchanged e-mail do not', async () => {
+    const ella = await server.userWith('ella', [])
+    const change = (json: Record<string, unknown>) => patchUser('ella', json, ella)
+    const missing = await change({ email: 'thief@example.net' })
+    expect(missing.status).toBe(400)
+    expect(missing.body).toMatchObject({ message: SECURITY_TEXT.reauthRequired })
+    const wrong = await change({ email: 'thief@example.net', currentPassword: 'guess-1' })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body).toMatchObject({ message: SECURITY_TEXT.reauthWrong })
+    expect((await change({ email: null })).status).toBe(400)
+    expect((await server.services.store.get('users', 'ella'))?.email).toBe('ella@example.com')
+    expect((await change({ name: 'Ella', email: 'ella@example.com' })).status).toBe(200)
+    const ok = await change({ email: 'ella.new@example.com', currentPassword: 'ella-pw' })
+    expect(ok.status).toBe(200)
+    expect(ok.body).not.toHaveProperty('currentPassword')
+    expect((await server.services.store.get('users', 'ella'))?.email).toBe('ella.new@example.com')
+    // An administrator changing someone else's e-mail follows the account rule, not this one.
+    expect((await patchUser('ella', { email: 'ella@example.com' }, admin)).status).toBe(200)
+  })
+
+  it('removing one’s own TOTP needs the current password', async () => {
+    const tomas = await server.userWith('tomas', [])
+    const setup = await server.api('/api/auth/totp/tomas', { method: 'PATCH', json: {}, token: tomas })
+    const t = OTPAuth.URI.parse((setup.body as { uri: string }).uri) as OTPAuth.TOTP
+    const confirm = { method: 'PATCH', json: { totp: t.generate() }, token: tomas }
+    expect((await server.api('/api/auth/totp/tomas', confirm)).status).toBe(200)
+    const remove = (json?: unknown) =>
+      server.api('/api/auth/totp/tomas', { method: 'DELETE', token: tomas, ...(json ? { json } : {}) })
+    const bare = await remove()
+    expect(bare.status).toBe(400)
+    expect(bare.body).toMatchObject({ message: SECURITY_TEXT.reauthRequired })
+    expect((await remove({ password: 'not-it-at-all' })).status).toBe(400)
+    expect((await server.services.store.get('users', 'tomas'))?.totp).toBe(true)
+    expect((await remove({ password: 'tomas-pw' })).status).toBe(200)
+    expect((await server.services.store.get('users', 'tomas'))?.totp).toBe(false)
   })
 })
 

@@ -163,7 +163,9 @@ describe('idempotency records', () => {
     )
     try {
       // Stored under the caller's credential (src/server/http/idempotency.ts).
-      const rows = db.prepare('SELECT request_hash FROM idempotency WHERE key = ?').all('admin\u001fpw-1') as Array<{
+      const rows = db
+        .prepare('SELECT request_hash FROM idempotency WHERE key = ?')
+        .all('admin\u001fpw-1') as Array<{
         request_hash: string
       }>
       expect(rows).toHaveLength(1)

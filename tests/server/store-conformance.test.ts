@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openPostgresStore } from '../../src/server/store/postgres'
 import { openSqliteStore } from '../../src/server/store/sqlite'
 import type { Change, DocumentStore, Filter } from '../../src/server/store/types'
+import { MAX_DOCUMENT_DEPTH } from '../../src/shared/constants'
 import { SERVER_TEXT } from '../../src/shared/messages'
 import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
 import { startTestServer } from '../helpers/server'
@@ -433,6 +434,18 @@ for (const { kind, backend, skip } of kinds) {
       const [head, ...answers] = await Promise.all([store.headSeq(), ...hostileCases.map(([f]) => ids(f))])
       expect(typeof head).toBe('number')
       expect(answers).toEqual(hostileCases.map(([, expected]) => [...expected].sort()))
+      // A document at MAX_DOCUMENT_DEPTH is stored and queried; one level more is refused (400).
+      let deep: Record<string, unknown> = { leaf: true }
+      for (let i = 1; i < MAX_DOCUMENT_DEPTH; i++) deep = { a: deep }
+      await store.write({ op: 'put', collection: 'deep', id: 'ok', body: deep }, user)
+      await expect(
+        store.write({ op: 'put', collection: 'deep', id: 'no', body: { a: deep } }, user),
+      ).rejects.toMatchObject({ status: 400 })
+      await expect(
+        store.write({ op: 'patch', collection: 'deep', id: 'ok', body: { b: { a: deep } } }, user),
+      ).rejects.toMatchObject({ status: 400 })
+      const found = await store.list('deep', { filter: { 'a.a.a': { $exists: true } } })
+      expect(found.items.map((d) => d._id)).toEqual(['ok'])
       // What RE2 cannot run in linear time is refused alike on every store.
       for (const pattern of ['(a)\\1', 'a(?=b)', 'a(?!b)']) {
         await expect(store.list('hostile', { filter: { line: { $regex: pattern } } })).rejects.toMatchObject({

@@ -46,7 +46,10 @@ export function notifyDeleted(done: number, total: number): void {
 }
 
 /** Offline the write only reached this device: say so, and that it goes out later (issue 11). */
-export function notifySaved(thing: string, online = typeof navigator === 'undefined' || navigator.onLine): void {
+export function notifySaved(
+  thing: string,
+  online = typeof navigator === 'undefined' || navigator.onLine,
+): void {
   toast.success(online ? savedToast(thing) : SCREENS_TEXT.savedOffline)
 }
 

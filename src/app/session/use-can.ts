@@ -22,11 +22,11 @@ export function useCan(): (requirement: string) => boolean {
 export function useWriteRefusal(): (op: WriteOp, collection: string, id?: string) => WriteRefusal | null {
   const { permissions, user } = useSession()
   const self = user?._id ?? null
-  return useMemo(
-    () => (op: WriteOp, collection: string, id?: string) =>
-      writeRefusal(permissions, op, collection, id, self),
-    [permissions, self],
-  )
+  return useMemo(() => {
+    // Parsed once: a selection of 100,000 rows asks once per row.
+    const grants = parsePermissions(permissions)
+    return (op: WriteOp, collection: string, id?: string) => writeRefusal(grants, op, collection, id, self)
+  }, [permissions, self])
 }
 
 /**

@@ -16,6 +16,8 @@ import { type FieldRow, fieldRows, mergedBody, type Side, showValue } from './co
 export function ConflictView({ item, onDone }: { item: InboxItem; onDone: () => void }) {
   const engine = useEngine()
   const rows = useMemo(() => fieldRows(item.base, item.mine, item.theirs), [item])
+  // Only what differs between mine and the server's is listed; the merge still carries every field.
+  const shown = rows.filter((r) => r.differs)
   const [choice, setChoice] = useState<Record<string, Side>>({})
   const [busy, setBusy] = useState(false)
   const t = SYNC_UI_TEXT
@@ -50,10 +52,11 @@ export function ConflictView({ item, onDone }: { item: InboxItem; onDone: () => 
             <th scope="col">{t.base}</th>
             <th scope="col">{t.mine}</th>
             <th scope="col">{t.theirs}</th>
+            <th scope="col">{t.changeColumn}</th>
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
+          {shown.map((row) => (
             <ConflictRow
               key={row.field}
               row={row}
@@ -64,6 +67,11 @@ export function ConflictView({ item, onDone }: { item: InboxItem; onDone: () => 
           ))}
         </tbody>
       </table>
+      {rows.length > shown.length && (
+        <p className="muted" data-testid="conflict-same">
+          {t.sameFields(rows.length - shown.length)}
+        </p>
+      )}
       <p className="muted">{t.mergeHint}</p>
       {resendRefused && (
         <p className="muted" data-testid="resend-refused">
@@ -128,11 +136,12 @@ function ConflictRow({ row, side, docs, onPick }: RowProps) {
       cell(present, docExists, value)
     )
   return (
-    <tr data-field={row.field} data-differs={row.differs}>
+    <tr data-field={row.field} data-differs={row.differs} data-change={row.change}>
       <th scope="row">{row.field}</th>
       <td data-side="base">{cell(row.inBase, docs.base, row.base)}</td>
       <td data-side="mine">{pick('mine', row.inMine, docs.mine, row.mine)}</td>
       <td data-side="theirs">{pick('theirs', row.inTheirs, docs.theirs, row.theirs)}</td>
+      <td data-side="change">{row.change === 'none' ? '' : SYNC_UI_TEXT.changeKind[row.change]}</td>
     </tr>
   )
 }

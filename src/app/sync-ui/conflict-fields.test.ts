@@ -31,6 +31,17 @@ describe('conflict fields', () => {
     })
   })
 
+  it('says who changed each field: only a field both sides changed is a clash, an unchanged one is hidden', () => {
+    const b = doc(1, { name: 'Pen', price: 1, stock: 5, note: 'x' })
+    const m = doc(1, { name: 'Pen', price: 2, stock: 6, note: 'x' })
+    const t = doc(2, { name: 'Blue pen', price: 3, stock: 5, note: 'x' })
+    const by = Object.fromEntries(fieldRows(b, m, t).map((r) => [r.field, r]))
+    expect(by.price).toMatchObject({ change: 'both', differs: true })
+    expect(by.stock).toMatchObject({ change: 'mine', differs: true })
+    expect(by.name).toMatchObject({ change: 'theirs', differs: true })
+    expect(by.note).toMatchObject({ change: 'none', differs: false })
+  })
+
   it('treats a deleted document as having no fields', () => {
     const rows = fieldRows(base, null, theirs)
     expect(mergedBody(rows, { name: 'mine', price: 'mine' })).toEqual({})

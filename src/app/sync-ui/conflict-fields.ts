@@ -18,8 +18,10 @@ export interface FieldRow {
   inBase: boolean
   inMine: boolean
   inTheirs: boolean
-  /** Mine and theirs differ: the user has something to choose. */
+  /** Mine and theirs differ: the user has something to choose. Only these rows are shown. */
   differs: boolean
+  /** Who changed the field since base: only 'both' is a clash (marked red); 'none' is not shown. */
+  change: 'none' | 'mine' | 'theirs' | 'both'
   /** The side a three-way merge would pick: mine where I changed the field, else theirs. */
   suggested: Side
 }
@@ -36,6 +38,7 @@ export function fieldRows(base: SyncDoc | null, mine: SyncDoc | null, theirs: Sy
     const inMine = field in m
     const inTheirs = field in t
     const changedByMe = inMine !== inBase || !same(m[field], b[field])
+    const changedThere = inTheirs !== inBase || !same(t[field], b[field])
     return {
       field,
       base: b[field],
@@ -45,6 +48,7 @@ export function fieldRows(base: SyncDoc | null, mine: SyncDoc | null, theirs: Sy
       inMine,
       inTheirs,
       differs: inMine !== inTheirs || !same(m[field], t[field]),
+      change: changedByMe ? (changedThere ? 'both' : 'mine') : changedThere ? 'theirs' : 'none',
       suggested: changedByMe ? 'mine' : 'theirs',
     }
   })

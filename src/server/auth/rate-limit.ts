@@ -42,6 +42,21 @@ export interface LoginLimiter {
 /** Above this many tracked keys, expired ones are swept so a flood of usernames can't grow memory. */
 const SWEEP_ABOVE_KEYS = 10_000
 
+const shared = new WeakMap<object, LoginLimiter>()
+
+/**
+ * The one login limiter of a server (keyed by its services object): login, password change and every
+ * re-authentication count against the same limit, whichever module checks the password.
+ */
+export function loginLimiterOf(owner: object): LoginLimiter {
+  let limiter = shared.get(owner)
+  if (!limiter) {
+    limiter = createLoginLimiter()
+    shared.set(owner, limiter)
+  }
+  return limiter
+}
+
 export function createLoginLimiter(options: LoginLimiterOptions = {}): LoginLimiter {
   const maxPerUser = options.maxPerUser ?? LOGIN_MAX_FAILURES_PER_USER
   const maxPerIp = options.maxPerIp ?? LOGIN_MAX_FAILURES_PER_IP

@@ -1,8 +1,8 @@
 /**
- * Refuses JSON request bodies nested deeper than a document may be (plus the deepest envelope, a
- * batch's) with a 400, for every route at once, before a handler sees the body. Documents themselves
- * are held to MAX_DOCUMENT_DEPTH where they are made (store/doc.ts makeDoc, issue 10); this outer
- * bound keeps any other handler — one that hashes, copies or walks the body — from meeting a body
+ * Refuses JSON request bodies nested far deeper than any document may be with a 400, for every route
+ * at once, before a handler sees the body. Documents themselves are held to MAX_DOCUMENT_DEPTH where
+ * they are made (store/doc.ts makeDoc, issue 10), so a batch refuses only its own too-deep entry; this
+ * outer bound keeps every handler — one that hashes, copies or walks the body — from meeting a body
  * nested thousands deep. Runs as a preValidation hook: after the guard and the JSON parser.
  */
 import type { FastifyInstance } from 'fastify'
@@ -11,9 +11,11 @@ import { SERVER_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
 import { nestedDeeperThan } from '../store/doc'
 
-/** POST /api/batch carries a document at `{mutations: [{body: …}]}`: three levels above it. */
-const ENVELOPE_LEVELS = 3
-export const MAX_BODY_DEPTH = MAX_DOCUMENT_DEPTH + ENVELOPE_LEVELS
+/**
+ * Twice a document's depth: room for any envelope (a batch holds documents three levels down) and for
+ * a batch entry to be refused on its own, while no request can nest thousands deep.
+ */
+export const MAX_BODY_DEPTH = 2 * MAX_DOCUMENT_DEPTH
 
 export function registerBodyDepthCheck(app: FastifyInstance): void {
   app.addHook('preValidation', async (req) => {

@@ -44,7 +44,10 @@ export function keyForReader(stored: string | null, scope: string): string | nul
 }
 
 /** The changes as one reader may see them: other credentials' keys (and legacy unscoped ones) hidden. */
-export function changesForReader<C extends { idempotencyKey: string | null }>(changes: C[], scope: string): C[] {
+export function changesForReader<C extends { idempotencyKey: string | null }>(
+  changes: C[],
+  scope: string,
+): C[] {
   return changes.map((c) => {
     const key = keyForReader(c.idempotencyKey, scope)
     return key === c.idempotencyKey ? c : { ...c, idempotencyKey: key }

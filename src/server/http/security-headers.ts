@@ -8,7 +8,7 @@
  *   websocket, ws: and wss:, in CSP 3). Images may also come from other http(s) hosts and data:/blob:,
  *   because the `logo` setting may be any address and avatars are previewed from blobs.
  *   `frame-ancestors 'self'` (and X-Frame-Options for older browsers) keeps another port or
- *   subdomain from framing it. The Vite dev server (`npm run dev`) is not this server and sends none.
+ *   subdomain from framing it; only origins in MOMENTUM_TRUSTED_HOSTS are added (consoleCsp). The Vite dev server (`npm run dev`) is not this server and sends none.
  * - The API (/api): JSON and uploaded pictures, never a page to render: `default-src 'none'` and
  *   `sandbox`, so a picture uploaded as SVG and opened directly runs nothing.
  * - The Web Server root (every other path): files operators publish (and, later, upload) on the same
@@ -22,13 +22,24 @@
  * its `window.opener` to answer the page that opened it.
  */
 import type { FastifyInstance } from 'fastify'
+import { originOf } from '../../shared/safe-urls'
 
 const policy = (directives: Record<string, string>): string =>
   Object.entries(directives)
     .map(([name, value]) => `${name} ${value}`.trim())
     .join('; ')
 
-export const CONSOLE_CSP = policy({
+/**
+ * The console's policy. SPEC §2 lets a host page embed the console (the shell hides in a frame): only
+ * this origin and the operator's MOMENTUM_TRUSTED_HOSTS may, the sites already trusted with a login
+ * token. With none configured it is `frame-ancestors 'self'`.
+ */
+export function consoleCsp(trustedHosts: readonly string[] = []): string {
+  const ancestors = ["'self'", ...new Set(trustedHosts.map(originOf).filter((o): o is string => !!o))]
+  return policy({ ...CONSOLE_DIRECTIVES, 'frame-ancestors': ancestors.join(' ') })
+}
+
+const CONSOLE_DIRECTIVES: Record<string, string> = {
   'default-src': "'self'",
   'script-src': "'self'",
   'style-src': "'self'",
@@ -41,8 +52,7 @@ export const CONSOLE_CSP = policy({
   'object-src': "'none'",
   'base-uri': "'self'",
   'form-action': "'self'",
-  'frame-ancestors': "'self'",
-})
+}
 
 export const API_CSP = policy({ 'default-src': "'none'", 'frame-ancestors': "'none'", sandbox: '' })
 
@@ -66,13 +76,15 @@ export function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/')
 }
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(app: FastifyInstance, trustedHosts: readonly string[] = []): void {
+  const CONSOLE_CSP = consoleCsp(trustedHosts)
   app.addHook('onRequest', async (req, reply) => {
     const pathname = pathOf(req.url)
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'no-referrer')
     if (isConsolePath(pathname)) {
       reply.header('content-security-policy', CONSOLE_CSP)
+      // For browsers without frame-ancestors; the ones with it ignore this when the CSP is present.
       reply.header('x-frame-options', 'SAMEORIGIN')
     } else if (isApiPath(pathname)) {
       reply.header('content-security-policy', API_CSP)

@@ -73,7 +73,10 @@ export function securityEvent(
 
 function firstLockout(services: Services, key: string): boolean {
   let seen = lastLockout.get(services)
-  if (!seen) lastLockout.set(services, (seen = new Map()))
+  if (!seen) {
+    seen = new Map()
+    lastLockout.set(services, seen)
+  }
   const now = Date.now()
   const last = seen.get(key)
   if (last !== undefined && now - last < LOCKOUT_REPEAT_MS) return false

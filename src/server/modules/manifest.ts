@@ -8,6 +8,7 @@
  * can use whatever the logo is; a logo setting is listed first with sizes "any".
  */
 import type { FastifyInstance } from 'fastify'
+import { isSafeImageSrc } from '../../shared/safe-urls'
 import type { Services } from '../services'
 
 export const MANIFEST_PATH = '/ui/manifest.webmanifest'
@@ -51,7 +52,8 @@ export async function buildManifest(services: Services): Promise<Record<string, 
   const theme = obj(value('theme'))
   const title = text(value('title')) ?? 'Momentum'
   const name = text(pwa.name) ?? title
-  const logo = text(value('logo'))
+  // A logo stored before settings.ts checked it may be no image address at all (issue 10).
+  const logo = isSafeImageSrc(value('logo')) ? text(value('logo')) : null
   return {
     id: UI_BASE,
     name,

@@ -19,18 +19,27 @@ import { isValidId } from '../../shared/ids'
 import { COLLECTION_TEXT, requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { allowed, isOwn, requirePermission } from '../auth/guard'
 import { PASSWORD_SECRET } from '../auth/passwords'
+import { loginLimiterOf } from '../auth/rate-limit'
 import { removeTotp } from '../auth/totp'
 import { ADMIN_GROUP } from '../bootstrap'
 import { badRequest, forbidden } from '../errors'
 import type { Services } from '../services'
 import type { Body, Doc } from '../store/types'
-import { requireAccountControl, requirePasswordPolicy, revokeApiTokens, setPassword } from './auth/accounts'
+import {
+  requireAccountControl,
+  requireCurrentPassword,
+  requirePasswordPolicy,
+  revokeApiTokens,
+  setPassword,
+} from './auth/accounts'
 import { publicUser, revokeSessions, USERS } from './auth/common'
 import { type Prepared, registerCollection } from './collections'
 import { removeUserImages, userImageRoutes } from './user-images'
 
 /** Set only by their own routes: the image upload and /api/auth/totp. */
 const MANAGED_FIELDS = ['image', 'imageRev', 'totp', 'lastLogin']
+/** The current password that confirms a change of one's own e-mail; checked, never stored. */
+const REAUTH_FIELD = 'currentPassword'
 /** What a user may change on their own document without users:u (the picture has its own route). */
 const OWN_PROFILE_FIELDS = ['name', 'email']
 /** Fields that lead to the account: the password, and the e-mail a reset link is sent to. */
@@ -41,6 +50,14 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
 
   /** The rights a patch needs, decided on what it changes (see the file comment). */
   async function checkPatch(input: Body, id: string, req: FastifyRequest) {
+    // One's own e-mail is where reset links go: changing it needs the current password, so a stolen
+    // session cannot redirect the account's recovery and keep it (issue 10, low).
+    if (isOwn(req, id) && input.email !== undefined) {
+      const current = (await store.get(USERS, id))?.email
+      const next = typeof input.email === 'string' ? input.email.trim() : input.email
+      if ((next || null) !== (current || null))
+        await requireCurrentPassword(services, loginLimiterOf(services), req, null, input[REAUTH_FIELD])
+    }
     if (allowed(req, `${USERS}/${id}:u`)) {
       if (CREDENTIAL_FIELDS.some((k) => input[k] !== undefined))
         await requireAccountControl(services, req, id)
@@ -56,6 +73,7 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
       (k) =>
         !OWN_PROFILE_FIELDS.includes(k) &&
         !MANAGED_FIELDS.includes(k) &&
+        k !== REAUTH_FIELD &&
         !k.startsWith('_') &&
         !(k === 'groups' && sameGroups),
     )
@@ -66,7 +84,7 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
     if (op === 'patch' && id) await checkPatch(input, id, req)
     const body: Body = {}
     for (const [k, v] of Object.entries(input)) {
-      if (k !== 'password' && !MANAGED_FIELDS.includes(k)) body[k] = v
+      if (k !== 'password' && k !== REAUTH_FIELD && !MANAGED_FIELDS.includes(k)) body[k] = v
     }
     if (typeof body.email === 'string') body.email = body.email.trim()
     if (body.email !== undefined && !(op === 'patch' && body.email === null) && !isValidEmail(body.email)) {

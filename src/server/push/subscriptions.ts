@@ -13,9 +13,9 @@
 import crypto from 'node:crypto'
 import { PWA_TEXT } from '../../shared/messages'
 import { ApiError, badRequest } from '../errors'
-import { endpointAllowed } from './endpoint-address'
 import { isPlainObject } from '../store/doc'
 import type { DocumentStore } from '../store/types'
+import { endpointAllowed } from './endpoint-address'
 
 export const SUBSCRIPTIONS = '_push_subscriptions'
 

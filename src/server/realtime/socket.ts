@@ -39,9 +39,13 @@ export async function registerSocket(api: FastifyInstance, services: Services): 
     for (const conn of connections) conn.committed(permissions)
     for (const change of changes) {
       // Topic events go to every reader alike: no writer's Idempotency-Key in them (http/idempotency.ts).
-      hub.publish(change.collection, { ...change, idempotencyKey: null }, {
-        accept: (client) => canReadChange(client.grants, change.collection, change.id),
-      })
+      hub.publish(
+        change.collection,
+        { ...change, idempotencyKey: null },
+        {
+          accept: (client) => canReadChange(client.grants, change.collection, change.id),
+        },
+      )
     }
   })
 

@@ -16,6 +16,7 @@ import { QUERY_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
 import { CHANGES_CHANNEL, startFanout } from './postgres-fanout'
 import { pgDistinct, pgFilter, pgSort } from './postgres-query'
+import { hasRegex, regexBoundedQuery } from './postgres-regex'
 import { numbered, pgsql } from './postgres-sql'
 import { applyEach, applyWrite, applyWrites, clearCollection, type Tx } from './postgres-write'
 import type { Change, ChangesPage, CollectionInfo, Doc, DocumentStore, ListOptions, SortSpec } from './types'
@@ -64,19 +65,6 @@ const toChange = (r: ChangeRow): Change => ({
   time: r.time,
 })
 
-/**
- * Hard bound on a read whose filter holds a $regex. Patterns that reach PostgreSQL passed RE2's grammar
- * (no backreferences, the one exponential case of an ARE), so this should never fire; it is there so
- * that no pattern can hold a pooled connection and a database core for long (issue 10). Generous,
- * because a legitimate regex scan of a large collection is slow too, and a refusal loses the answer.
- */
-const REGEX_STATEMENT_TIMEOUT_MS = 10_000
-
-/** Whether a filter holds a $regex anywhere (a field value spelling "$regex" only adds the bound). */
-function hasRegex(filter: unknown): boolean {
-  return filter !== undefined && JSON.stringify(filter).includes('"$regex"')
-}
-
 /** PostgreSQL's refusals that are the request's fault, not the server's. */
 function asApiError(error: unknown): unknown {
   const code = (error as { code?: string }).code
@@ -98,26 +86,9 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     }
   }
 
-  /** A read that PostgreSQL cancels after `ms`; the cancel (57014) answers 400 regexTooSlow. */
-  const boundedQuery = async <R extends pg.QueryResultRow>(text: string, params: unknown[], ms: number) => {
-    const client = await pool.connect()
-    try {
-      await client.query('BEGIN READ ONLY')
-      await client.query(`SET LOCAL statement_timeout = ${Math.floor(ms)}`)
-      const result = await client.query<R>(text, params)
-      await client.query('COMMIT')
-      return result
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
-      if ((error as { code?: string }).code === '57014') throw badRequest(QUERY_TEXT.regexTooSlow)
-      throw asApiError(error)
-    } finally {
-      client.release()
-    }
-  }
   /** A read carrying the caller's filter: bounded in time when the filter holds a $regex. */
   const filteredQuery = <R extends pg.QueryResultRow>(filter: unknown, text: string, params: unknown[]) =>
-    hasRegex(filter) ? boundedQuery<R>(text, params, REGEX_STATEMENT_TIMEOUT_MS) : query<R>(text, params)
+    hasRegex(filter) ? regexBoundedQuery<R>(pool, text, params, asApiError) : query<R>(text, params)
 
   const setup = await pool.connect()
   try {

@@ -5,11 +5,12 @@
  * raw query box. Everything but the raw query works offline; rows written here but not yet confirmed
  * by the server carry a "not synced yet" marker.
  */
-import { CloudOff, Plus, TerminalSquare, Trash2 } from 'lucide-react'
+import { Plus, TerminalSquare, Trash2 } from 'lucide-react'
 import { useCallback, useMemo, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { SCREENS_TEXT } from '../../../shared/messages'
+import { countOf, countOfTotal } from '../../../shared/plural'
 import { preview } from '../../components/format'
 import { type Column, VirtualTable } from '../../components/VirtualTable'
 import { useMutate, useSyncDb } from '../../data/sync-context'
@@ -19,6 +20,7 @@ import { useShortcut } from '../../hooks/use-shortcut'
 import { DeniedButton, ReadOnlyNote } from '../../session/ReadOnly'
 import { useMayUnder, useWriteRefusal } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 import { NoAccess } from '../users/NoAccess'
 import { runBatches } from './batches'
 import { discoverFields, loadColumns, saveColumns, visibleColumns } from './columns'
@@ -27,7 +29,6 @@ import { type SortSpec, useDocOrder, useDocWindow, usePendingIds } from './doc-s
 import { FilterBar } from './FilterBar'
 import { RawQuery } from './RawQuery'
 import { TransferButtons } from './TransferButtons'
-import { countOf, countOfTotal } from '../../../shared/plural'
 
 const WIDTHS: Record<string, number> = { _id: 200, _created: 200, _updated: 200, _rev: 70 }
 const docHref = (name: string, id: string) => `/data/${encodeURIComponent(name)}/${encodeURIComponent(id)}`
@@ -53,12 +54,19 @@ export function CollectionScreen({ name }: { name: string }) {
   const order = useDocOrder(db, collection, sort, matcher, fKey)
   const window_ = useDocWindow(db, collection, sort, order, range[0], range[1])
   const pending = usePendingIds(db, collection)
+  const conflicts = useConflictIds(db, collection)
   const total = order?.total ?? 0
   // What the session may write here (src/app/session/use-can.ts); the mutation API refuses the rest.
   const mayRead = useMayUnder(collection, 'r')
   const refusal = useWriteRefusal()
   const createRefused = refusal('create', collection)
-  const deleteRefused = [...selected].map((id) => refusal('delete', collection, id)).find((r) => r) ?? null
+  const deleteRefused = useMemo(() => {
+    for (const id of selected) {
+      const r = refusal('delete', collection, id)
+      if (r) return r
+    }
+    return null
+  }, [selected, refusal, collection])
 
   const rowAt = useCallback(
     (i: number): SyncDoc | undefined => (window_ ? window_.docs[i - window_.start] : undefined),
@@ -77,12 +85,7 @@ export function CollectionScreen({ name }: { name: string }) {
       key === '_id' ? (
         <span className="id-cell">
           <Link href={docHref(name, doc._id)}>{doc._id}</Link>
-          {pending.has(doc._id) && (
-            <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
-              <CloudOff size={13} aria-hidden="true" />
-              {SCREENS_TEXT.notSynced}
-            </span>
-          )}
+          {pending.has(doc._id) && <SyncMarker compact conflict={conflicts.get(doc._id)} />}
         </span>
       ) : (
         <span className={`cell-${typeof fieldValue(doc, key)}`}>{preview(fieldValue(doc, key))}</span>

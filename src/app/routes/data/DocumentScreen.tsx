@@ -8,7 +8,7 @@
  * Deleted elsewhere during an edit: the edit stays and can be re-created or discarded.
  */
 import { useLiveQuery } from 'dexie-react-hooks'
-import { CloudOff, Trash2 } from 'lucide-react'
+import { Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
@@ -25,6 +25,7 @@ import { useShortcut } from '../../hooks/use-shortcut'
 import { DeniedButton, ReadOnlyNote } from '../../session/ReadOnly'
 import { useWriteRefusal } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 import { FieldsForm } from './FieldsForm'
 import { stripServerFields } from './transfer'
 
@@ -54,6 +55,7 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
   )
   const loaded = creating || row !== undefined
   const original = row ? bodyOf(row.doc) : EMPTY
+  const conflicts = useConflictIds(db, collection)
   const edit = useEditState<Body, SyncDoc | null>(original, { version: row?.doc ?? null })
   const [tab, setTab] = useState<'fields' | 'json'>('fields')
   const [jsonText, setJsonText] = useState('')
@@ -209,11 +211,7 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
             {name}
             {row?.doc._rev !== undefined && ` · revision ${String(row.doc._rev)}`}
             {row?.doc._updated && ` · updated ${new Date(row.doc._updated).toLocaleString()}`}
-            {row?.pending === 1 && (
-              <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
-                <CloudOff size={13} aria-hidden="true" /> {SCREENS_TEXT.notSynced}
-              </span>
-            )}
+            {row?.pending === 1 && <SyncMarker conflict={conflicts.get(id)} />}
           </p>
         </div>
         <div className="actions">

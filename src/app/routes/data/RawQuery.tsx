@@ -7,11 +7,11 @@
 import { Play } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { SCREENS_TEXT } from '../../../shared/messages'
+import { countOf } from '../../../shared/plural'
 import { api } from '../../api/client'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
 import { useOnline } from './use-online'
-import { countOf } from '../../../shared/plural'
 
 type Operand = 'find' | 'count' | 'distinct'
 

@@ -46,6 +46,10 @@ describe('settings model', () => {
     expect(Object.keys(validateSettings(f)).sort()).toEqual(
       ['contact', 'logo', 'public_url', 'theme.accent', 'title', 'webrtc_port'].sort(),
     )
+    for (const logo of ['data:text/html,<b>x</b>', '//evil.example/logo.png'])
+      expect(validateSettings({ ...f, logo }).logo, logo).toBeDefined()
+    for (const logo of ['/files/logo.png', 'https://cdn.example.com/l.svg', 'data:image/png;base64,AAAA'])
+      expect(validateSettings({ ...f, logo }).logo, logo).toBeUndefined()
     f.contact = 'ops@example.com'
     f.public_url = 'https://console.example.com'
     expect(validateSettings(f).contact).toBeUndefined()

@@ -7,6 +7,7 @@
 
 import { SETTING_IDS } from '../../../shared/constants'
 import { isValidEmail } from '../../../shared/email'
+import { isSafeImageSrc } from '../../../shared/safe-urls'
 
 export interface ThemeForm {
   background: string
@@ -92,8 +93,8 @@ export function validateSettings(f: SettingsForm): SettingsErrors {
   else if (f.title.length > 80) e.title = 'Keep the title to 80 characters or fewer.'
   if (f.pwa.short_name.length > 12)
     e['pwa.short_name'] = 'Home screens cut short names after about 12 characters.'
-  if (f.logo && !f.logo.startsWith('/') && !isUrl(f.logo, ['http:', 'https:', 'data:']))
-    e.logo = 'Use an address (https://… or /path) or a data: URL.'
+  // The server's own rule (shared/safe-urls.ts), so the form never offers what the server refuses.
+  if (f.logo && !isSafeImageSrc(f.logo)) e.logo = 'Use an address (https://… or /path) or a data:image URL.'
   if (f.public_url && !isUrl(f.public_url, ['http:', 'https:']))
     e.public_url = 'Use a full address starting with https:// (or http://).'
   // The footer links these for every visitor: http(s) only (the server refuses anything else too).

@@ -10,12 +10,12 @@ import type { SyncDoc } from '../../../db/types'
 import { AUTH_SCREENS_TEXT, FEEDBACK_TEXT } from '../../../shared/messages'
 import { PermissionSyntaxError, parsePermission } from '../../../shared/permissions'
 import { api } from '../../api/client'
+import { confirm } from '../../feedback/confirm-store'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useSession } from '../../session/use-session'
 import { useOnline } from '../data/use-online'
 import { formatDate, onlineOnlyError, strings, text, useCan, useRows } from '../users/auth-data'
-import { confirm } from '../../feedback/confirm-store'
 
 /** Expiry choices; the server allows at most a year. */
 const EXPIRY_DAYS = [7, 30, 90, 365] as const

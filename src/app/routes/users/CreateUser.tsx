@@ -12,6 +12,7 @@ import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { useOnline } from '../data/use-online'
 import { onlineOnlyError, useCan } from './auth-data'
+import { NewPasswordField, newPasswordProblem } from './NewPasswordField'
 
 export interface GroupOption {
   id: string
@@ -37,6 +38,10 @@ export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: 
     const password = form.password.trim()
     if (!id || (online && !password)) return setError(VALIDATION.registerMissing)
     if (!isValidId(id)) return setError('Use 1-128 letters, digits and . _ @ + - for the username')
+    if (online) {
+      const problem = await newPasswordProblem(password, [id, form.name, form.email])
+      if (problem) return setError(problem)
+    }
     const profile: Record<string, unknown> = { groups: canGroups ? [...member] : [] }
     if (form.name.trim()) profile.name = form.name.trim()
     if (form.email.trim()) profile.email = form.email.trim()
@@ -77,18 +82,14 @@ export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: 
             onChange={set('email')}
           />
         </div>
-        <div className="field">
-          <label htmlFor="new-user-password">Password</label>
-          <input
-            id="new-user-password"
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            disabled={!online}
-            value={online ? form.password : ''}
-            onChange={set('password')}
-          />
-        </div>
+        <NewPasswordField
+          id="new-user-password"
+          label="Password"
+          disabled={!online}
+          value={online ? form.password : ''}
+          onChange={(password) => setForm({ ...form, password })}
+          context={[form.id, form.name, form.email]}
+        />
       </div>
       {groups.length > 0 && (
         <fieldset className="check-list" disabled={!canGroups}>

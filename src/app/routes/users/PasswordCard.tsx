@@ -1,7 +1,8 @@
 /**
  * Password of a user: set a new one (PATCH /api/auth/password; one's own needs the current password
  * and returns a new session token, since the server ends all older sessions) or send a reset e-mail
- * (PATCH /api/auth/reset). Both need the network and are never queued.
+ * (PATCH /api/auth/reset). Both need the network and are never queued. The new password is held to the
+ * shared password policy as it is typed (NewPasswordField).
  */
 import { type FormEvent, useState } from 'react'
 import { AUTH_SCREENS_TEXT, VALIDATION } from '../../../shared/messages'
@@ -10,6 +11,7 @@ import { toast } from '../../feedback/toast-store'
 import { setToken } from '../../session/session'
 import { useOnline } from '../data/use-online'
 import { onlineOnlyError } from './auth-data'
+import { NewPasswordField, newPasswordProblem } from './NewPasswordField'
 
 interface Props {
   id: string
@@ -29,6 +31,9 @@ export function PasswordCard({ id, email, own, canEdit }: Props) {
     e.preventDefault()
     setError(null)
     if (!password.trim()) return setError(VALIDATION.passwordMissing)
+    // The shared policy, said before anything is sent (the server checks it again).
+    const problem = await newPasswordProblem(password, [id, email])
+    if (problem) return setError(problem)
     if (!navigator.onLine) return setError(AUTH_SCREENS_TEXT.needsNetwork('Changing a password'))
     setBusy(true)
     try {
@@ -51,8 +56,13 @@ export function PasswordCard({ id, email, own, canEdit }: Props) {
     setError(null)
     if (!navigator.onLine) return setError(AUTH_SCREENS_TEXT.needsNetwork('Sending a reset e-mail'))
     try {
-      await api.request('/api/auth/reset', { method: 'PATCH', body: { email } })
-      toast.success(AUTH_SCREENS_TEXT.resetSent(email))
+      const res = await api.request<{ delivery?: string }>('/api/auth/reset', {
+        method: 'PATCH',
+        body: { email },
+      })
+      // Without a mail server the server only queues it: say so and why, never "sent" (issue 11).
+      if (res?.delivery === 'queued') toast.warning(AUTH_SCREENS_TEXT.resetQueued(email))
+      else toast.success(AUTH_SCREENS_TEXT.resetSent(email))
     } catch (err) {
       setError(onlineOnlyError('Sending a reset e-mail', err))
     }
@@ -78,17 +88,13 @@ export function PasswordCard({ id, email, own, canEdit }: Props) {
             />
           </div>
         )}
-        <div className="field">
-          <label htmlFor="new-password">New password</label>
-          <input
-            id="new-password"
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <NewPasswordField
+          id="new-password"
+          label="New password"
+          value={password}
+          onChange={setPassword}
+          context={[id, email]}
+        />
         {error && (
           <p className="field-error" role="alert">
             {error}

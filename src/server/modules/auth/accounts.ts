@@ -12,17 +12,19 @@
  *   and inherit what it may do. Acting on one's own account through a login session needs neither.
  * - revokeApiTokens: a deleted (or re-registered) user's tokens must not come back to life.
  */
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LIST_LIMIT_MAX } from '../../../shared/constants'
 import { SECURITY_TEXT } from '../../../shared/messages'
 import { checkPassword } from '../../../shared/password-policy'
 import { decide, type Grant, METHODS, parsePermissions } from '../../../shared/permissions'
 import { TOKEN_SECRET, TOKENS } from '../../auth/api-tokens'
 import { isOwn, requirePermission } from '../../auth/guard'
-import { hashPassword, PASSWORD_SECRET } from '../../auth/passwords'
+import { hashPassword, PASSWORD_SECRET, verifyPassword } from '../../auth/passwords'
+import type { LoginLimiter } from '../../auth/rate-limit'
 import { badRequest, forbidden } from '../../errors'
+import { securityEvent } from '../../http/security-log'
 import type { Services } from '../../services'
-import { revokeSessions } from './common'
+import { reserveLoginAttempt, revokeSessions } from './common'
 
 /** 400 with the policy's message unless `password` may be used for this account. */
 export async function requirePasswordPolicy(
@@ -70,6 +72,30 @@ export async function requireAccountControl(
   const targetGrants = parsePermissions(await services.permissionsOf(target))
   const missing = permissionsBeyond(req.auth.grants, targetGrants)
   if (missing.length) throw forbidden(SECURITY_TEXT.accountBeyondOwn(target, missing))
+}
+
+/**
+ * Re-authentication for changes to one's OWN account that would let a stolen session keep the
+ * account (removing TOTP, changing the e-mail a reset link goes to): the current password must come
+ * with the request. Wrong ones count as login failures on the shared limiter, like the old password of
+ * a password change, and answer 400 — never 401, which the console reads as an expired session.
+ */
+export async function requireCurrentPassword(
+  services: Services,
+  limiter: LoginLimiter,
+  req: FastifyRequest,
+  reply: FastifyReply | null,
+  given: unknown,
+): Promise<void> {
+  const user = req.auth.user!
+  const password = typeof given === 'string' ? given.trim() : ''
+  if (!password) throw badRequest(SECURITY_TEXT.reauthRequired)
+  reserveLoginAttempt(services, limiter, req, reply, user)
+  if (!(await verifyPassword(password, await services.store.secrets.get(PASSWORD_SECRET, user)))) {
+    securityEvent(services, req, 'login_failed', { user, reason: 'wrong current password' })
+    throw badRequest(SECURITY_TEXT.reauthWrong)
+  }
+  limiter.succeed(req.ip, user)
 }
 
 /** Deletes every API token of `owner`: documents (a tombstone each) and their hashes. */

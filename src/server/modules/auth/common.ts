@@ -82,12 +82,12 @@ export function reserveLoginAttempt(
   services: Services,
   limiter: LoginLimiter,
   req: FastifyRequest,
-  reply: FastifyReply,
+  reply: FastifyReply | null,
   username: string,
 ): void {
   const wait = limiter.reserve(req.ip, username)
   if (wait <= 0) return
   securityEvent(services, req, 'lockout', { user: username })
-  reply.header('retry-after', String(Math.max(1, Math.ceil(wait / 1000))))
+  reply?.header('retry-after', String(Math.max(1, Math.ceil(wait / 1000))))
   throw new ApiError('too_many_requests', SERVER_TEXT.tooManyAttempts)
 }

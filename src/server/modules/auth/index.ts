@@ -4,7 +4,7 @@
  * password through either route counts against the same limit.
  */
 import type { FastifyInstance } from 'fastify'
-import { createLoginLimiter } from '../../auth/rate-limit'
+import { loginLimiterOf } from '../../auth/rate-limit'
 import type { Services } from '../../services'
 import { publicOrigin } from './common'
 import { knownHostRoutes } from './known-host'
@@ -14,12 +14,12 @@ import { registerRoutes } from './register'
 import { totpRoutes } from './totp'
 
 export async function authModule(api: FastifyInstance, services: Services): Promise<void> {
-  const limiter = createLoginLimiter()
+  const limiter = loginLimiterOf(services)
   loginRoutes(api, services, limiter)
   registerRoutes(api, services)
   passwordRoutes(api, services, limiter)
   knownHostRoutes(api, services)
-  totpRoutes(api, services)
+  totpRoutes(api, services, limiter)
   // Said once at start-up, where an operator looks: without a configured origin no reset mail goes out.
   if (!(await publicOrigin(services))) {
     services.serverLog(

@@ -14,9 +14,9 @@ import type { LoginLimiter } from '../../auth/rate-limit'
 import { clampExpiry } from '../../auth/tokens'
 import { hasTotp, verifyTotp } from '../../auth/totp'
 import { badRequest, unauthorized } from '../../errors'
+import { securityEvent } from '../../http/security-log'
 import type { Services } from '../../services'
 import type { Doc } from '../../store/types'
-import { securityEvent } from '../../http/security-log'
 import { body, clientInfo, publicUser, reserveLoginAttempt, text, USERS } from './common'
 
 export function loginRoutes(api: FastifyInstance, services: Services, limiter: LoginLimiter): void {
@@ -39,7 +39,8 @@ export function loginRoutes(api: FastifyInstance, services: Services, limiter: L
     const doc = await store.get(USERS, username)
     const hash = await store.secrets.get(PASSWORD_SECRET, username)
     // A hash left behind by a deleted user must not log anyone in, so both must exist.
-    if (!(await verifyPassword(password, doc ? hash : null))) throw fail('wrong password', SERVER_TEXT.loginFailed)
+    if (!(await verifyPassword(password, doc ? hash : null)))
+      throw fail('wrong password', SERVER_TEXT.loginFailed)
 
     if (await hasTotp(store.secrets, username)) {
       const code = text(input.totp === undefined || input.totp === null ? undefined : String(input.totp))

@@ -20,12 +20,21 @@ import { bearerToken } from '../../auth/guard'
 import { PASSWORD_SECRET, passwordFingerprint, verifyPassword } from '../../auth/passwords'
 import { createLoginLimiter, type LoginLimiter } from '../../auth/rate-limit'
 import { ApiError, badRequest, notFound, unauthorized } from '../../errors'
+import { securityEvent } from '../../http/security-log'
 import { passwordResetMail } from '../../mail/templates'
 import type { Services } from '../../services'
 import type { Doc } from '../../store/types'
-import { securityEvent } from '../../http/security-log'
 import { requireAccountControl, requirePasswordPolicy, setPassword as setUserPassword } from './accounts'
-import { body, clientInfo, publicOrigin, reserveLoginAttempt, setting, text, USED_RESETS, USERS } from './common'
+import {
+  body,
+  clientInfo,
+  publicOrigin,
+  reserveLoginAttempt,
+  setting,
+  text,
+  USED_RESETS,
+  USERS,
+} from './common'
 
 export function passwordRoutes(api: FastifyInstance, services: Services, limiter: LoginLimiter): void {
   const { store } = services
@@ -40,7 +49,6 @@ export function passwordRoutes(api: FastifyInstance, services: Services, limiter
     maxPerIp: RESET_MAX_PER_ADDRESS,
     maxPerUser: RESET_MAX_PER_ADDRESS,
   })
-
 
   const usersWithEmail = async (email: string): Promise<Doc[]> => {
     const exact = await store.list(USERS, { filter: { email }, limit: 10 })

@@ -1,22 +1,25 @@
 /**
  * PATCH and DELETE /api/auth/totp/{user} (SPEC §7): set-up and removal of authenticator-app codes, for
  * oneself or for someone else under the account rule of accounts.ts (users/{user}:u and every
- * permission the target holds); never with an API token (access 'account'). Set-up is two calls: without a code the server makes a
+ * permission the target holds); never with an API token (access 'account'). Removing one's own needs
+ * the current password too (re-authentication, accounts.ts). Set-up is two calls: without a code the server makes a
  * pending secret and returns it with its otpauth:// URI (shown once, as a QR code); with a code from
  * the app it enables TOTP. Secrets stay in the secret store; the user document only says `totp: true`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { SERVER_TEXT } from '../../../shared/messages'
+import { isOwn } from '../../auth/guard'
+import type { LoginLimiter } from '../../auth/rate-limit'
 import { beginTotp, confirmTotp, removeTotp } from '../../auth/totp'
 import { badRequest, notFound } from '../../errors'
 import type { Services } from '../../services'
-import { requireAccountControl } from './accounts'
+import { requireAccountControl, requireCurrentPassword } from './accounts'
 import { body, setting, text, USERS } from './common'
 
 /** The only method offered: RFC 6238 codes from an authenticator app. */
 const METHODS = new Set(['totp'])
 
-export function totpRoutes(api: FastifyInstance, services: Services): void {
+export function totpRoutes(api: FastifyInstance, services: Services, limiter: LoginLimiter): void {
   const { store } = services
 
   const target = async (req: FastifyRequest): Promise<string> => {
@@ -48,8 +51,10 @@ export function totpRoutes(api: FastifyInstance, services: Services): void {
     return { totp: true }
   })
 
-  api.delete('/auth/totp/:user', { config: { access: 'account' } }, async (req) => {
+  api.delete('/auth/totp/:user', { config: { access: 'account' } }, async (req, reply) => {
     const user = await target(req)
+    // One's own second factor goes only with the password: a stolen session must not strip it.
+    if (isOwn(req, user)) await requireCurrentPassword(services, limiter, req, reply, body(req).password)
     await removeTotp(store.secrets, user)
     await markUser(user, false, req.auth.user)
     services.serverLog('INFO', `TOTP removed for ${user} by ${req.auth.user}`)
