@@ -13,7 +13,8 @@
 import { clientsClaim } from 'workbox-core'
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
-import { IMAGE_CACHE, type WindowToSw } from './shared/sw-protocol'
+import { NetworkFirst } from 'workbox-strategies'
+import { IMAGE_CACHE, MANIFEST_CACHE, type WindowToSw } from './shared/sw-protocol'
 import { drainInServiceWorker, registerBackgroundSync } from './sw/background-sync'
 import { registerImageCache } from './sw/images'
 import { postToWindows, registerPush } from './sw/push'
@@ -33,6 +34,21 @@ registerRoute(
   }),
 )
 registerImageCache(scope.origin)
+
+// The manifest: fresh from the server when online (it follows the settings), the last copy offline.
+// Fetched once at install too, since the first visit's request happened before this worker existed.
+const manifestUrl = new URL('manifest.webmanifest', scope).href
+registerRoute(({ url }) => url.href === manifestUrl, new NetworkFirst({ cacheName: MANIFEST_CACHE }))
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(MANIFEST_CACHE)
+      .then((cache) => cache.add(manifestUrl))
+      .catch(() => {
+        // Offline at install: the route caches it on the next online visit.
+      }),
+  )
+})
 
 registerPush(self, async () => {
   // A data change: the open windows pull through their sync engine; nothing is shown.

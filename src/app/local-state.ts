@@ -41,14 +41,16 @@ export function readLocal<T>(key: LocalKey): T | undefined {
   return memory.get(key) as T | undefined
 }
 
-/** Writes through to IndexedDB; a failed write keeps the in-memory value for this tab. */
-export function writeLocal(key: LocalKey, value: unknown): void {
+/**
+ * Writes through to IndexedDB; a failed write keeps the in-memory value for this tab. Resolves once the
+ * value is stored (never rejects): await it where a reload right after must find it (the token).
+ */
+export function writeLocal(key: LocalKey, value: unknown): Promise<void> {
   const s = idb()
   if (value === undefined || value === null) {
     memory.delete(key)
-    if (s) del(key, s).catch(() => {})
-    return
+    return s ? del(key, s).catch(() => {}) : Promise.resolve()
   }
   memory.set(key, value)
-  if (s) set(key, value, s).catch(() => {})
+  return s ? set(key, value, s).catch(() => {}) : Promise.resolve()
 }

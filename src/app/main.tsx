@@ -6,6 +6,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { installMenus } from './components/menus'
 import { wireFeedback } from './feedback/shell-parts' // feedback
 import { preloadLocal } from './local-state'
 import { registerServiceWorker } from './pwa/register' // pwa
@@ -17,6 +18,7 @@ import './styles/pages.css'
 
 await preloadLocal()
 wireFeedback() // feedback: error reporting, toasts seam, websocket on login
+installMenus() // every <details class="menu">: Escape, outside press, kept inside the window
 restoreSession()
 void loadSite()
 registerServiceWorker() // pwa: offline shell, push, update announcement

@@ -95,7 +95,8 @@ function defaultSettings(): Write[] {
     logo: '',
     contact: '',
     public_url: '',
-    pwa: { name: 'Momentum Console', short_name: 'Momentum' },
+    // Empty: the installed app's names follow the title until someone sets them (issue 11).
+    pwa: { name: '', short_name: '' },
     theme: { background: '#f6f7f9', primary: '#1f6feb', accent: '#f59e0b', darkMode: false },
   }
   return Object.entries(values).map(([id, value]) => ({

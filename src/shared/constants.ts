@@ -164,3 +164,8 @@ export const BODY_IDLE_TIMEOUT_MS = 30_000
 export const REQUEST_MAX_MS = 2 * 3600_000
 /** Largest /api/tools/dummy-file: above the 20 MB second speed-test download (SPEC §9), no more. */
 export const DUMMY_FILE_MAX_BYTES = 25_000_000
+/**
+ * The console's dark-mode surface (base.css `--bg` under data-theme="dark"): the theme-color of the
+ * page and the manifest in dark mode, so the browser's bar does not glare in the primary colour.
+ */
+export const DARK_SURFACE = '#0e1116'

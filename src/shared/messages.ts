@@ -96,7 +96,10 @@ export const SERVER_TEXT = {
  */
 export const AI_TEXT = {
   notConfigured: 'The AI assistant is not configured on this server.',
-  notConfiguredHint: 'Ask an administrator to set MOMENTUM_AI_URL and MOMENTUM_AI_MODEL.',
+  notConfiguredHint:
+    'To connect one, an administrator sets MOMENTUM_AI_URL (an OpenAI-compatible chat endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama), MOMENTUM_AI_MODEL (e.g. llama3.2) and, when the service needs one, MOMENTUM_AI_KEY, then restarts the server. See docs/assistant.md.',
+  noHost: 'no AI service',
+  noModel: 'no model configured',
   unreachable: 'The AI service cannot be reached',
   timeout: 'The AI service did not answer in time',
   badReply: 'The AI service sent a reply that is not a chat completion',

@@ -147,13 +147,41 @@ export async function confirmEntries(
       .anyOf(results.map((r) => r.mutationId))
       .toArray()
     const byId = new Map(entries.map((e) => [e.mutationId, e]))
+    const keys = entries.map((e) => [e.collection, e.docId] as [string, string])
+    const [queued, open, shadows] = await Promise.all([
+      db.outbox.where('[collection+docId]').anyOf(keys).toArray(),
+      db.inbox.where('[collection+docId]').anyOf(keys).toArray(),
+      db.shadows.bulkGet(keys),
+    ])
+    const shadowOf = new Map<string, ShadowRow>()
+    for (const sh of shadows) if (sh) shadowOf.set(`${sh.collection}\u0000${sh.id}`, sh)
+    const writes = new Map<string, number>()
+    for (const e of queued)
+      writes.set(`${e.collection}\u0000${e.docId}`, (writes.get(`${e.collection}\u0000${e.docId}`) ?? 0) + 1)
+    for (const i of open) writes.set(`${i.collection}\u0000${i.docId}`, 99)
+    // A document whose only write this is ends with the server's copy, as afterConfirm + recompute
+    // would leave it (the shadow wins when the feed already brought a newer revision): in bulk.
+    const mirror = new MirrorBatch()
+    const simple: OutboxEntry[] = []
     for (const r of results) {
       const entry = byId.get(r.mutationId)
       if (!entry) continue
-      await db.outbox.delete(entry.seq!)
-      await afterConfirm(db, entry, r)
-      await recompute(db, entry.collection, entry.docId, user, nowIso)
+      const key = `${entry.collection}\u0000${entry.docId}`
+      if (writes.get(key) !== 1) {
+        await db.outbox.delete(entry.seq!)
+        await afterConfirm(db, entry, r)
+        await recompute(db, entry.collection, entry.docId, user, nowIso)
+        continue
+      }
+      const shadow = shadowOf.get(key)
+      const doc = shadow && shadow.rev >= r.rev && entry.op !== 'create' ? shadow.doc : r.doc
+      if (doc) mirror.put(entry.collection, doc)
+      else mirror.delete(entry.collection, entry.docId)
+      simple.push(entry)
     }
+    await db.outbox.bulkDelete(simple.map((e) => e.seq!))
+    await db.shadows.bulkDelete(simple.map((e) => [e.collection, e.docId] as [string, string]))
+    await mirror.flush(db)
   })
 }
 
@@ -253,23 +281,35 @@ export async function applyPage(db: MomentumDb, page: PageInput, user: string, n
     const docKeys = [...last.values()].map((c) => [c.collection, c.id])
     const outbox = keys.length ? await db.outbox.where('mutationId').anyOf(keys).toArray() : []
     const byMutation = new Map(outbox.map((e) => [e.mutationId, e]))
+    const queued = await db.outbox.where('[collection+docId]').anyOf(docKeys).toArray()
+    const open = await db.inbox.where('[collection+docId]').anyOf(docKeys).toArray()
     const local = new Set<string>()
-    for (const row of [
-      ...(await db.outbox.where('[collection+docId]').anyOf(docKeys).toArray()),
-      ...(await db.inbox.where('[collection+docId]').anyOf(docKeys).toArray()),
-    ]) {
-      local.add(`${row.collection}\u0000${row.docId}`)
-    }
+    for (const row of [...queued, ...open]) local.add(`${row.collection}\u0000${row.docId}`)
+    // Documents whose every queued write this page confirms, with no inbox item: their local state
+    // ends here, so they take the plain mirror path below in bulk (one bulkDelete per table), as
+    // afterConfirm + recompute would leave them, instead of a dozen requests each (issue 11: an
+    // import's echo is thousands of own changes).
+    const ownSeqs = new Set(outbox.map((e) => e.seq))
+    const settled = new Set(local)
+    for (const row of open) settled.delete(`${row.collection}\u0000${row.docId}`)
+    for (const e of queued) if (!ownSeqs.has(e.seq)) settled.delete(`${e.collection}\u0000${e.docId}`)
+    for (const key of settled) local.delete(key)
 
     const batch = new MirrorBatch()
     const touched: Array<[string, string]> = []
+    const done: number[] = []
     for (const c of page.changes) {
       const own = c.idempotencyKey ? byMutation.get(c.idempotencyKey) : undefined
-      if (own) {
+      if (own && settled.has(`${own.collection}\u0000${own.docId}`)) done.push(own.seq!)
+      else if (own) {
         await db.outbox.delete(own.seq!)
         await afterConfirm(db, own, { doc: c.doc, rev: c.rev })
         touched.push([c.collection, c.id])
       }
+    }
+    if (done.length) {
+      await db.outbox.bulkDelete(done)
+      await db.shadows.bulkDelete([...settled].map((k) => k.split('\u0000') as [string, string]))
     }
     for (const [key, c] of last) {
       if (local.has(key)) {

@@ -5,6 +5,8 @@
  * outbox and the server's documents stay as they were. A user with no group gets the Database screen's
  * "You cannot open …: it requires …" instead of "No collections yet".
  */
+
+import type { Page } from '@playwright/test'
 import { AUTH_SCREENS_TEXT, cannotDo, PERMISSION_UI_TEXT, SCREENS_TEXT } from '../../src/shared/messages'
 import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
@@ -39,7 +41,11 @@ async function userWith(server: E2EServer, id: string, permissions: string[] | n
   return server.login(id, PASSWORD)
 }
 
-test('a read-only viewer is offered no write, and none reaches the outbox', async ({ page, server }) => {
+// Each test starts a browser session on a machine shared with other suites: give them room.
+test.slow()
+
+/** A collection of two documents and a viewer (data:r, as the sample Viewers group) looking at it. */
+async function viewerOn(page: Page, server: E2EServer) {
   const name = `notes${unique()}`
   const collection = `data/${name}`
   const admin = await server.login()
@@ -52,14 +58,28 @@ test('a read-only viewer is offered no write, and none reaches the outbox', asyn
   }
   await server.api('/api/logs/client', { token: admin, json: { level: 'INFO', log: 'Viewer can read this' } })
   const token = await userWith(server, `viewer-${unique()}`, ['data:r', 'logs/client:r', 'settings:r'])
-
   await openLoggedIn(page, server, token, `/data/${name}`)
   await engineReady(page)
   const db = new DatabasePage(page)
-  const view = new ReadOnlyView(page)
   await expect(db.rows).toHaveCount(2)
+  /** The server never heard of a write: both documents as they were, at their first revision. */
+  const expectServerUnchanged = async () => {
+    const res = await server.api<Array<{ _id: string; _rev: number }>>(`/api/${collection}`, { token: admin })
+    expect(res.body.map((d) => [d._id, d._rev])).toEqual([
+      ['n1', 1],
+      ['n2', 1],
+    ])
+  }
+  return { name, collection, db, view: new ReadOnlyView(page), expectServerUnchanged }
+}
 
-  // The collection: New document and Import stay, disabled, with the reason; a note says what is missing.
+test('a read-only viewer: no New document, Import or Delete in the collection, by button or key', async ({
+  page,
+  server,
+}) => {
+  const { name, collection, db, view, expectServerUnchanged } = await viewerOn(page, server)
+
+  // New document and Import stay, disabled, with the reason; a note says what is missing.
   const createReason = cannotDo('create', `documents in ${collection}`, `${collection}:c`)
   await view.expectDenied(view.button('New document'), createReason)
   await view.expectDenied(view.button('Import'), createReason)
@@ -82,15 +102,20 @@ test('a read-only viewer is offered no write, and none reaches the outbox', asyn
   await expect(view.dialog).toBeHidden()
   await expect(db.rows).toHaveCount(2)
   await view.expectNothingQueued(collection)
+  await expectServerUnchanged()
+})
 
-  // The document: no Save, Delete disabled with its reason, the form read-only, Ctrl/Cmd+S does nothing.
+test('a read-only viewer: no Save, Delete disabled, a read-only form, Ctrl/Cmd+S does nothing', async ({
+  page,
+  server,
+}) => {
+  const { collection, db, view, expectServerUnchanged } = await viewerOn(page, server)
   await db.row('n1').getByRole('link', { name: 'n1', exact: true }).click()
   await expect(db.heading).toHaveText('n1')
   await expect(view.note).toHaveText(PERMISSION_UI_TEXT.readOnly(`${collection}/n1:u`, 'edit this document'))
   await expect(view.toolbarSave).toHaveCount(0)
   await view.expectDenied(view.button('Delete'), cannotDo('delete', `${collection}/n1`, `${collection}/n1:d`))
-  const city = page.locator('.tab-panel input').first()
-  await expect(city).toBeDisabled()
+  await expect(page.locator('.tab-panel input').first()).toBeDisabled()
   await page.keyboard.press('ControlOrMeta+s')
   await page.keyboard.press('Delete')
   await expect(view.dialog).toBeHidden()
@@ -100,15 +125,17 @@ test('a read-only viewer is offered no write, and none reaches the outbox', asyn
   await json.press('ControlOrMeta+s')
   await expect(page.locator('.mc-toast', { hasText: 'saved' })).toHaveCount(0)
   await view.expectNothingQueued(collection)
+  await expectServerUnchanged()
+})
 
-  // Settings: readable, not changeable.
+test('a read-only viewer: Settings and Clear logs are not offered', async ({ page, server }) => {
+  const { collection, view } = await viewerOn(page, server)
   await page.goto(`${server.ui}/settings`)
   await expect(page.locator('#page-heading')).toHaveText('Settings')
   await expect(view.note).toHaveText(PERMISSION_UI_TEXT.readOnly('settings:u', 'change settings'))
   await expect(view.toolbarSave).toHaveCount(0)
   await expect(page.getByLabel('Title', { exact: true })).toBeDisabled()
 
-  // Client logs: readable, Clear disabled with the reason.
   await page.goto(`${server.ui}/logs/client`)
   await expect(page.locator('tbody.vt-body tr.vt-row').first()).toBeVisible()
   await view.expectDenied(
@@ -116,15 +143,6 @@ test('a read-only viewer is offered no write, and none reaches the outbox', asyn
     cannotDo('delete', 'documents in logs/client', 'logs/client:d'),
   )
   await view.expectNothingQueued(collection)
-
-  // And the server never heard of a write: both documents as they were, at their first revision.
-  const docs = (
-    await server.api<Array<{ _id: string; _rev: number }>>(`/api/${collection}`, { token: admin })
-  ).body
-  expect(docs.map((d) => [d._id, d._rev])).toEqual([
-    ['n1', 1],
-    ['n2', 1],
-  ])
 })
 
 test('a user with no group is told why the Database is empty', async ({ page, server }) => {

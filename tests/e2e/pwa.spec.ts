@@ -64,6 +64,25 @@ test('starts with the network off after one online visit, without caching API da
     ),
   )
   expect(api).toBe('network error')
+  // Started offline, the console still has its manifest (name, icons) from the worker's cache.
+  const manifest = await page.evaluate(() =>
+    fetch('/ui/manifest.webmanifest').then(
+      (r) => r.json() as Promise<{ name?: string; icons?: { src: string }[] }>,
+      () => null,
+    ),
+  )
+  expect(manifest?.name).toBe('Momentum')
+  const icon = manifest!.icons![0]!.src
+  expect(
+    await page.evaluate(
+      (src) =>
+        fetch(src).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      icon,
+    ),
+  ).toBe(200)
   await context.setOffline(false)
 })
 

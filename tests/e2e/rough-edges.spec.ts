@@ -5,9 +5,10 @@
  * the Sync panel's entries say what they are (the token revocation is in tokens.spec.ts).
  */
 import type { Page } from '@playwright/test'
-import { SCREENS_TEXT, SYNC_UI_TEXT } from '../../src/shared/messages'
+import { AI_TEXT, assistantHeader, SCREENS_TEXT, SYNC_UI_TEXT, UI_TEXT } from '../../src/shared/messages'
 import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
+import { Shell } from './pages/shell'
 import { engineReady, SyncPanel } from './pages/sync-panel'
 import { WIDTHS } from './widths'
 
@@ -128,4 +129,107 @@ test('offline a save says it stays on this device; online the queue reads "Sendi
   await expect(sync.indicator).not.toHaveAttribute('aria-label', /not yet sent/)
   release()
   await expect(sync.indicator).toHaveAttribute('data-pending', '0')
+})
+
+test('menus close on Escape and an outside press, and stay inside a 375 px window', async ({
+  page,
+  server,
+}) => {
+  const token = await server.login()
+  await page.setViewportSize({ width: 375, height: 740 })
+  await openLoggedIn(page, server, token, '/data/contacts')
+  await engineReady(page)
+  const db = new DatabasePage(page)
+  await expect(db.row('contact-0001')).toBeVisible()
+  await db.closeToasts()
+  const inside = async (panel: ReturnType<Page['locator']>) => {
+    const box = (await panel.boundingBox())!
+    expect(box.x).toBeGreaterThanOrEqual(0)
+    expect(box.x + box.width).toBeLessThanOrEqual(375)
+  }
+  for (const name of ['Columns', 'Export']) {
+    const menu = page.locator('details.menu').filter({ has: page.locator('summary', { hasText: name }) })
+    const panel = menu.locator('.menu-panel')
+    await menu.locator('summary').click()
+    await expect(panel).toBeVisible()
+    await inside(panel)
+    await page.keyboard.press('Escape')
+    await expect(panel).toBeHidden()
+    await expect(menu.locator('summary')).toBeFocused()
+    await menu.locator('summary').click()
+    await expect(panel).toBeVisible()
+    await db.heading.click()
+    await expect(panel).toBeHidden()
+  }
+})
+
+test('the group page does not scroll sideways at 375 px', async ({ page, server }) => {
+  await server.createUser('wide', [
+    'products:r',
+    'users:*',
+    'users/admin:n',
+    'discounts:cu',
+    'data/contacts/some-very-long-document-identifier:r',
+  ])
+  const token = await server.login()
+  await page.setViewportSize({ width: 375, height: 740 })
+  await openLoggedIn(page, server, token, '/groups/g-wide')
+  await engineReady(page)
+  await expect(page.locator('#page-heading')).toBeVisible()
+  await page.waitForTimeout(500)
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .slice(0, 8)
+      .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
+  )
+  expect(wide).toEqual([])
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
+})
+
+test('search folds accents, an empty result keeps the columns, a dotted field name shows its value', async ({
+  page,
+  server,
+}) => {
+  const token = await server.login()
+  const name = `places${Date.now().toString(36)}`
+  for (const doc of [
+    { _id: 'krk', city: 'Kraków', 'dotted.key': 'flat' },
+    { _id: 'zrh', city: 'Zürich', 'dotted.key': 'high' },
+  ]) {
+    expect((await server.api(`/api/data/${name}`, { token, json: doc })).status).toBe(201)
+  }
+  await openLoggedIn(page, server, token, `/data/${name}`)
+  await engineReady(page)
+  const db = new DatabasePage(page)
+  await expect(db.row('krk')).toBeVisible()
+  const headers = db.table.locator('thead th')
+  await expect(headers.filter({ hasText: 'dotted.key' })).toHaveCount(1)
+  const columns = await headers.count()
+  const dotted = await headers.evaluateAll((ths) =>
+    ths.findIndex((th) => th.textContent?.includes('dotted.key')),
+  )
+  await expect(db.row('krk').locator('td').nth(dotted)).toHaveText('flat')
+
+  await db.search.fill('krakow')
+  await expect(db.rows).toHaveCount(1)
+  await expect(db.row('krk')).toBeVisible()
+  await db.search.fill('no such place')
+  await expect(db.rows).toHaveCount(0)
+  await expect(headers).toHaveCount(columns)
+})
+
+test('with no model configured the assistant keeps its layout and says how to connect one', async ({
+  page,
+  server,
+}) => {
+  await openLoggedIn(page, server, await server.login(), '/')
+  await new Shell(page).openAssistant()
+  const popup = page.getByRole('dialog', { name: assistantHeader(AI_TEXT.noHost, AI_TEXT.noModel) })
+  await expect(popup).toBeVisible()
+  await expect(popup).toContainText('MOMENTUM_AI_URL')
+  await expect(popup).toContainText('MOMENTUM_AI_MODEL')
+  const input = popup.getByPlaceholder(UI_TEXT.assistantPlaceholder)
+  await expect(input).toBeVisible()
+  await expect(input).toBeDisabled()
 })

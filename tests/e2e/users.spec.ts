@@ -6,7 +6,8 @@
  */
 import type { Page } from '@playwright/test'
 import * as OTPAuth from 'otpauth'
-import { AUTH_SCREENS_TEXT, requiresOneOf } from '../../src/shared/messages'
+import { PASSWORD_MIN_LENGTH } from '../../src/shared/constants'
+import { AUTH_SCREENS_TEXT, PASSWORD_TEXT, requiresOneOf } from '../../src/shared/messages'
 import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { GroupsPage } from './pages/groups'
 import { LoginPage } from './pages/login-page'
@@ -207,4 +208,41 @@ test('users list screenshots at 1280 and 375 px', async ({ page, server }) => {
   await page.getByRole('dialog').getByRole('button', { name: 'Delete 2' }).click()
   await expect(page.getByText('Deleted 2 item(s)')).toBeVisible()
   await expect.poll(async () => (await server.api('/api/users/vic', { token })).status).toBe(404)
+})
+
+test('Set password says what the password policy refuses before anything is sent', async ({
+  page,
+  server,
+}) => {
+  await server.createUser('polly', ['users:r'], 'Polly Policy')
+  const token = await server.login()
+  const sent: string[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('/api/auth/password')) sent.push(r.method())
+  })
+  await openLoggedIn(page, server, token, '/users/polly')
+  const field = page.getByLabel('New password')
+  const problem = page.locator('#new-password-problem')
+  await field.fill('123')
+  await expect(problem).toHaveText(PASSWORD_TEXT.tooShort(PASSWORD_MIN_LENGTH))
+  await expect(field).toHaveAttribute('aria-describedby', 'new-password-problem')
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  // The common-password check arrives with the dictionary, fetched when the field is first used.
+  await field.fill('password')
+  await expect(problem).toHaveText(PASSWORD_TEXT.tooCommon)
+  await field.fill('polly1234')
+  await expect(problem).toHaveText(PASSWORD_TEXT.tooPersonal)
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: PASSWORD_TEXT.tooPersonal })).toBeVisible()
+  expect(sent).toEqual([])
+
+  await field.fill('quiet-harbour-lantern')
+  await expect(problem).toHaveCount(0)
+  await expect(field).not.toHaveAttribute('aria-describedby', /./)
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page.getByText(AUTH_SCREENS_TEXT.passwordChanged)).toBeVisible()
+  expect(
+    (await server.api('/api/auth/login', { json: { username: 'polly', password: 'quiet-harbour-lantern' } }))
+      .status,
+  ).toBe(200)
 })

@@ -20,6 +20,7 @@ beforeAll(async () => {
   server = await startTestServer({
     seed: 'sample',
     trustedHosts: ['https://partner.example.net', 'shop.example.org', 'http://127.0.0.1:5999'],
+    publicUrl: 'https://public.example.com/console',
   })
   admin = await server.login()
   // A built console of one page, and a Web Server root with a page and a file where /ui files live.
@@ -66,7 +67,8 @@ describe('GET /api/auth/known-host (hosted login origins)', () => {
     expect(await known('javascript:alert(1)')).toBe(false)
   })
 
-  it('knows the public_url origin and the known_hosts setting', async () => {
+  it('knows the public_url origin (setting or MOMENTUM_PUBLIC_URL) and the known_hosts setting', async () => {
+    expect(await known('https://public.example.com')).toBe(true)
     expect(await known('https://console.example.com')).toBe(false)
     await setSetting('public_url', 'https://Console.Example.com/admin/')
     await setSetting('known_hosts', ['https://app.example.io'])
@@ -86,7 +88,9 @@ describe('security headers', () => {
       expect(res.text).toContain('<title>console</title>')
       const csp = res.headers.get('content-security-policy') ?? ''
       // Only the operator's trusted hosts (which already receive tokens) may embed it besides itself.
-      expect(csp).toContain("frame-ancestors 'self' https://partner.example.net https://shop.example.org http://127.0.0.1:5999;")
+      expect(csp).toContain(
+        "frame-ancestors 'self' https://partner.example.net https://shop.example.org http://127.0.0.1:5999",
+      )
       expect(csp).toContain("script-src 'self'")
       expect(csp).toContain("default-src 'self'")
       expect(csp).toContain("object-src 'none'")

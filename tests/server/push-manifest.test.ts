@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_ICONS } from '../../src/server/modules/manifest'
+import { DARK_SURFACE } from '../../src/shared/constants'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 let server: TestServer
@@ -25,7 +26,7 @@ describe('GET /ui/manifest.webmanifest', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache')
     expect(res.body).toEqual({
       id: '/ui/',
-      name: 'Momentum Console',
+      name: 'Momentum',
       short_name: 'Momentum',
       description: 'Back-office console',
       start_url: '/ui/',
@@ -35,6 +36,23 @@ describe('GET /ui/manifest.webmanifest', () => {
       theme_color: '#1f6feb',
       icons: DEFAULT_ICONS,
     })
+  })
+
+  it('takes its names from Title while no separate App name is set (issue 11)', async () => {
+    const patch = (id: string, value: unknown) =>
+      server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: admin })
+    expect((await patch('title', 'Acme Operations')).status).toBe(200)
+    const manifest = (await server.api('/ui/manifest.webmanifest')).body as Record<string, unknown>
+    expect(manifest).toMatchObject({ name: 'Acme Operations', short_name: 'Acme Operati' })
+  })
+
+  it('paints the dark surface as theme colour in dark mode (issue 11)', async () => {
+    const patch = (id: string, value: unknown) =>
+      server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: admin })
+    expect((await patch('theme', { primary: '#112233', darkMode: true })).status).toBe(200)
+    const manifest = (await server.api('/ui/manifest.webmanifest')).body as Record<string, unknown>
+    expect(manifest).toMatchObject({ theme_color: DARK_SURFACE, background_color: DARK_SURFACE })
+    expect((await patch('theme', { primary: '#1f6feb', darkMode: false })).status).toBe(200)
   })
 
   it('follows changes to the pwa, theme and logo settings', async () => {

@@ -230,7 +230,7 @@ describe('password policy on every path that sets a password (issue 10 #11)', ()
 })
 
 describe('own profile', () => {
-  it('name and e-mail need no users:u; groups, other fields and other users do', async () => {
+  it('name and e-mail (with the current password) need no users:u; groups, other fields and other users do', async () => {
     const olga = await server.userWith('olga', ['products:r', 'groups:u'])
     const ok = await patchUser(
       'olga',

@@ -47,7 +47,9 @@ describe('security events in Server Logs', () => {
       expect(res.status).toBe(401)
     }
     for (let i = 0; i < 3; i++) {
-      const res = await server.api('/api/auth/login', { json: { username: 'victor', password: 'Locked-out-1' } })
+      const res = await server.api('/api/auth/login', {
+        json: { username: 'victor', password: 'Locked-out-1' },
+      })
       expect(res.status).toBe(429)
     }
     const failed = await securityLines('login_failed', LOGIN_MAX_FAILURES_PER_USER)

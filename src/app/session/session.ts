@@ -118,8 +118,16 @@ export async function setToken(
   opts: { announce?: boolean } = {},
 ): Promise<void> {
   api.setToken(token)
-  writeLocal('token', token)
   setState({ token })
+  // Stored before the session counts as open: a reload within ms of logging in found no token and
+  // landed back on the login page (issue 11). The session is cached with it for an offline reload.
+  await Promise.all([
+    writeLocal('token', token),
+    known?.user
+      ? writeLocal('session', { user: normalizeUser(known.user), permissions: known.permissions ?? [] })
+      : null,
+  ])
+  if (state.token !== token) return
   if (known?.user) applySession(known)
   await refreshSession()
   if (state.token !== token || state.status !== 'authenticated') return

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { safeLink, siteFromSettings } from './site'
+import { DARK_SURFACE } from '../../shared/constants'
+import { applyTheme, safeLink, siteFromSettings } from './site'
 
 describe('site configuration', () => {
   it('takes the legal links from the settings, http(s) only', () => {
@@ -29,5 +30,27 @@ describe('site configuration', () => {
     expect(safeLink('/privacy')).toBeUndefined()
     expect(safeLink('')).toBeUndefined()
     expect(safeLink(42)).toBeUndefined()
+  })
+})
+
+describe('theme-color (issue 11)', () => {
+  /** Just enough of a Document for applyTheme: the root's dataset and style, and the meta tag. */
+  const fakeDoc = () => {
+    const meta = { content: '', setAttribute: (_: string, v: string) => (meta.content = v) }
+    const doc = {
+      documentElement: {
+        dataset: {} as Record<string, string>,
+        style: { setProperty() {}, removeProperty() {} },
+      },
+      querySelector: () => meta,
+    }
+    return { doc: doc as unknown as Document, meta }
+  }
+  it('follows dark mode: the dark surface there, the primary colour in light mode', () => {
+    const { doc, meta } = fakeDoc()
+    applyTheme({ primary: '#112233', darkMode: false }, doc)
+    expect(meta.content).toBe('#112233')
+    applyTheme({ primary: '#112233', darkMode: true }, doc)
+    expect(meta.content).toBe(DARK_SURFACE)
   })
 })

@@ -9,6 +9,7 @@
  * from them.
  */
 
+import { DARK_SURFACE } from '../../shared/constants'
 import { isSafeImageSrc } from '../../shared/safe-urls'
 import { api } from '../api/client'
 import { readLocal, writeLocal } from '../local-state'
@@ -119,7 +120,10 @@ export function applyTheme(theme: Theme, doc: Document = document): void {
   set('--on-primary', theme.primary ? contrastText(theme.primary) : undefined)
   set('--accent', theme.accent)
   set('--bg', dark ? undefined : theme.background)
-  doc.querySelector('meta[name="theme-color"]')?.setAttribute('content', theme.primary ?? '#1f6feb')
+  // The browser's bar follows dark mode (the dark surface), else the primary colour.
+  doc
+    .querySelector('meta[name="theme-color"]')
+    ?.setAttribute('content', dark ? DARK_SURFACE : (theme.primary ?? '#1f6feb'))
 }
 
 type Listener = () => void

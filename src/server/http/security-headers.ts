@@ -29,16 +29,6 @@ const policy = (directives: Record<string, string>): string =>
     .map(([name, value]) => `${name} ${value}`.trim())
     .join('; ')
 
-/**
- * The console's policy. SPEC §2 lets a host page embed the console (the shell hides in a frame): only
- * this origin and the operator's MOMENTUM_TRUSTED_HOSTS may, the sites already trusted with a login
- * token. With none configured it is `frame-ancestors 'self'`.
- */
-export function consoleCsp(trustedHosts: readonly string[] = []): string {
-  const ancestors = ["'self'", ...new Set(trustedHosts.map(originOf).filter((o): o is string => !!o))]
-  return policy({ ...CONSOLE_DIRECTIVES, 'frame-ancestors': ancestors.join(' ') })
-}
-
 const CONSOLE_DIRECTIVES: Record<string, string> = {
   'default-src': "'self'",
   'script-src': "'self'",
@@ -52,6 +42,16 @@ const CONSOLE_DIRECTIVES: Record<string, string> = {
   'object-src': "'none'",
   'base-uri': "'self'",
   'form-action': "'self'",
+}
+
+/**
+ * The console's policy. SPEC §2 lets a host page embed the console (the shell hides in a frame): only
+ * this origin and the operator's MOMENTUM_TRUSTED_HOSTS may, the sites already trusted with a login
+ * token. With none configured it is `frame-ancestors 'self'`.
+ */
+export function consoleCsp(trustedHosts: readonly string[] = []): string {
+  const ancestors = ["'self'", ...new Set(trustedHosts.map(originOf).filter((o): o is string => !!o))]
+  return policy({ ...CONSOLE_DIRECTIVES, 'frame-ancestors': ancestors.join(' ') })
 }
 
 export const API_CSP = policy({ 'default-src': "'none'", 'frame-ancestors': "'none'", sandbox: '' })
@@ -77,13 +77,13 @@ export function isApiPath(pathname: string): boolean {
 }
 
 export function registerSecurityHeaders(app: FastifyInstance, trustedHosts: readonly string[] = []): void {
-  const CONSOLE_CSP = consoleCsp(trustedHosts)
+  const consolePolicy = consoleCsp(trustedHosts)
   app.addHook('onRequest', async (req, reply) => {
     const pathname = pathOf(req.url)
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'no-referrer')
     if (isConsolePath(pathname)) {
-      reply.header('content-security-policy', CONSOLE_CSP)
+      reply.header('content-security-policy', consolePolicy)
       // For browsers without frame-ancestors; the ones with it ignore this when the CSP is present.
       reply.header('x-frame-options', 'SAMEORIGIN')
     } else if (isApiPath(pathname)) {

@@ -8,6 +8,7 @@
  * can use whatever the logo is; a logo setting is listed first with sizes "any".
  */
 import type { FastifyInstance } from 'fastify'
+import { DARK_SURFACE } from '../../shared/constants'
 import { isSafeImageSrc } from '../../shared/safe-urls'
 import type { Services } from '../services'
 
@@ -50,8 +51,11 @@ export async function buildManifest(services: Services): Promise<Record<string, 
     v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
   const pwa = obj(value('pwa'))
   const theme = obj(value('theme'))
+  // The app name falls back to the title, and the seed leaves it empty, so changing Title renames the
+  // installed app unless an administrator chose a separate App name (issue 11).
   const title = text(value('title')) ?? 'Momentum'
   const name = text(pwa.name) ?? title
+  const dark = theme.darkMode === true
   // A logo stored before settings.ts checked it may be no image address at all (issue 10).
   const logo = isSafeImageSrc(value('logo')) ? text(value('logo')) : null
   return {
@@ -62,8 +66,10 @@ export async function buildManifest(services: Services): Promise<Record<string, 
     start_url: UI_BASE,
     scope: UI_BASE,
     display: 'standalone',
-    background_color: colour(theme.background) ?? '#ffffff',
-    theme_color: colour(theme.primary) ?? '#1f6feb',
+    // Dark mode paints the console's dark surface, so the window's bar matches it (as the page's
+    // theme-color meta does, src/app/settings/site.ts).
+    background_color: dark ? DARK_SURFACE : (colour(theme.background) ?? '#ffffff'),
+    theme_color: dark ? DARK_SURFACE : (colour(theme.primary) ?? '#1f6feb'),
     icons: [...(logo ? [logoIcon(logo)] : []), ...DEFAULT_ICONS],
   }
 }

@@ -3,10 +3,11 @@
  * syntax, and RE2's grammar) so a bad pattern is a 400 before any SQL runs, and SQLite calls back into
  * JavaScript through one registered function that only ever sees patterns that passed.
  *
- * User patterns never run on JavaScript's backtracking engine: a pattern as plain as `.*.*.*x` over a
- * 500-character log line held the event loop for seconds (issue 10), and no static "safe regex" test
- * catches every such pattern. They run on re2js, a pure-JavaScript port of RE2, whose automaton matches
- * in time linear in the text. The pattern is rewritten from JavaScript syntax into RE2 syntax first
+ * User patterns never backtrack: a pattern as plain as `.*.*.*x` over a 500-character log line held the
+ * event loop for seconds on JavaScript's engine (issue 10), and no static "safe regex" test catches
+ * every such pattern. They run on re2js, a pure-JavaScript port of RE2, whose automaton matches in time
+ * linear in the text — except patterns with no quantifier and no alternation, which cannot backtrack
+ * and keep JavaScript's faster engine (backtrackFree). The pattern is rewritten from JavaScript syntax into RE2 syntax first
  * (regex-translate.ts), so `\s`, `.` and `^` keep their JavaScript meaning. RE2 has no backreferences
  * and no lookahead; such patterns are refused with a 400, on both stores, so both answer alike.
  * See docs/decisions/security.md "Hardening (issue 10)".
@@ -23,7 +24,11 @@ export const REGEX_MAX_LENGTH = 256
 const ALLOWED_FLAGS = /^[ims]*$/
 /** Compiled patterns are reused across rows and queries; the cap keeps the cache small. */
 const CACHE_MAX = 200
-const cache = new Map<string, RE2JS>()
+const cache = new Map<string, Matcher>()
+
+interface Matcher {
+  test(text: string): boolean
+}
 
 /** The SQL function name the compiler emits: `mq_regexp(pattern, flags, value)`. */
 export const REGEXP_FUNCTION = 'mq_regexp'
@@ -42,20 +47,35 @@ const RE2_DIALECT: RegexDialect = {
   never: '[^\\x{0}-\\x{10ffff}]',
 }
 
-function compileRe2(pattern: string, flags: string): RE2JS {
+/**
+ * A pattern with no quantifier and no alternation cannot backtrack: each start position costs at most
+ * its own length, so JavaScript's engine runs it in linear time too, about ten times faster than re2js
+ * (the logs' `q` search is such a literal). The m flag's `$` stays with RE2, whose meaning differs.
+ * Escapes are blanked first; a `?` of a group head or a `{` written as a literal counts (RE2 is used).
+ */
+function backtrackFree(pattern: string, flags: string): boolean {
+  const bare = pattern.replace(/\\[\s\S]/g, 'x')
+  return !/[*+?{|]/.test(bare) && !(flags.includes('m') && bare.includes('$'))
+}
+
+/** The matcher for a pattern (cached); throws 400 when RE2 cannot run it. */
+function compile(pattern: string, flags: string): Matcher {
   const key = `${flags}/${pattern}`
-  let re = cache.get(key)
-  if (!re) {
+  let matcher = cache.get(key)
+  if (!matcher) {
     const translated = translateRegex(pattern, flags, RE2_DIALECT)
+    let re2: RE2JS
     try {
-      re = RE2JS.compile(translated, RE2JS.LOOKBEHINDS)
+      // Always compiled, also for the fast path: what RE2 refuses is refused on every store.
+      re2 = RE2JS.compile(translated, RE2JS.LOOKBEHINDS)
     } catch (error) {
       throw badRequest(QUERY_TEXT.regexInvalid(reason(error)))
     }
+    matcher = backtrackFree(pattern, flags) ? new RegExp(pattern, flags) : re2
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!)
-    cache.set(key, re)
+    cache.set(key, matcher)
   }
-  return re
+  return matcher
 }
 
 /** RE2's message without its "error parsing regexp: " lead. */
@@ -77,19 +97,19 @@ export function checkRegex(pattern: unknown, options: unknown): { pattern: strin
   } catch (error) {
     throw badRequest(QUERY_TEXT.regexInvalid((error as Error).message))
   }
-  compileRe2(pattern, flags)
+  compile(pattern, flags)
   return { pattern, flags }
 }
 
 /** Whether the text matches: the SQLite function's body, also for any other server-side match. */
 export function regexMatches(pattern: string, flags: string, value: string): boolean {
-  let re: RE2JS
+  let matcher: Matcher
   try {
-    re = compileRe2(pattern, flags)
+    matcher = compile(pattern, flags)
   } catch {
     return false
   }
-  return re.test(value)
+  return matcher.test(value)
 }
 
 /** Registers the regex function on a SQLite connection; the store calls it once when it opens. */

@@ -6,7 +6,7 @@
  * by the server carry a "not synced yet" marker.
  */
 import { Plus, TerminalSquare, Trash2 } from 'lucide-react'
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { SCREENS_TEXT } from '../../../shared/messages'
@@ -53,7 +53,7 @@ export function CollectionScreen({ name }: { name: string }) {
   const matcher = useMemo(() => docMatcher(filter), [fKey])
   const order = useDocOrder(db, collection, sort, matcher, fKey)
   const window_ = useDocWindow(db, collection, sort, order, range[0], range[1])
-  const pending = usePendingIds(db, collection)
+  const pending = usePendingIds(db, collection, window_?.docs)
   const conflicts = useConflictIds(db, collection)
   const total = order?.total ?? 0
   // What the session may write here (src/app/session/use-can.ts); the mutation API refuses the rest.
@@ -74,7 +74,16 @@ export function CollectionScreen({ name }: { name: string }) {
   )
   const onRange = useCallback((a: number, b: number) => setRange([a, b]), [])
 
-  const fields = useMemo(() => discoverFields(window_?.docs ?? []), [window_])
+  // A search that finds nothing keeps the columns the table had (issue 11: it collapsed to `_id`).
+  const shownFields = useRef<{ collection: string; fields: string[] } | null>(null)
+  const fields = useMemo(() => {
+    const docs = window_?.docs ?? []
+    const last = shownFields.current
+    if (!docs.length && last?.collection === collection) return last.fields
+    const found = discoverFields(docs)
+    shownFields.current = { collection, fields: found }
+    return found
+  }, [window_, collection])
   const columns = visibleColumns(fields, remembered)
   const tableColumns: Column<SyncDoc>[] = columns.map((key) => ({
     key,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { docMatcher, EMPTY_FILTER } from './doc-filter'
+import { docMatcher, EMPTY_FILTER, fieldValue } from './doc-filter'
 
 const docs = [
   {
@@ -48,5 +48,26 @@ describe('docMatcher', () => {
   it('combines the condition with the search', () => {
     expect(ids({ search: 'stone', field: 'age', op: 'gt', value: '40' })).toEqual(['b'])
     expect(ids({ search: 'ada', field: 'age', op: 'gt', value: '40' })).toEqual([])
+  })
+})
+
+describe('accents and dotted names (issue 11)', () => {
+  const places = [
+    { _id: 'k', city: 'Kraków', 'dotted.key': 'flat' },
+    { _id: 'z', city: 'Zürich', nested: { key: 'deep' } },
+  ]
+  const match = (f: Partial<typeof EMPTY_FILTER>) => {
+    const m = docMatcher({ ...EMPTY_FILTER, ...f })
+    return m ? places.filter(m).map((d) => d._id) : null
+  }
+  it('folds accents both ways in the search and in "contains"', () => {
+    expect(match({ search: 'krakow' })).toEqual(['k'])
+    expect(match({ search: 'KRAKÓW' })).toEqual(['k'])
+    expect(match({ search: 'zurich' })).toEqual(['z'])
+    expect(match({ field: 'city', op: 'contains', value: 'zur' })).toEqual(['z'])
+  })
+  it('reads a field whose name holds a dot, and still walks nested paths', () => {
+    expect(fieldValue(places[0]!, 'dotted.key')).toBe('flat')
+    expect(fieldValue(places[1]!, 'nested.key')).toBe('deep')
   })
 })

@@ -24,7 +24,12 @@ export const FILTER_OPS: readonly { op: FilterOp; label: string }[] = [
   { op: 'missing', label: 'is missing' },
 ]
 
+/**
+ * The value at a dotted path; a field whose own name holds a dot (`dotted.key`, legal in a document)
+ * is found by that name first, so its cells are not blank (issue 11).
+ */
 export function fieldValue(doc: Record<string, unknown>, path: string): unknown {
+  if (Object.hasOwn(doc, path)) return doc[path]
   let v: unknown = doc
   for (const part of path.split('.')) {
     if (v === null || typeof v !== 'object') return undefined
@@ -32,6 +37,16 @@ export function fieldValue(doc: Record<string, unknown>, path: string): unknown 
   }
   return v
 }
+
+/**
+ * Text as search compares it: lower case without accents, so "krakow" finds "Kraków" and "Kraków"
+ * finds "krakow" (issue 11). NFD splits a letter from its marks, which are then dropped.
+ */
+export const fold = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
 
 const text = (v: unknown): string =>
   v === undefined
@@ -65,12 +80,12 @@ function condition(f: DocFilter): ((doc: Record<string, unknown>) => boolean) | 
   if (f.op === 'missing') return (d) => fieldValue(d, field) === undefined
   if (f.value === '') return null
   const want = typed(f.value)
-  const needle = f.value.toLowerCase()
+  const needle = fold(f.value)
   const equal = (v: unknown) =>
     Array.isArray(v) ? v.some((x) => x === want || text(x) === f.value) : v === want || text(v) === f.value
   switch (f.op) {
     case 'contains':
-      return (d) => text(fieldValue(d, field)).toLowerCase().includes(needle)
+      return (d) => fold(text(fieldValue(d, field))).includes(needle)
     case 'eq':
       return (d) => equal(fieldValue(d, field))
     case 'ne':
@@ -84,12 +99,12 @@ function condition(f: DocFilter): ((doc: Record<string, unknown>) => boolean) | 
 
 /** A predicate for the filter, or null when it keeps every document (so the table can page by index). */
 export function docMatcher(f: DocFilter): ((doc: Record<string, unknown>) => boolean) | null {
-  const needle = f.search.trim().toLowerCase()
+  const needle = fold(f.search.trim())
   const cond = condition(f)
   if (!needle && !cond) return null
   return (doc) => {
     if (cond && !cond(doc)) return false
-    if (needle && !JSON.stringify(doc).toLowerCase().includes(needle)) return false
+    if (needle && !fold(JSON.stringify(doc)).includes(needle)) return false
     return true
   }
 }

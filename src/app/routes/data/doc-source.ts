@@ -145,19 +145,38 @@ export function useDocWindow(
 }
 
 /** Ids with local writes not yet confirmed by the server, for the "not synced yet" marker. */
-export function usePendingIds(db: MomentumDb | null, collection: string): Set<string> {
+/** Which documents show local writes not yet confirmed: how many in all, and which of `docs`. */
+export interface PendingIds {
+  size: number
+  has(id: string): boolean
+}
+const NO_PENDING: PendingIds = { size: 0, has: () => false }
+
+/**
+ * The pending marker of the rows on screen and the collection's pending count. It asks only for the
+ * window's rows and counts the index range: reading every pending key made Dexie track each one for
+ * the live query, which cost hundreds of ms per change during an import of 10,000 rows (issue 11).
+ */
+export function usePendingIds(
+  db: MomentumDb | null,
+  collection: string,
+  docs: readonly SyncDoc[] = [],
+): PendingIds {
+  const ids = docs.map((d) => d._id)
+  const key = ids.join('\u0000')
   return (
     useLiveQuery(
-      async () =>
-        db
-          ? new Set(
-              (await db.docs.where('[collection+pending]').equals([collection, 1]).primaryKeys()).map(
-                (k) => (k as unknown as [string, string])[1],
-              ),
-            )
-          : new Set<string>(),
-      [db, collection],
-    ) ?? new Set<string>()
+      async () => {
+        if (!db) return NO_PENDING
+        const [size, rows] = await Promise.all([
+          db.docs.where('[collection+pending]').equals([collection, 1]).count(),
+          db.docs.bulkGet(ids.map((id) => [collection, id] as [string, string])),
+        ])
+        const pending = new Set(rows.flatMap((r) => (r?.pending ? [r.id] : [])))
+        return { size, has: (id: string) => pending.has(id) }
+      },
+      [db, collection, key],
+    ) ?? NO_PENDING
   )
 }
 

@@ -1,12 +1,14 @@
 /**
  * Two-factor authentication (docs/auth.md TOTP): "Set up" asks the server for a secret and its
  * otpauth:// address, shown as a QR code (the `qrcode` library renders it locally, no outside service
- * sees the secret) and as a key to type; a code from the app confirms it. "Remove" turns it off. The
- * secret lives only in this component while setting up; everything needs the network.
+ * sees the secret) and as a key to type; a code from the app confirms it. "Remove" turns it off; on
+ * one's own account it needs the current password (the server's re-authentication rule, so a stolen
+ * session cannot strip the second factor). The secret lives only in this component while setting up;
+ * everything needs the network.
  */
 import QRCode from 'qrcode'
 import { type FormEvent, useEffect, useState } from 'react'
-import { AUTH_SCREENS_TEXT } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/messages'
 import { api } from '../../api/client'
 import { confirm } from '../../feedback/confirm-store'
 import { toast } from '../../feedback/toast-store'
@@ -20,11 +22,12 @@ interface Props {
   canEdit: boolean
 }
 
-export function TotpCard({ id, enabled, canEdit }: Props) {
+export function TotpCard({ id, enabled, own, canEdit }: Props) {
   const online = useOnline()
   const [setup, setSetup] = useState<{ secret: string; uri: string } | null>(null)
   const [qr, setQr] = useState<string | null>(null)
   const [code, setCode] = useState('')
+  const [currentPassword, setCurrentPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   // The server's answer is shown until the mirror catches up with the user document.
@@ -82,6 +85,7 @@ export function TotpCard({ id, enabled, canEdit }: Props) {
   }
 
   const remove = async () => {
+    if (own && !currentPassword.trim()) return setError(SECURITY_TEXT.reauthRequired)
     const ok = await confirm({
       title: 'Remove two-factor authentication',
       text: `Logging in as ${id} will then need only the password.`,
@@ -91,7 +95,8 @@ export function TotpCard({ id, enabled, canEdit }: Props) {
     })
     if (!ok) return
     await run('Removing two-factor authentication', async () => {
-      await api.request(path, { method: 'DELETE' })
+      await api.request(path, { method: 'DELETE', ...(own ? { body: { password: currentPassword } } : {}) })
+      setCurrentPassword('')
       setState(false)
       toast.success(AUTH_SCREENS_TEXT.totpDisabled)
     })
@@ -103,6 +108,19 @@ export function TotpCard({ id, enabled, canEdit }: Props) {
       <p>
         Status: <strong data-testid="totp-status">{on ? 'On' : 'Off'}</strong>
       </p>
+      {canEdit && !setup && on && own && (
+        <div className="field">
+          <label htmlFor="totp-current-password">Current password</label>
+          <input
+            id="totp-current-password"
+            className="input"
+            type="password"
+            autoComplete="current-password"
+            value={currentPassword}
+            onChange={(e) => setCurrentPassword(e.target.value)}
+          />
+        </div>
+      )}
       {canEdit && !setup && (
         <div className="actions">
           {on ? (

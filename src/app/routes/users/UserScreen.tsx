@@ -7,9 +7,11 @@
  * that version as the write's base (If-Match), so someone else's change meanwhile is never reverted.
  */
 import { CloudOff, Trash2 } from 'lucide-react'
+import { useState } from 'react'
 import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, EDIT_BASE_TEXT, SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/messages'
+import { api } from '../../api/client'
 import { useMutate } from '../../data/sync-context'
 import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
@@ -62,6 +64,10 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
   const canEdit = own || allowed(`users/${id}:u`)
   const canGroups = allowed(`users/${id}:u`) && allowed('groups:u')
 
+  // One's own e-mail is where reset links go: the server wants the current password with a change.
+  const [currentPassword, setCurrentPassword] = useState('')
+  const ownEmailChanged = own && edit.value.email.trim() !== edit.base.email.trim()
+
   const save = async () => {
     if (!edit.modified) return
     const v = edit.value
@@ -71,8 +77,28 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
     if (v.name !== b.name) patch.name = v.name.trim() || null
     if (v.email !== b.email) patch.email = v.email.trim() || null
     if (v.groups.join() !== b.groups.join()) patch.groups = v.groups
+    if (own && patch.email !== undefined) return saveOwnEmail(patch)
     try {
       const saved = await mutate.patch('users', id, patch, { base: edit.baseVersion ?? undefined })
+      edit.commit(profileOf(saved), saved)
+      notifySaved(`User ${id}`)
+    } catch (e) {
+      toast.error(e instanceof Error ? e.message : String(e))
+    }
+  }
+  /**
+   * Sent straight to the server, never through the outbox: the password must not be kept on the
+   * device, so this change needs the network (the mirror then gets it by sync).
+   */
+  const saveOwnEmail = async (patch: Record<string, unknown>) => {
+    if (!currentPassword.trim()) return toast.error(SECURITY_TEXT.reauthRequired)
+    if (!navigator.onLine) return toast.error(AUTH_SCREENS_TEXT.needsNetwork('Changing your e-mail'))
+    try {
+      const saved = await api.request<SyncDoc>(`/api/users/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        body: { ...patch, currentPassword },
+      })
+      setCurrentPassword('')
       edit.commit(profileOf(saved), saved)
       notifySaved(`User ${id}`)
     } catch (e) {
@@ -170,6 +196,23 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
               onChange={(e) => edit.setValue((v) => ({ ...v, email: e.target.value }))}
             />
           </div>
+          {ownEmailChanged && (
+            <div className="field">
+              <label htmlFor="user-email-password">Current password</label>
+              <input
+                id="user-email-password"
+                className="input"
+                type="password"
+                autoComplete="current-password"
+                aria-describedby="user-email-password-hint"
+                value={currentPassword}
+                onChange={(e) => setCurrentPassword(e.target.value)}
+              />
+              <p id="user-email-password-hint" className="field-hint">
+                {SECURITY_TEXT.reauthRequired}
+              </p>
+            </div>
+          )}
           <fieldset className="check-list" disabled={!canGroups}>
             <legend>Groups</legend>
             {(groups?.docs ?? []).map((g) => (

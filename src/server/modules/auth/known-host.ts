@@ -5,7 +5,7 @@
  * the page and collect the token of whoever logged in).
  *
  * Known are: the server's own origin (the console logging in for itself), the origin of the
- * `public_url` setting, the MOMENTUM_TRUSTED_HOSTS list and the optional `known_hosts` setting (a
+ * `public_url` setting and of MOMENTUM_PUBLIC_URL, the MOMENTUM_TRUSTED_HOSTS list and the optional `known_hosts` setting (a
  * list an administrator keeps without a restart). Whole origins are compared — scheme, host and port —
  * because postMessage delivers to an origin: `http://partner.example` is not `https://partner.example`,
  * and `localhost:5174` is not `localhost:5173`. A bare host in a list means https.
@@ -24,6 +24,7 @@ export async function knownOrigins(services: Services, req: FastifyRequest): Pro
   }
   add(`${req.protocol}://${req.host}`)
   add(await setting(services, 'public_url'))
+  add(services.config.publicUrl)
   for (const entry of services.config.trustedHosts) add(entry)
   const list = await setting(services, 'known_hosts')
   for (const entry of Array.isArray(list) ? list : []) add(entry)
