@@ -10,7 +10,7 @@ import fastifyMultipart from '@fastify/multipart'
 import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
-import { BODY_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '../shared/constants'
+import { BODY_LIMIT_BYTES, UPLOAD_FILES_MAX, UPLOAD_LIMIT_BYTES } from '../shared/constants'
 import { SECURITY_TEXT, SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
 import { ApiError } from './errors'
@@ -97,7 +97,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     exposedHeaders: ['etag', 'x-total-count', 'idempotent-replayed', 'retry-after'],
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
-  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 20 } })
+  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: UPLOAD_FILES_MAX } })
   registerGuard(app, services)
   registerBodyDepthCheck(app)
   registerSecurityLog(app, services)

@@ -95,6 +95,10 @@ export const LIST_LIMIT_MAX = 1000
 /** JSON request bodies above this are refused with 413; uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024
+/** Files one multipart upload may carry (the @fastify/multipart `files` limit); more are refused with 413. */
+export const UPLOAD_FILES_MAX = 20
+/** Longest storage path, in characters: far above real folder trees, well under the filesystem's PATH_MAX. */
+export const STORAGE_PATH_MAX = 1024
 /**
  * Deepest nesting of arrays and objects a JSON request body may have (issue 10). SQLite's JSON
  * functions stop at 1,000 levels, so one document nested 2,000 deep made every list of its collection

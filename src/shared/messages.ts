@@ -273,7 +273,8 @@ export const SYNC_UI_TEXT = {
   mergeHint: 'Merge keeps, for each field, the version you pick.',
   changeColumn: 'What changed',
   changeKind: { mine: 'Only you changed it', theirs: 'Only the server changed it', both: 'Both changed it' },
-  sameFields: (n: number): string => `${countOf(n, 'other field')} ${n === 1 ? 'is' : 'are'} the same on both sides`,
+  sameFields: (n: number): string =>
+    `${countOf(n, 'other field')} ${n === 1 ? 'is' : 'are'} the same on both sides`,
   resolved: 'The conflict was resolved; the result is queued for the server.',
   storageFull: 'The device storage is full: new changes cannot be saved on this device. Free some space.',
   storageReconnecting: 'Reconnecting to the local database…',
@@ -442,4 +443,25 @@ export const TRANSFER_TEXT = {
   exportAll: (n: number): string => `All (${n.toLocaleString('en')})`,
   exportFiltered: (n: number): string => `Filtered view (${n.toLocaleString('en')})`,
   exportSelected: (n: number): string => `Selected (${n.toLocaleString('en')})`,
+} as const
+
+/** Storage and Web Server files (SPEC §5 "Storage operations need a path; move needs a source and a destination"). */
+export const STORAGE_TEXT = {
+  pathMissing: 'Cannot change storage, missing path',
+  moveMissing: 'Cannot move, missing source or destination',
+  pathInvalid:
+    'Invalid path: names separated by /, without empty, . or .. parts, a leading /, control characters or \\',
+  outsideRoot: 'This path leads outside the storage root',
+  notFound: 'No file or folder at this path',
+  exists: 'A file or folder with this name already exists',
+  notFolder: 'This path is not a folder',
+  isFolder: 'This path is a folder',
+  intoItself: 'A folder cannot be moved or copied into itself',
+  rootFixed: 'The root folder cannot be moved, copied or deleted',
+  postBody: 'Send {directory} to create a folder, {from} to copy, or files as multipart form data',
+  patchBody: 'Send {move} with the destination, or {description}',
+  uploadMissing: 'Send the files as multipart form data, each under the field name file',
+  descriptionInvalid: 'description must be a string of at most 2,000 characters, or null to remove it',
+  rangeUnsatisfiable: 'The requested range lies outside the file',
+  uploadTooLarge: 'A file is larger than the upload limit',
 } as const

@@ -34,7 +34,6 @@ describe('safe urls', () => {
     expect(originOf('https://A.example:443/path?q')).toBe('https://a.example')
     expect(originOf('http://a.example:8080')).toBe('http://a.example:8080')
     expect(originOf('partner.example')).toBe('https://partner.example')
-    for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', '', 5])
-      expect(originOf(bad)).toBe(null)
+    for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', '', 5]) expect(originOf(bad)).toBe(null)
   })
 })

@@ -26,8 +26,8 @@ const test = base.extend<object, { harnessDir: string }>({
 const toasts = (page: Page) => page.locator('.mc-toast')
 
 /**
- * Presses a harness button from the keyboard: on a phone the toasts cover the top of the harness page
- * where its buttons are, and a pointer left under a new toast would pause it.
+ * Presses a harness button from the keyboard: on a phone the toasts may cover the harness page's
+ * buttons, and a pointer left under a new toast would pause it.
  */
 const press = (page: Page, name: string, exact = false) =>
   page.getByRole('button', { name, exact }).press('Enter')

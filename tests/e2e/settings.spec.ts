@@ -4,6 +4,7 @@
  * theme preview follows the pickers, push_public_key is read-only, the unsaved-changes guard asks
  * before leaving, and the device's storage use is shown.
  */
+import { DARK_SURFACE } from '../../src/shared/constants'
 import { batchSavedToast, SCREENS_TEXT, UI_TEXT } from '../../src/shared/messages'
 import { expect, openLoggedIn, test } from './fixtures'
 import { SettingsPage } from './pages/settings'
@@ -24,7 +25,9 @@ test('edit, validate and save settings; the server gets them', async ({ page, se
   const s = new SettingsPage(page)
   await expect(s.heading).toHaveText('Settings')
   await expect(s.field('Title')).toHaveValue('Momentum')
-  await expect(s.field('Short name')).toHaveValue('Momentum')
+  // Empty on a first start: the installed app's names follow Title (issue 11).
+  await expect(s.field('App name')).toHaveValue('')
+  await expect(s.field('Short name')).toHaveValue('')
   for (const label of [
     'Description',
     'Version',
@@ -72,6 +75,10 @@ test('edit, validate and save settings; the server gets them', async ({ page, se
       async () => (await server.api<{ value: unknown }>('/api/settings/webrtc_port', { token })).body.value,
     )
     .toBe(3478)
+  // The new Title reaches the web manifest, and dark mode its theme colour and the page's meta.
+  const manifest = (await server.api<Record<string, unknown>>('/ui/manifest.webmanifest')).body
+  expect(manifest).toMatchObject({ name: 'Acme Console', theme_color: DARK_SURFACE })
+  await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', DARK_SURFACE)
 })
 
 for (const { name, viewport } of WIDTHS) {

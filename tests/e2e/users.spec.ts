@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test'
 import * as OTPAuth from 'otpauth'
 import { PASSWORD_MIN_LENGTH } from '../../src/shared/constants'
-import { AUTH_SCREENS_TEXT, PASSWORD_TEXT, requiresOneOf } from '../../src/shared/messages'
+import { AUTH_SCREENS_TEXT, PASSWORD_TEXT, requiresOneOf, SECURITY_TEXT } from '../../src/shared/messages'
 import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { GroupsPage } from './pages/groups'
 import { LoginPage } from './pages/login-page'
@@ -130,6 +130,16 @@ test('TOTP set up on the user page, then a login that needs the code', async ({ 
   await page.getByLabel('Authenticator code').fill(totp.generate({ timestamp: Date.now() + 30_000 }))
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(new Shell(page).avatar).toBeVisible()
+
+  // Removing one's own second factor needs the current password (re-authentication).
+  await page.goto(`${server.ui}/users/tia`)
+  const remove = page.getByRole('button', { name: 'Remove two-factor authentication' })
+  await remove.click()
+  await expect(page.getByRole('alert').filter({ hasText: SECURITY_TEXT.reauthRequired })).toBeVisible()
+  await page.locator('#totp-current-password').fill(passwordOf('tia'))
+  await remove.click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
+  await expect(user.totpStatus).toHaveText('Off')
 })
 
 test('a picture upload shows progress and the avatar menu shows the new picture', async ({

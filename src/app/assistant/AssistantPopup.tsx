@@ -108,64 +108,62 @@ export function AssistantPopup() {
           ×
         </button>
       </header>
-      <>
-        <div className="mc-assistant-log" role="log" ref={listRef} style={{ maxHeight: CHAT_MAX_HEIGHT }}>
-          {!configured && (
-            <div className="mc-assistant-off" data-testid="assistant-off">
-              <p>{AI_TEXT.notConfigured}</p>
-              <p>{AI_TEXT.notConfiguredHint}</p>
-            </div>
-          )}
-          {configured && shown.length === 0 && !state.waiting && !state.loading && (
-            <p className="mc-assistant-empty">{AI_TEXT.empty}</p>
-          )}
-          {shown.map((m, i) => (
-            // Messages have no ids and are only ever appended or cleared, so the index is stable.
-            // biome-ignore lint/suspicious/noArrayIndexKey: see above
-            <div key={i} className="mc-chat-message" data-role={m.role}>
-              {m.content}
-            </div>
-          ))}
-          {state.waiting && (
-            <div className="mc-typing" role="status" aria-label={AI_TEXT.typing} data-testid="typing">
-              <span />
-              <span />
-              <span />
-            </div>
-          )}
-        </div>
-        {state.error && (
-          <p className="mc-assistant-error" role="alert">
-            {state.error}
-          </p>
+      <div className="mc-assistant-log" role="log" ref={listRef} style={{ maxHeight: CHAT_MAX_HEIGHT }}>
+        {!configured && (
+          <div className="mc-assistant-off" data-testid="assistant-off">
+            <p>{AI_TEXT.notConfigured}</p>
+            <p>{AI_TEXT.notConfiguredHint}</p>
+          </div>
         )}
-        <form
-          className="mc-assistant-form"
-          onSubmit={(e) => {
-            e.preventDefault()
-            submit()
-          }}
+        {configured && shown.length === 0 && !state.waiting && !state.loading && (
+          <p className="mc-assistant-empty">{AI_TEXT.empty}</p>
+        )}
+        {shown.map((m, i) => (
+          // Messages have no ids and are only ever appended or cleared, so the index is stable.
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          <div key={i} className="mc-chat-message" data-role={m.role}>
+            {m.content}
+          </div>
+        ))}
+        {state.waiting && (
+          <div className="mc-typing" role="status" aria-label={AI_TEXT.typing} data-testid="typing">
+            <span />
+            <span />
+            <span />
+          </div>
+        )}
+      </div>
+      {state.error && (
+        <p className="mc-assistant-error" role="alert">
+          {state.error}
+        </p>
+      )}
+      <form
+        className="mc-assistant-form"
+        onSubmit={(e) => {
+          e.preventDefault()
+          submit()
+        }}
+      >
+        <textarea
+          ref={inputRef}
+          rows={1}
+          value={draft}
+          placeholder={UI_TEXT.assistantPlaceholder}
+          aria-label={UI_TEXT.assistantPlaceholder}
+          style={{ maxHeight: CHAT_INPUT_MAX_HEIGHT_PX }}
+          disabled={!configured}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button
+          type="submit"
+          className="mc-button mc-button-primary"
+          disabled={!configured || !draft.trim() || state.waiting}
         >
-          <textarea
-            ref={inputRef}
-            rows={1}
-            value={draft}
-            placeholder={UI_TEXT.assistantPlaceholder}
-            aria-label={UI_TEXT.assistantPlaceholder}
-            style={{ maxHeight: CHAT_INPUT_MAX_HEIGHT_PX }}
-            disabled={!configured}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={onKeyDown}
-          />
-          <button
-            type="submit"
-            className="mc-button mc-button-primary"
-            disabled={!configured || !draft.trim() || state.waiting}
-          >
-            {AI_TEXT.send}
-          </button>
-        </form>
-      </>
+          {AI_TEXT.send}
+        </button>
+      </form>
     </section>
   )
 }

@@ -12,6 +12,7 @@ import { dataModule } from './data'
 import { logsModule } from './logs'
 import { notificationsModule } from './notifications'
 import { settingsModule } from './settings'
+import { storageModule } from './storage'
 import { registerSync } from './sync'
 import { tokensModule } from './tokens'
 import { toolsModule } from './tools'
@@ -32,4 +33,5 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await batchModule(api, services)
   await logsModule(api, services)
   await notificationsModule(api, services)
+  await storageModule(api, services)
 }

@@ -10,6 +10,7 @@
 import type { FastifyInstance } from 'fastify'
 import { PWA_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
+import { oneAtATime } from '../http/one-at-a-time'
 import { writeContext } from '../http/writes'
 import { createPushSender, type PushPayload, type PushSender } from '../push/send'
 import { parseSubscription, removeSubscription, saveSubscription } from '../push/subscriptions'
@@ -81,29 +82,6 @@ export async function notificationsModule(api: FastifyInstance, services: Servic
     if (out.replayed) reply.header('idempotent-replayed', 'true')
     return reply.status(out.status).send(out.body)
   })
-}
-
-/**
- * Requests with the same Idempotency-Key (and caller) run one after another on this instance, so the
- * second sees the first's stored answer instead of sending again: the check, the send and the record
- * are one step. A push cannot join a store transaction, so several instances on one PostgreSQL
- * database could still each send once for concurrent repeats that reach different instances
- * (docs/decisions/security.md).
- */
-const running = new Map<string, Promise<unknown>>()
-async function oneAtATime<T>(slot: string, run: () => Promise<T>): Promise<T> {
-  for (let ahead = running.get(slot); ahead; ahead = running.get(slot)) {
-    await ahead.catch(() => {
-      // Its failure is its own caller's answer; this one decides afresh.
-    })
-  }
-  const mine = run()
-  running.set(slot, mine)
-  try {
-    return await mine
-  } finally {
-    running.delete(slot)
-  }
 }
 
 export function parseNotification(body: unknown): { to: string[]; payload: PushPayload } {

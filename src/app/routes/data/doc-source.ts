@@ -165,18 +165,15 @@ export function usePendingIds(
   const ids = docs.map((d) => d._id)
   const key = ids.join('\u0000')
   return (
-    useLiveQuery(
-      async () => {
-        if (!db) return NO_PENDING
-        const [size, rows] = await Promise.all([
-          db.docs.where('[collection+pending]').equals([collection, 1]).count(),
-          db.docs.bulkGet(ids.map((id) => [collection, id] as [string, string])),
-        ])
-        const pending = new Set(rows.flatMap((r) => (r?.pending ? [r.id] : [])))
-        return { size, has: (id: string) => pending.has(id) }
-      },
-      [db, collection, key],
-    ) ?? NO_PENDING
+    useLiveQuery(async () => {
+      if (!db) return NO_PENDING
+      const [size, rows] = await Promise.all([
+        db.docs.where('[collection+pending]').equals([collection, 1]).count(),
+        db.docs.bulkGet(ids.map((id) => [collection, id] as [string, string])),
+      ])
+      const pending = new Set(rows.flatMap((r) => (r?.pending ? [r.id] : [])))
+      return { size, has: (id: string) => pending.has(id) }
+    }, [db, collection, key]) ?? NO_PENDING
   )
 }
 

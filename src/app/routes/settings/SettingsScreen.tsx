@@ -206,14 +206,14 @@ export function SettingsScreen() {
             label="App name"
             value={f.pwa.name}
             onChange={(name) => set({ pwa: { ...f.pwa, name } })}
-            hint="The name shown when the console is installed."
+            hint="The name shown when the console is installed; empty: the Title."
           />
           <TextSetting
             label="Short name"
             value={f.pwa.short_name}
             onChange={(short_name) => set({ pwa: { ...f.pwa, short_name } })}
             error={errors['pwa.short_name']}
-            hint="Under the home-screen icon (about 12 characters)."
+            hint="Under the home-screen icon (about 12 characters); empty: from the name."
           />
         </fieldset>
 
