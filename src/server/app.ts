@@ -19,6 +19,7 @@ import { isApiPath, isConsolePath, registerSecurityHeaders, WEB_ROOT_CSP } from 
 import { registerSecurityLog } from './http/security-log'
 import { registerModules } from './modules'
 import { manifestRoute } from './modules/manifest'
+import { STAGING_NAME } from './modules/storage/paths'
 import type { Services } from './services'
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -122,7 +123,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     prefix: '/',
     decorateReply: false,
     wildcard: true,
-    allowedPath: (pathname) => !isConsolePath(pathname) && !isApiPath(pathname),
+    // Nor the folder where uploads wait until their request is accepted (modules/storage/disk-store.ts).
+    allowedPath: (pathname) =>
+      !isConsolePath(pathname) && !isApiPath(pathname) && !pathname.startsWith(`/${STAGING_NAME}`),
     setHeaders: (reply) => {
       reply.header('content-security-policy', WEB_ROOT_CSP)
       reply.removeHeader('x-frame-options')

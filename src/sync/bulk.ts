@@ -12,6 +12,7 @@ import { getVisible, MirrorBatch } from '../db/mirror'
 import type { MomentumDb } from '../db/schema'
 import type { OutboxEntry, ShadowRow, SyncDoc } from '../db/types'
 import { isNoopPatch } from '../shared/merge-patch'
+import { writeRefusal } from '../shared/write-permission'
 import { appendMutation } from './local'
 import { overlay, stripMeta } from './overlay'
 import { checkTarget, MutationError, planRequest } from './requests'
@@ -41,6 +42,11 @@ export async function appendMutations(
   rows: readonly BulkRow[],
   user: string,
   now: number,
+  /**
+   * The session's permissions: a row the session may not write is refused here, before it reaches
+   * the outbox, by the same rule as the single writes (write-guard.ts).
+   */
+  permissions: readonly string[],
 ): Promise<BulkResult> {
   if (!collection.startsWith('data/')) throw new MutationError('unsupported', 'Bulk writes are for data/')
   const nowIso = new Date(now).toISOString()
@@ -75,6 +81,12 @@ export async function appendMutations(
           id: r.id,
           message: `${collection}/${r.id} has an unresolved conflict; resolve it first`,
         })
+        return
+      }
+      const op = visible[i] ? 'update' : 'create'
+      const refusal = writeRefusal(permissions, op, collection, r.id, user)
+      if (refusal) {
+        result.refused.push({ id: r.id, message: refusal.message })
         return
       }
       // A document with writes queued (or twice in this chunk) needs the general path: chained If-Match.

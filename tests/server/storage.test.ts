@@ -248,6 +248,9 @@ describe('the Web Server root', () => {
     const viaApi = await server.api('/api/static/site/index.html', { token: admin })
     expect(viaApi.headers.get('content-disposition')).toMatch(/^attachment;/)
     expect(viaApi.headers.get('content-security-policy')).toContain('sandbox')
+    // Uploads waiting in the staging folder are never served as part of the site.
+    fs.writeFileSync(path.join(server.services.config.staticDir, STAGING_NAME, 'waiting'), 'half')
+    expect((await fetch(`${server.url}/${STAGING_NAME}/waiting`)).status).toBe(404)
     const listed = await server.api('/api/static', { token: admin })
     expect(names(listed.body)).toEqual(['site'])
   })

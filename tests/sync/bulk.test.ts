@@ -51,7 +51,7 @@ test('an import chunk is stored in bulk and reaches the server in batches', asyn
       mutationId: `imp-1-n${String(i).padStart(4, '0')}`,
     })),
   ]
-  const result = await appendMutations(db, 'data/imp', rows, 'importer', Date.now())
+  const result = await appendMutations(db, 'data/imp', rows, 'importer', Date.now(), ['data/imp:cru'])
   expect(result).toMatchObject({ stored: 998, unchanged: 1 })
   expect(result.refused.map((r) => r.id)).toEqual(['clash'])
   expect(await countByPrefix(db, 'imp-1-')).toEqual({ queued: 998, failed: 0 })
@@ -75,5 +75,27 @@ test('an import chunk is stored in bulk and reaches the server in batches', asyn
   const [item] = await engine.conflicts()
   await engine.resolve(item!.mutationId, { choice: 'theirs' })
   await expectConverged(engine, server, token, ['data/imp'])
+  await engine.close()
+})
+
+test('an import refuses, before the outbox, rows the session may not write', async () => {
+  const token = await server.userWith('importviewer', ['data/ro:r', 'data/ro/open:u'])
+  await server.api('/api/data/ro', { token: admin, json: { _id: 'open', v: 0 } })
+  await server.api('/api/data/ro', { token: admin, json: { _id: 'shut', v: 0 } })
+  const h = harness(server, 'importviewer', token)
+  const engine = await h.open()
+  await settle(engine)
+  const rows: BulkRow[] = [
+    { kind: 'put', id: 'open', body: { v: 1 }, mutationId: 'ro-1-a' }, // update allowed
+    { kind: 'put', id: 'shut', body: { v: 1 }, mutationId: 'ro-1-b' }, // update refused
+    { kind: 'create', id: 'fresh', body: { v: 1 }, mutationId: 'ro-1-c' }, // create refused
+  ]
+  const perms = ['data/ro:r', 'data/ro/open:u']
+  const result = await appendMutations(engine.db, 'data/ro', rows, 'importviewer', Date.now(), perms)
+  expect(result.stored).toBe(1)
+  expect(result.refused.map((r) => r.id).sort()).toEqual(['fresh', 'shut'])
+  expect(result.refused[0]!.message).toMatch(/requires/)
+  expect((await engine.pending()).map((e) => e.docId)).toEqual(['open'])
+  expect(await engine.db.docs.get(['data/ro', 'fresh'])).toBeUndefined()
   await engine.close()
 })

@@ -74,6 +74,7 @@ const api = {
   /** Stores the parsed rows; mutation ids start with `prefix`, so the page can follow them out. */
   async store(
     user: string,
+    permissions: readonly string[],
     prefix: string,
     onProgress: (stored: number, total: number) => void,
   ): Promise<ImportOutcome> {
@@ -89,7 +90,7 @@ const api = {
           ? { kind: 'put', id: _id, body, mutationId }
           : { kind: 'create', id: newId(Date.now(), Math.random), body, mutationId }
       })
-      const r = await appendMutations(store, collection, rows, user, Date.now())
+      const r = await appendMutations(store, collection, rows, user, Date.now(), permissions)
       outcome.stored += r.stored
       outcome.unchanged += r.unchanged
       outcome.refused += r.refused.length

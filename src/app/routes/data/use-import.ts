@@ -14,6 +14,7 @@ import { useSyncDb } from '../../data/sync-context'
 import { whenReady } from '../../data/sync-session'
 import { notifyBatchSaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
+import { useSession } from '../../session/use-session'
 import type { ImportOutcome, ImportPreview, ImportWorkerApi } from './import.worker'
 
 export type ImportPhase =
@@ -37,6 +38,7 @@ function errorText(e: unknown): string {
 
 export function useImport(collection: string): ImportControl {
   const db = useSyncDb()
+  const { permissions } = useSession()
   const [phase, setPhase] = useState<ImportPhase>({ kind: 'idle' })
   const worker = useRef<{ raw: Worker; api: Comlink.Remote<ImportWorkerApi> } | null>(null)
 
@@ -103,6 +105,7 @@ export function useImport(collection: string): ImportControl {
         const id = `import-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-`
         const outcome = await api.store(
           client.user,
+          [...permissions],
           id,
           Comlink.proxy((done: number, all: number) => setPhase({ kind: 'storing', done, total: all })),
         )
