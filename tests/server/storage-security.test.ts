@@ -173,6 +173,19 @@ describe('permissions by path', () => {
       token: user,
     })
     expect(into.status).toBe(403)
+    // A folder moved or copied to where one of its entries would land in a blocked place: refused.
+    await server.api('/api/storage/docs/open', {
+      method: 'POST',
+      json: { directory: 'private' },
+      token: admin,
+    })
+    const intoBlocked = await server.api('/api/storage/docs/open', {
+      method: 'PATCH',
+      json: { move: 'docs/moved' },
+      token: await server.userWith('limited3', ['storage:*', 'storage/docs/moved/private:n']),
+    })
+    expect(intoBlocked.status).toBe(403)
+    expect((await server.api('/api/storage/docs/moved', { token: admin })).status).toBe(404)
     expect((await server.api('/api/storage/docs/private/s.txt', { token: admin })).text).toBe('secret')
     expect((await server.api('/api/storage/docs/open/o.txt', { token: admin })).text).toBe('open')
     expect((await server.api('/api/storage/elsewhere', { token: admin })).status).toBe(404)

@@ -142,6 +142,8 @@ describe('storage calls', () => {
     await json('PATCH', 'sub/renamed.txt', { move: 'docs/report.txt' })
     const meta = await server.api('/api/storage/docs/report.txt?meta=true', { token: admin })
     expect(meta.body).toMatchObject({ path: 'docs/report.txt', description: 'Quarterly numbers', size: 5 })
+    const listing = (await server.api('/api/storage/docs', { token: admin })).body as StorageEntry[]
+    expect(listing.find((e) => e.name === 'report.txt')?.description).toBe('Quarterly numbers')
     expect((await json('PATCH', 'docs/report.txt', { description: 7 })).status).toBe(400)
     const pull = (await server.api('/api/sync?cursor=0&limit=2000', { token: admin })).body as PullResponse
     const storage = pull.changes.filter((c) => c.collection === 'storage')

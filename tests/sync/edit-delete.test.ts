@@ -62,13 +62,19 @@ test('(6) "keep mine" re-creates a deleted document: confirmed by the feed first
   // The server starts a re-created document at _rev 1 again, below the tombstone's rev: the
   // confirmation must still replace the tombstone shadow (a create only succeeds on an absent document).
   const token = await server.userWith('editdel-feed', ['products:*'])
-  await server.api('/api/products', { token: admin, json: { _id: 'lamp', name: 'Lamp', price: 10 } })
+  // Its own document: the first test leaves 'lamp' at price 12, where the patch below would change
+  // nothing and (issue 11) queue nothing, so no conflict would ever arise.
+  const seeded = await server.api('/api/products', {
+    token: admin,
+    json: { _id: 'desk-lamp', name: 'Lamp', price: 10 },
+  })
+  expect(seeded.status).toBe(201)
   const h = harness(server, 'editdel-feed', token)
   const engine = await h.open()
   await settle(engine)
   h.net.offline = true
-  await engine.mutate.patch('products', 'lamp', { price: 12 })
-  await server.api('/api/products/lamp', { method: 'DELETE', token: admin })
+  await engine.mutate.patch('products', 'desk-lamp', { price: 12 })
+  await server.api('/api/products/desk-lamp', { method: 'DELETE', token: admin })
   h.net.offline = false
   await settle(engine)
   const [item] = await engine.conflicts()
@@ -81,7 +87,7 @@ test('(6) "keep mine" re-creates a deleted document: confirmed by the feed first
   h.net.dropResponse = null
   expect(await engine.pull()).toBe('done')
   expect(await engine.pending()).toEqual([])
-  expect((await engine.db.docs.get(['products', 'lamp']))?.doc).toMatchObject({
+  expect((await engine.db.docs.get(['products', 'desk-lamp']))?.doc).toMatchObject({
     name: 'Lamp',
     price: 12,
     _rev: 1,

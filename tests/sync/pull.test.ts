@@ -137,6 +137,10 @@ test('(11) a full disk during a pull keeps mirror, cursor and outbox, flags stor
   await settle(engine)
   h.net.offline = true
   await engine.mutate.create('products', { name: 'Queued' }, 'q1')
+  // Let the replay meet the offline network and back off (a timer of the manual clock) before going
+  // online: otherwise it sends q1 after `offline = false`, and whether its confirmation lands before
+  // or after the disk fills decides the outbox count below.
+  await engine.flushed()
   h.net.offline = false
   const before = await readCursor(engine.db)
   await server.api('/api/products', { token: admin, json: { _id: 'q2', name: 'From server' } })

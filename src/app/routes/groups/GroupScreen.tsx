@@ -7,7 +7,7 @@
  * memberships the user changed are written, the group patch with that version as base (If-Match), so
  * a concurrent change by someone else is kept or reported, never reverted.
  */
-import { CloudOff, Trash2 } from 'lucide-react'
+import { Trash2 } from 'lucide-react'
 import { useMemo } from 'react'
 import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
@@ -25,6 +25,8 @@ import { checkEntries } from './permission-preview'
 import '../../components/ui.css'
 import '../users/auth.css'
 import { countOf } from '../../../shared/plural'
+import { useSyncDb } from '../../data/sync-context'
+import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 
 interface GroupForm {
   name: string
@@ -51,6 +53,7 @@ export function GroupScreen({ params }: ScreenProps) {
 
 function GroupPage({ id }: { id: string }) {
   const row = useRow('groups', id)
+  const conflicts = useConflictIds(useSyncDb(), 'groups')
   const users = useRows('users')
   const allowed = useCan()
   const mutate = useMutate()
@@ -148,11 +151,7 @@ function GroupPage({ id }: { id: string }) {
           <h1 id="page-heading">{text(doc.name) || id}</h1>
           <p className="muted">
             {id} · {countOf(memberIds.length, 'member')}
-            {row?.pending && (
-              <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
-                <CloudOff size={13} aria-hidden="true" /> {SCREENS_TEXT.notSynced}
-              </span>
-            )}
+            {row?.pending && <SyncMarker conflict={conflicts.get(id)} />}
           </p>
         </div>
         <div className="actions">

@@ -6,7 +6,7 @@
  * The profile patch holds only the fields the user changed relative to the version they opened, with
  * that version as the write's base (If-Match), so someone else's change meanwhile is never reverted.
  */
-import { CloudOff, Trash2 } from 'lucide-react'
+import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
@@ -26,6 +26,8 @@ import { TotpCard } from './TotpCard'
 import { UserPicture } from './UserPicture'
 import '../../components/ui.css'
 import './auth.css'
+import { useSyncDb } from '../../data/sync-context'
+import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 
 interface Profile {
   name: string
@@ -52,6 +54,7 @@ export function UserScreen({ params }: ScreenProps) {
 
 function UserPage({ id, own }: { id: string; own: boolean }) {
   const row = useRow('users', id)
+  const conflicts = useConflictIds(useSyncDb(), 'users')
   const groups = useRows('groups')
   const allowed = useCan()
   const mutate = useMutate()
@@ -147,11 +150,7 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
           <h1 id="page-heading">{text(doc.name) || id}</h1>
           <p className="muted">
             {id} · last login {formatDate(doc.lastLogin)}
-            {row?.pending && (
-              <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
-                <CloudOff size={13} aria-hidden="true" /> {SCREENS_TEXT.notSynced}
-              </span>
-            )}
+            {row?.pending && <SyncMarker conflict={conflicts.get(id)} />}
           </p>
         </div>
         <div className="actions">

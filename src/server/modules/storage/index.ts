@@ -6,16 +6,16 @@
  *
  * Surface, for each root R in `storage`, `static` (P = the path after /api/R/, '' at the root):
  *
- *   route                          permission (guard)   also checked in the handler        write rules
- *   GET    /api/R[/P]              R/P:r                listings keep entries allowed `r`   -
+ *   route                          permission (guard)  also checked in the handler           write rules
+ *   GET    /api/R[/P]              R/P:r               listings keep entries allowed `r`     -
  *          ?all=true  whole subtree, ?meta=true  {path, name, description, size, type, modified, children}
  *          a file: streamed, Range (206/416), ETag + Last-Modified (304), nosniff, active types attachment
- *   POST   /api/R[/P] {directory}  R/P:c                the new folder `c`                  Idempotency-Key
- *   POST   /api/R[/P] {from}       R/P:c                source subtree `r`, target `c`     Idempotency-Key
- *   POST   /api/R[/P] multipart    R/P:c                each file `c` (`u` to replace)      Idempotency-Key
- *   PATCH  /api/R/P {move}         R/P:u                subtree `u`, destination `c`        Idempotency-Key
- *   PATCH  /api/R/P {description}  R/P:u                -                                   Idempotency-Key
- *   DELETE /api/R/P                R/P:d                subtree `d` (all or nothing)        Idempotency-Key
+ *   POST   /api/R[/P] {directory}  R/P:c               the new folder `c`                    Idempotency-Key
+ *   POST   /api/R[/P] {from}       R/P:c               source subtree `r`, its new paths `c` Idempotency-Key
+ *   POST   /api/R[/P] multipart    R/P:c               each file `c` (`u` to replace)        Idempotency-Key
+ *   PATCH  /api/R/P {move}         R/P:u               subtree `u`, its new paths `c`        Idempotency-Key
+ *   PATCH  /api/R/P {description}  R/P:u               -                                     Idempotency-Key
+ *   DELETE /api/R/P                R/P:d               subtree `d` (all or nothing)          Idempotency-Key
  *
  * No If-Match: a file has no document revision; conflicting names answer 409 instead. Every write
  * upserts or deletes the entries' documents in the DocumentStore (meta.ts), so the change log and the

@@ -49,6 +49,11 @@ async function subtree(req: FastifyRequest, ctx: RootContext, path: string, lett
   return all
 }
 
+/** Every path a subtree gets at its new place must allow `c` (a move or copy creates each one). */
+function needAt(req: FastifyRequest, ctx: RootContext, from: string, to: string, stats: BlobStat[]): void {
+  for (const stat of stats) need(req, ctx, to + stat.path.slice(from.length), 'c')
+}
+
 /** Stats of a path and everything below it, after a write put them there. */
 async function statsBelow(ctx: RootContext, path: string): Promise<BlobStat[]> {
   const top = await existing(ctx, path)
@@ -90,7 +95,8 @@ export function postJsonRoute(ctx: RootContext) {
       const from = parsePath(body.from)
       if (!from) throw badRequest(STORAGE_TEXT.rootFixed)
       return idempotent(ctx.services, req, reply, async () => {
-        const source = (await subtree(req, ctx, from, 'r'))[0]!
+        const copied = await subtree(req, ctx, from, 'r')
+        const source = copied[0]!
         let target = await landing(ctx, from, here)
         if (!target) throw badRequest(STORAGE_TEXT.pathMissing)
         // A name clash gets the SPEC §9 suffix, as often as needed: `a (COPY).txt`, `a (COPY) (COPY).txt`.
@@ -98,7 +104,7 @@ export function postJsonRoute(ctx: RootContext) {
           target = joinPath(parentOf(target), withSuffix(baseName(target), STORAGE_COPY_SUFFIX))
         }
         if (source.type === 'directory' && isWithin(target, from)) throw badRequest(STORAGE_TEXT.intoItself)
-        need(req, ctx, target, 'c')
+        needAt(req, ctx, from, target, copied)
         await ctx.blobs.copy(from, target)
         const stats = await statsBelow(ctx, target)
         await recordEntries(ctx.services, user, ctx.root, stats, await carried(ctx, from, target))
@@ -138,7 +144,7 @@ export function patchRoute(ctx: RootContext) {
         path = await landing(ctx, here, dest)
         if (moved[0]!.type === 'directory' && isWithin(path, here)) throw badRequest(STORAGE_TEXT.intoItself)
         if (await ctx.blobs.stat(path)) throw conflict(STORAGE_TEXT.exists)
-        need(req, ctx, path, 'c')
+        needAt(req, ctx, here, path, moved)
         const keep = await carried(ctx, here, path)
         await ctx.blobs.move(here, path)
         await forgetEntries(
