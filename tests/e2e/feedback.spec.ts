@@ -1,26 +1,28 @@
 /**
  * Toasts, the delete confirmation, the unsaved-changes guard, shortcuts and error reporting, in
- * Chromium, on the harness page built from the console's real feedback modules (harness/main.tsx) and
- * served by the real server's Web root.
+ * Chromium, on the harness page built from the console's real feedback modules (harness/main.tsx),
+ * served from its own loopback origin with /api passed to the real server (harness/serve.ts).
  */
 import fs from 'node:fs'
 import type { Page } from '@playwright/test'
 import { FEEDBACK_TEXT, UI_TEXT } from '../../src/shared/messages'
 import { test as base, expect } from './fixtures'
 import { buildHarness } from './harness/build'
+import { startHarnessSite } from './harness/serve'
 import { WIDTHS } from './widths'
 
-const test = base.extend<object, { harnessDir: string }>({
-  harnessDir: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
-    async ({}, use) => {
+const test = base.extend<object, { harness: string }>({
+  /** The harness's origin: its own loopback server (harness/serve.ts), with /api passed to the real one. */
+  harness: [
+    async ({ server }, use) => {
       const dir = await buildHarness()
-      await use(dir)
+      const site = await startHarnessSite(dir, server.url)
+      await use(site.origin)
+      await site.close()
       fs.rmSync(dir, { recursive: true, force: true })
     },
     { scope: 'worker' },
   ],
-  serverEnv: [async ({ harnessDir }, use) => use({ MOMENTUM_STATIC_DIR: harnessDir }), { scope: 'worker' }],
 })
 
 const toasts = (page: Page) => page.locator('.mc-toast')
@@ -35,9 +37,9 @@ const press = (page: Page, name: string, exact = false) =>
 test.describe('delete confirmation', () => {
   test('asks with the spec text; Delete confirms, the count shows above 1, Escape cancels', async ({
     page,
-    server,
+    harness,
   }) => {
-    await page.goto(`${server.url}/`)
+    await page.goto(`${harness}/`)
     await page.getByRole('button', { name: 'ask delete 1' }).click()
     const dialog = page.getByRole('dialog', { name: FEEDBACK_TEXT.confirmDelete })
     await expect(dialog).toContainText('Do you really want to delete 1 user? This action cannot be undone.')
@@ -58,9 +60,9 @@ test.describe('delete confirmation', () => {
 test.describe('edit state', () => {
   test('undo restores the original, redo brings the edit back (Ctrl+Z / Ctrl+Y outside fields)', async ({
     page,
-    server,
+    harness,
   }) => {
-    await page.goto(`${server.url}/`)
+    await page.goto(`${harness}/`)
     const name = page.getByLabel('Name')
     await name.fill('Grace')
     await page.getByTestId('state').click()
@@ -77,9 +79,9 @@ test.describe('edit state', () => {
 
   test("the app's undo owns the form's history: Ctrl+Z / Ctrl+Y inside a field after an app undo", async ({
     page,
-    server,
+    harness,
   }) => {
-    await page.goto(`${server.url}/`)
+    await page.goto(`${harness}/`)
     const name = page.getByLabel('Name')
     await name.fill('Osaka')
     await page.getByRole('button', { name: 'Undo' }).click()
@@ -95,8 +97,8 @@ test.describe('edit state', () => {
     await expect(name).toHaveValue('Ada')
   })
 
-  test('Ctrl+S saves even inside a text field', async ({ page, server }) => {
-    await page.goto(`${server.url}/`)
+  test('Ctrl+S saves even inside a text field', async ({ page, harness }) => {
+    await page.goto(`${harness}/`)
     await page.getByLabel('Name').fill('Grace')
     await page.getByLabel('Name').press('Control+s')
     await expect(page.getByTestId('saves')).toHaveText('1')
@@ -106,8 +108,8 @@ test.describe('edit state', () => {
     await expect(page.getByRole('heading', { name: 'Other page' })).toBeVisible()
   })
 
-  test('closing the tab with changes triggers beforeunload', async ({ page, server }) => {
-    await page.goto(`${server.url}/`)
+  test('closing the tab with changes triggers beforeunload', async ({ page, harness }) => {
+    await page.goto(`${harness}/`)
     await page.getByLabel('Name').fill('Grace')
     const dialog = page.waitForEvent('dialog')
     await page.close({ runBeforeUnload: true })
@@ -121,9 +123,9 @@ test.describe('edit state', () => {
 test.describe('unhandled errors', () => {
   test('become an error toast and a client log entry; a 4xx rejection is logged as WARN', async ({
     page,
-    server,
+    harness,
   }) => {
-    await page.goto(`${server.url}/`)
+    await page.goto(`${harness}/`)
     const upload = page.waitForRequest((r) => r.url().endsWith('/api/logs/client') && r.method() === 'POST')
     await page.getByRole('button', { name: 'throw' }).click()
     await expect(page.getByRole('alert').filter({ hasText: 'Harness exploded' })).toBeVisible()
@@ -145,9 +147,9 @@ for (const { name, viewport } of WIDTHS) {
   test.describe(`toasts at ${name} width`, () => {
     test.use({ viewport })
 
-    test('show title, message and colour, and close after 5 s', async ({ page, server }) => {
+    test('show title, message and colour, and close after 5 s', async ({ page, harness }) => {
       await page.clock.install()
-      await page.goto(`${server.url}/`)
+      await page.goto(`${harness}/`)
       // From here on, time moves only when the test says so.
       await page.clock.pauseAt(Date.now() + 1000)
       await press(page, 'raise success')
@@ -169,9 +171,9 @@ for (const { name, viewport } of WIDTHS) {
       await expect(toasts(page)).toHaveCount(0)
     })
 
-    test('pause while hovered and resume with the time left', async ({ page, server }) => {
+    test('pause while hovered and resume with the time left', async ({ page, harness }) => {
       await page.clock.install()
-      await page.goto(`${server.url}/`)
+      await page.goto(`${harness}/`)
       // From here on, time moves only when the test says so.
       await page.clock.pauseAt(Date.now() + 1000)
       await press(page, 'raise error')
@@ -188,9 +190,9 @@ for (const { name, viewport } of WIDTHS) {
 
     test('close on the close button; saved and deleted helpers use the spec texts and colours', async ({
       page,
-      server,
+      harness,
     }) => {
-      await page.goto(`${server.url}/`)
+      await page.goto(`${harness}/`)
       await press(page, 'saved', true)
       await press(page, 'batch saved')
       await press(page, 'deleted partly')
@@ -213,8 +215,8 @@ for (const { name, viewport } of WIDTHS) {
   test.describe(`edit state at ${name} width`, () => {
     test.use({ viewport })
 
-    test('asks before leaving a modified form; Cancel stays, Continue leaves', async ({ page, server }) => {
-      await page.goto(`${server.url}/`)
+    test('asks before leaving a modified form; Cancel stays, Continue leaves', async ({ page, harness }) => {
+      await page.goto(`${harness}/`)
       const link = page.getByRole('link', { name: 'to other page' })
       // Unmodified: no question.
       await link.click()
@@ -243,9 +245,9 @@ for (const { name, viewport } of WIDTHS) {
 
     test('a 401 that ended the session is left to the session-expiry warning: no error toast, no log', async ({
       page,
-      server,
+      harness,
     }) => {
-      await page.goto(`${server.url}/`)
+      await page.goto(`${harness}/`)
       const logged: string[] = []
       page.on('request', (r) => {
         if (r.url().endsWith('/api/logs/client') && r.method() === 'POST') logged.push(r.postData() ?? '')

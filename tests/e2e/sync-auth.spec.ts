@@ -43,17 +43,30 @@ test('a session revoked during replay keeps every queued write; after a new logi
   const sync = new SyncPanel(page)
   await expect(sync.pendingCount).toHaveText('10')
 
-  const slow = async (route: Route) => {
-    if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 300))
+  // Replay sends the run of writes in one POST /api/batch (or singly, against a server without it).
+  // The first such request is held until the session has been revoked, so the replay is genuinely in
+  // flight when the session ends and the server answers it as a revoked session (401).
+  let release = () => {}
+  const revoked = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let held = 0
+  const hold = async (route: Route) => {
+    if (route.request().method() === 'POST') {
+      held++
+      await revoked
+    }
     await route.continue().catch(() => undefined)
   }
-  await context.route(`**/api/${collection}`, slow)
+  const routes = ['**/api/batch', `**/api/${collection}`]
+  for (const url of routes) await context.route(url, hold)
   await context.setOffline(false)
   const arrived = async () =>
     (await server.api<unknown[]>(`/api/${collection}?limit=1000`, { token: observer })).body.length
-  await expect.poll(arrived).toBeGreaterThanOrEqual(2)
+  await expect.poll(() => held).toBeGreaterThan(0)
   // The session ends on the server while the replay is under way.
   expect((await server.api('/api/auth/logout', { method: 'DELETE', token })).status).toBe(200)
+  release()
 
   await expect(page).toHaveURL(/\/ui\/login/)
   const banner = sync.banner('expired')
@@ -72,7 +85,7 @@ test('a session revoked during replay keeps every queued write; after a new logi
   await expect.poll(arrived, { timeout: 30_000 }).toBe(10)
   const writes = await writesPerDoc(server, observer, collection)
   for (const id of ids) expect(writes[id], id).toBe(1)
-  await context.unroute(`**/api/${collection}`, slow)
+  for (const url of routes) await context.unroute(url, hold)
   const fresh = await page.evaluate(() => (window as unknown as HandleWindow).__momentum?.status().auth)
   expect(fresh).toBe('ok')
   await expectConverged(page, server, observer, collection)

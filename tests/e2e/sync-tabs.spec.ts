@@ -49,26 +49,34 @@ test('two tabs write offline; the leader closes mid-replay; every write arrives 
   }
   await expect.poll(async () => (await localState(second, collection)).outbox).toBe(16)
 
-  // Slow the replay down so the leader is surely closed in the middle of it. Requests the closed tab
-  // never finished are simply dropped here; the server may or may not have seen them.
-  const slow = async (route: Route) => {
-    if (route.request().method() !== 'POST') return route.continue()
-    await new Promise((r) => setTimeout(r, 300))
-    await route.continue().catch(() => undefined)
+  // Replay sends the outbox as one POST /api/batch (singly against a server without it), so the leader
+  // cannot be caught between two requests any more: its first request is held here, in flight, and the
+  // leader is closed while it waits. The held request never reaches the server (the closed tab cannot
+  // finish it); the next leader must send every write, and each exactly once. (Had it reached the server,
+  // the feed would have confirmed the writes to the leader by their Idempotency-Keys before its close.)
+  let inFlight = false
+  const hold = async (route: Route) => {
+    if (route.request().method() !== 'POST') return route.continue().catch(() => undefined)
+    if (inFlight) return route.continue().catch(() => undefined)
+    inFlight = true
+    // Left unanswered: the page closes under it, which aborts it.
   }
-  await context.route(`**/api/${collection}`, slow)
+  const routes = ['**/api/batch', `**/api/${collection}`]
+  for (const url of routes) await context.route(url, hold)
   await context.setOffline(false)
   const arrived = async () =>
     (await server.api<unknown[]>(`/api/${collection}?limit=1000`, { token })).body.length
-  await expect.poll(arrived).toBeGreaterThanOrEqual(2)
-  expect(await arrived()).toBeLessThan(16)
+  await expect.poll(() => inFlight).toBe(true)
+  expect(await arrived()).toBe(0)
+  expect((await localState(second, collection)).outbox).toBe(16)
   await first.close()
 
   await expect.poll(() => isLeader(second)).toBe(true)
   await expect.poll(arrived, { timeout: 30_000 }).toBe(16)
+  await expect.poll(async () => (await localState(second, collection)).outbox, { timeout: 30_000 }).toBe(0)
   const writes = await writesPerDoc(server, token, collection)
   for (const id of ids) expect(writes[id], id).toBe(1)
-  await context.unroute(`**/api/${collection}`, slow)
+  for (const url of routes) await context.unroute(url, hold)
   await expectConverged(second, server, token, collection)
 })
 

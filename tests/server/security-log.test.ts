@@ -5,6 +5,7 @@
  * GET /api/logs/server. No password, session token or API token is ever written there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FORBIDDEN_PER_MINUTE } from '../../src/server/http/security-log'
 import { LOGIN_MAX_FAILURES_PER_USER } from '../../src/shared/constants'
 import { startTestServer, type TestServer } from '../helpers/server'
 
@@ -72,6 +73,19 @@ describe('security events in Server Logs', () => {
     expect(refused[0]).toMatchObject({ ctx: { user: 'rudy', address: '127.0.0.1' } })
     expect(refused[0]!.log).toContain('GET /api/users')
     expect(refused[0]!.log).not.toContain('should-not-appear')
+  })
+
+  it('a flood of refusals from one caller is capped per minute, with one line saying so', async () => {
+    const token = await server.userWith('flo', ['products:r'])
+    const asks = Array.from({ length: FORBIDDEN_PER_MINUTE * 3 }, (_, i) =>
+      server.api(`/api/users/u${i}`, { token }),
+    )
+    for (const res of await Promise.all(asks)) expect(res.status).toBe(403)
+    const refused = (await securityLines('forbidden', FORBIDDEN_PER_MINUTE)).filter(
+      (l) => l.ctx?.user === 'flo',
+    )
+    expect(refused).toHaveLength(FORBIDDEN_PER_MINUTE)
+    expect(refused.filter((l) => l.log.includes('are not logged this minute'))).toHaveLength(1)
   })
 
   it('revoked sessions: logout, password change and deletion of the user', async () => {

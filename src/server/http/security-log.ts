@@ -9,7 +9,9 @@
  * - revoked sessions (logout, password change or reset, user deletion): called where they end.
  *
  * Lockouts are written once per user+address per minute: a burst of 200 blocked guesses is one
- * event, not 200 rows an attacker could use to flood the log.
+ * event, not 200 rows an attacker could use to flood the log. Refusals (403) are capped the same way
+ * at FORBIDDEN_PER_MINUTE per user+address, with one line saying that further ones were left out, so
+ * any session asking for what it may not have cannot fill logs/server.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { LogLevel } from '../../shared/constants'
@@ -40,8 +42,11 @@ export interface SecurityDetails {
   count?: number
 }
 
-const LOCKOUT_REPEAT_MS = 60_000
-const lastLockout = new WeakMap<Services, Map<string, number>>()
+const WINDOW_MS = 60_000
+/** Enough to see what a confused or probing caller tried; an attacker's flood is cut off after it. */
+export const FORBIDDEN_PER_MINUTE = 20
+/** Per server: key → [window start, events written in it]. */
+const windows = new WeakMap<Services, Map<string, [number, number]>>()
 
 /** The path a request was for, without its query (a socket token or a reset link lives there). */
 function pathOf(req: FastifyRequest): string {
@@ -56,11 +61,18 @@ export function securityEvent(
 ): void {
   const user = details.user !== undefined ? details.user : (req?.auth?.user ?? null)
   const address = req?.ip ?? null
-  if (kind === 'lockout' && !firstLockout(services, `${address}\u0000${user}`)) return
+  if (kind === 'lockout' && admitted(services, `lockout\u0000${address}\u0000${user}`, 1) !== 'yes') return
+  let last = false
+  if (kind === 'forbidden') {
+    const verdict = admitted(services, `forbidden\u0000${address}\u0000${user}`, FORBIDDEN_PER_MINUTE)
+    if (verdict === 'no') return
+    last = verdict === 'last'
+  }
   const parts = [`${TEXT[kind]}: user ${user ?? '(none)'}`, `from ${address ?? '(server)'}`]
   if (req) parts.push(`on ${req.method} ${pathOf(req)}`)
   if (details.reason) parts.push(`(${details.reason})`)
   if (details.count !== undefined) parts.push(`${details.count} session(s)`)
+  if (last) parts.push(`(further refusals for this user and address are not logged this minute)`)
   services.serverLog(LEVEL[kind], `Security: ${parts.join(' ')}`, {
     security: kind,
     user,
@@ -71,18 +83,23 @@ export function securityEvent(
   })
 }
 
-function firstLockout(services: Services, key: string): boolean {
-  let seen = lastLockout.get(services)
+/** 'yes' within the limit, 'last' for the event that reaches it, 'no' past it (until the minute ends). */
+function admitted(services: Services, key: string, limit: number): 'yes' | 'last' | 'no' {
+  let seen = windows.get(services)
   if (!seen) {
     seen = new Map()
-    lastLockout.set(services, seen)
+    windows.set(services, seen)
   }
   const now = Date.now()
-  const last = seen.get(key)
-  if (last !== undefined && now - last < LOCKOUT_REPEAT_MS) return false
-  if (seen.size > 10_000) seen.clear()
-  seen.set(key, now)
-  return true
+  let entry = seen.get(key)
+  if (!entry || now - entry[0] >= WINDOW_MS) {
+    if (seen.size > 10_000) seen.clear()
+    entry = [now, 0]
+    seen.set(key, entry)
+  }
+  entry[1]++
+  if (entry[1] > limit) return 'no'
+  return entry[1] === limit && limit > 1 ? 'last' : 'yes'
 }
 
 /** Records every 403 the API answers, whichever layer refused it. */

@@ -1,4 +1,4 @@
-/** Builds the feedback harness with Vite into a temp dir that the server then serves as its Web root. */
+/** Builds the feedback harness with Vite into a temp dir that harness/serve.ts then serves. */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
