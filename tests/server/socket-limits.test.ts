@@ -4,8 +4,8 @@
  * sockets already open keep answering; and pages of big documents are bounded by bytes, on the
  * stream and over GET /api/sync, without losing or repeating a change.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Write } from '../../src/server/store/types'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { Change, Write } from '../../src/server/store/types'
 import {
   SOCKETS_PER_SESSION_MAX,
   SOCKETS_PER_USER_MAX,
@@ -101,6 +101,27 @@ describe('pages bounded by bytes', () => {
   })
   let start = 0
 
+  /**
+   * The bytes of stored JSON each store read returned while `fn` ran: the read itself is bounded, so
+   * 40 big documents are never loaded at once (a read of several changes stays under the bound).
+   */
+  async function storeReads(fn: () => Promise<void>): Promise<number[]> {
+    const reads: number[] = []
+    const original = store().changes.bind(store())
+    const spy = vi.spyOn(store(), 'changes').mockImplementation(async (...args) => {
+      const page = await original(...args)
+      const bytes = (c: Change) => (c.doc ? Buffer.byteLength(JSON.stringify(c.doc)) : 0)
+      if (page.changes.length > 1) reads.push(page.changes.reduce((n, c) => n + bytes(c), 0))
+      return page
+    })
+    try {
+      await fn()
+    } finally {
+      spy.mockRestore()
+    }
+    return reads
+  }
+
   beforeAll(async () => {
     start = await store().headSeq()
     await store().writeMany(
@@ -113,12 +134,17 @@ describe('pages bounded by bytes', () => {
     const token = await server.login()
     const s = await openSocket(server.url, token)
     const sizes: number[] = []
+    let pages: Awaited<ReturnType<TestSocket['pagesUntil']>> = []
     s.ws.on('message', (data: Buffer) => {
       if (data.toString('utf8', 0, 20).includes('"changes"')) sizes.push(data.length)
     })
     expect(await s.next()).toMatchObject({ event: 'connected', payload: { connected: true } })
-    s.send('sync', { cursor: start })
-    const pages = await s.pagesUntil()
+    const reads = await storeReads(async () => {
+      s.send('sync', { cursor: start })
+      pages = await s.pagesUntil()
+    })
+    expect(reads.length).toBeGreaterThan(0)
+    for (const bytes of reads) expect(bytes).toBeLessThanOrEqual(SYNC_PAGE_MAX_BYTES)
     // chain() checks that each page continues the previous one's cursor (nothing skipped).
     const changes = chain(pages, start)
     const seqs = changes.map((c) => c.seq)
@@ -137,17 +163,21 @@ describe('pages bounded by bytes', () => {
     let cursor = start
     const ids: string[] = []
     let requests = 0
-    for (;;) {
-      const res = await server.api(`/api/sync?cursor=${cursor}&limit=2000`, { token })
-      expect(res.status).toBe(200)
-      expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(SYNC_PAGE_MAX_BYTES)
-      const page = res.body as PullResponse
-      ids.push(...page.changes.filter((c) => c.collection === 'data/big').map((c) => c.id))
-      if (page.changes.length) expect(page.cursor).toBe(page.changes[page.changes.length - 1]!.seq)
-      cursor = page.cursor
-      requests++
-      if (!page.more) break
-    }
+    const reads = await storeReads(async () => {
+      for (;;) {
+        const res = await server.api(`/api/sync?cursor=${cursor}&limit=2000`, { token })
+        expect(res.status).toBe(200)
+        expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(SYNC_PAGE_MAX_BYTES)
+        const page = res.body as PullResponse
+        ids.push(...page.changes.filter((c) => c.collection === 'data/big').map((c) => c.id))
+        if (page.changes.length) expect(page.cursor).toBe(page.changes[page.changes.length - 1]!.seq)
+        cursor = page.cursor
+        requests++
+        if (!page.more) break
+      }
+    })
+    expect(reads.length).toBeGreaterThan(0)
+    for (const bytes of reads) expect(bytes).toBeLessThanOrEqual(SYNC_PAGE_MAX_BYTES)
     expect(ids).toEqual(Array.from({ length: DOCS }, (_, i) => `big-${i}`))
     expect(requests).toBeGreaterThan(1)
   })

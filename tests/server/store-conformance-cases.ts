@@ -168,3 +168,26 @@ export const longListCases: Array<[Filter, string[]]> = [
   [{ tags: { $all: range((i) => `t${(i % 2) + 1}`) } }, ['h1']],
   [{ n: { $in: [...range((i) => i).slice(3), null, true, true] } }, ['h1']],
 ]
+
+/**
+ * Documents for byte-bounded change pages (padding lengths, in order), read with `byteBoundBudget` and
+ * a row limit of 4: small ones that share a page, one bigger than the budget (it must come alone), and
+ * big ones in the `skip` collection that a filtered reader must not count against its budget.
+ */
+export const byteBoundDocs: Array<{ collection: 'bytes' | 'skip'; pad: number }> = [
+  { collection: 'bytes', pad: 100 },
+  { collection: 'bytes', pad: 3000 },
+  { collection: 'skip', pad: 400 },
+  { collection: 'bytes', pad: 400 },
+  { collection: 'bytes', pad: 400 },
+  { collection: 'bytes', pad: 9000 },
+  { collection: 'skip', pad: 5000 },
+  { collection: 'bytes', pad: 1200 },
+  { collection: 'bytes', pad: 1200 },
+  { collection: 'bytes', pad: 10 },
+  { collection: 'bytes', pad: 10 },
+  { collection: 'bytes', pad: 10 },
+  { collection: 'bytes', pad: 10 },
+  { collection: 'bytes', pad: 10 },
+]
+export const byteBoundBudget = 3000

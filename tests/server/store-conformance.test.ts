@@ -18,6 +18,8 @@ import { SERVER_TEXT } from '../../src/shared/messages'
 import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
 import { startTestServer } from '../helpers/server'
 import {
+  byteBoundBudget,
+  byteBoundDocs,
   hostileDocs,
   hostileRegexCases,
   longListCases,
@@ -274,6 +276,51 @@ for (const { kind, backend, skip } of kinds) {
       const none = await store.changes(head + 9, 5, (collection) => collection === 'even')
       expect(none).toMatchObject({ changes: [], cursor: head + 10, more: false })
       expect(await store.changes(head + 10, 5)).toMatchObject({ changes: [], cursor: head + 10, more: false })
+    })
+
+    it('bounds a change page by the bytes of its stored JSON, skipping and repeating nothing', async () => {
+      const head = await store.headSeq()
+      await store.writeMany(
+        byteBoundDocs.map(({ collection, pad }, i) => ({
+          op: 'put' as const,
+          collection,
+          id: `b${i}`,
+          body: { pad: 'x'.repeat(pad) },
+        })),
+        user,
+      )
+      await store.write({ op: 'delete', collection: 'bytes', id: 'b0' }, user)
+      const all = (await store.changes(head, 100)).changes
+      expect(all).toHaveLength(byteBoundDocs.length + 1)
+      const size = (c: Change) => (c.doc ? Buffer.byteLength(JSON.stringify(c.doc)) : 0)
+      const limit = 4
+      for (const accept of [undefined, (collection: string) => collection === 'bytes']) {
+        const expected = all.filter((c) => !accept || accept(c.collection))
+        const got: Change[] = []
+        let cursor = head
+        for (;;) {
+          const page = await store.changes(cursor, limit, accept, byteBoundBudget)
+          const bytes = page.changes.reduce((n, c) => n + size(c), 0)
+          // Several changes only when they fit; a bigger one alone, never an empty page mid-log.
+          if (page.changes.length > 1) expect(bytes).toBeLessThanOrEqual(byteBoundBudget)
+          if (page.more) expect(page.changes.length).toBeGreaterThan(0)
+          const next = expected[got.length + page.changes.length]
+          // A page short of the row limit ended only because the next change did not fit.
+          if (page.more && page.changes.length < limit) {
+            expect(bytes + size(next!)).toBeGreaterThan(byteBoundBudget)
+          }
+          if (next) expect(page.cursor).toBeLessThan(next.seq)
+          got.push(...page.changes)
+          cursor = page.cursor
+          if (!page.more) break
+        }
+        expect(got).toEqual(expected)
+        expect(cursor).toBe(head + all.length)
+      }
+      const big = all.find((c) => c.id === 'b5')!
+      const alone = await store.changes(big.seq - 1, 10, undefined, 100)
+      expect(alone.changes.map((c) => c.id)).toEqual(['b5'])
+      expect(alone).toMatchObject({ cursor: big.seq, more: true })
     })
 
     it('writeMany is all or nothing', async () => {

@@ -49,7 +49,8 @@ export async function registerSync(api: FastifyInstance, services: Services): Pr
     const epoch = await userEpoch(store, req.auth.permissions)
     if (clientEpoch !== undefined && clientEpoch !== epoch) throw gone(epoch)
     if (cursor > (await store.headSeq())) throw gone(epoch)
-    const page = await store.changes(cursor, limit, readFilter(req.auth.grants))
+    // The read itself stops at the byte bound, so `limit=2000` of big documents is not loaded at once.
+    const page = await store.changes(cursor, limit, readFilter(req.auth.grants), SYNC_PAGE_MAX_BYTES)
     // A reset between the two reads would pair old rows with the new epoch: refuse instead.
     const after = await userEpoch(store, req.auth.permissions)
     if (after !== epoch) throw gone(after)

@@ -72,8 +72,8 @@ export class Connection implements HubClient {
       // Other credentials' Idempotency-Keys are not published (http/idempotency.ts).
       store: {
         headSeq: () => store.headSeq(),
-        changes: async (cursor, limit, accept) => {
-          const page = await store.changes(cursor, limit, accept)
+        changes: async (cursor, limit, accept, maxBytes) => {
+          const page = await store.changes(cursor, limit, accept, maxBytes)
           return { ...page, changes: changesForReader(page.changes, scope) }
         },
       },

@@ -8,10 +8,11 @@
  * until the socket has flushed the previous one, so a slow client holds at most one page in memory;
  * it resumes from its cursor when the socket drains.
  *
- * Pages are bounded by bytes as well as rows (page-bytes.ts): a read whose changes serialize to more
- * than `maxBytes` goes out as several frames, and the next read asks for fewer rows, so big documents
- * stream in small frames. Between frames the drain yields to the event loop (setImmediate), so the
- * catch-up of many sockets at once leaves room for every other request.
+ * Pages are bounded by bytes as well as rows: the store read stops at `maxBytes` of stored JSON, so
+ * big documents are never loaded 500 at a time, and a read whose changes serialize to more than
+ * `maxBytes` (page-bytes.ts) goes out as several frames; after big pages the next read also asks for
+ * fewer rows. Between frames the drain yields to the event loop (setImmediate), so the catch-up of
+ * many sockets at once leaves room for every other request.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { SERVER_TEXT } from '../../shared/messages'
@@ -86,7 +87,7 @@ export function createStream(ports: StreamPorts): Stream {
         if (s.read > head) return gone(await ports.epoch())
         s.headChecked = true
       }
-      const page = await ports.store.changes(s.read, s.rows, ports.accept())
+      const page = await ports.store.changes(s.read, s.rows, ports.accept(), ports.maxBytes)
       // Checked after the read: a reset or a permission change before it must not label these rows.
       const epoch = await ports.epoch()
       if (state !== s || ports.stale()) continue

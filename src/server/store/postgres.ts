@@ -42,6 +42,17 @@ const IDEMPOTENCY_TTL = '7 days'
 /** Rows a filtered changes() call may examine before it returns a partial page with `more`. */
 const SCAN_FACTOR = 20
 
+/**
+ * Changes after $1, at most $2 rows, ending with the first row whose stored JSON takes the running
+ * total past $3 bytes (rows after it are not sent). `size` is that row's JSON length in bytes.
+ */
+const CHANGES_WITHIN = `
+SELECT * FROM (
+  SELECT c.*, COALESCE(octet_length(c.doc::text), 0) AS size,
+    SUM(COALESCE(octet_length(c.doc::text), 0)) OVER (ORDER BY c.seq) AS running
+  FROM changes c WHERE c.seq > $1 ORDER BY c.seq LIMIT $2) page
+WHERE running - size <= $3::bigint ORDER BY seq`
+
 interface ChangeRow {
   seq: string
   batch: string
@@ -238,20 +249,34 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     writeMany: (writes, ctx) => transaction((tx) => applyWrites(tx, writes, ctx)),
     writeEach: (entries) => transaction((tx) => applyEach(tx, entries)),
     clear: (collection, ctx, check) => transaction((tx) => clearCollection(tx, collection, ctx, check)),
-    async changes(after, limit, accept) {
+    async changes(after, limit, accept, maxBytes = Infinity) {
       const changes: Change[] = []
       let cursor = after
+      let bytes = 0
       let budget = Math.max(limit, 1) * SCAN_FACTOR
-      while (changes.length < limit && budget > 0) {
-        const { rows } = await query<ChangeRow>(
-          'SELECT * FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2',
-          [cursor, Math.min(limit, budget)],
-        )
+      let full = false
+      while (!full && changes.length < limit && budget > 0) {
+        // Only as many rows as the bytes left allow (plus the first one past them, so a change bigger
+        // than the bound still comes alone), so a page of big documents is never loaded whole.
+        const room = Math.min(maxBytes - bytes, Number.MAX_SAFE_INTEGER)
+        const { rows } = await query<ChangeRow & { size: number }>(CHANGES_WITHIN, [
+          cursor,
+          Math.min(limit, budget),
+          room,
+        ])
         if (rows.length === 0) break
         for (const r of rows) {
+          if (!accept || accept(r.collection, r.id)) {
+            // Not examined: the cursor stays before it and the next page starts with it.
+            if (changes.length > 0 && bytes + r.size > maxBytes) {
+              full = true
+              break
+            }
+            changes.push(toChange(r))
+            bytes += r.size
+          }
           budget--
           cursor = Number(r.seq)
-          if (!accept || accept(r.collection, r.id)) changes.push(toChange(r))
           if (changes.length >= limit) break
         }
       }

@@ -347,19 +347,22 @@ export function openSqliteStore(file: string): DocumentStore {
       emit(out)
       return result
     },
-    async changes(after, limit, accept) {
+    async changes(after, limit, accept, maxBytes = Infinity) {
       const changes: Change[] = []
       let cursor = after
-      let budget = Math.max(limit, 1) * SCAN_FACTOR
-      while (changes.length < limit && budget > 0) {
-        const rows = stmt.changesAfter.all(cursor, Math.min(limit, budget))
-        if (rows.length === 0) break
-        for (const r of rows) {
-          budget--
-          cursor = r.seq
-          if (!accept || accept(r.collection, r.id)) changes.push(toChange(r))
-          if (changes.length >= limit) break
+      let bytes = 0
+      // Row by row (iterate, not all): rows past the page's end are never loaded, so neither the row
+      // limit times the scan factor nor big documents past the byte bound are held at once.
+      for (const r of stmt.changesAfter.iterate(after, Math.max(limit, 0) * SCAN_FACTOR)) {
+        if (!accept || accept(r.collection, r.id)) {
+          const size = r.doc ? Buffer.byteLength(r.doc) : 0
+          // Not examined: the cursor stays before it and the next page starts with it.
+          if (changes.length > 0 && bytes + size > maxBytes) break
+          changes.push(toChange(r))
+          bytes += size
         }
+        cursor = r.seq
+        if (changes.length >= limit) break
       }
       const head = stmt.headSeq.get()!.seq ?? 0
       return { changes, cursor, more: cursor < head } satisfies ChangesPage

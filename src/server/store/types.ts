@@ -147,11 +147,17 @@ export interface DocumentStore {
    * a repeat replays the first answer and deletes nothing, even documents created since.
    */
   clear(collection: string, ctx: WriteContext, check?: (ids: string[]) => void): Promise<WriteResult>
-  /** Changes with seq > after, oldest first, at most `limit`, keeping those the predicate accepts. */
+  /**
+   * Changes with seq > after, oldest first, at most `limit`, keeping those the predicate accepts. With
+   * `maxBytes` the page also ends before a change whose stored JSON would take the page's total past
+   * it (the first change always comes, however big, so a reader always progresses); the cursor then
+   * stops at the last row examined before it, so the next page starts with that change.
+   */
   changes(
     after: number,
     limit: number,
     accept?: (collection: string, id: string) => boolean,
+    maxBytes?: number,
   ): Promise<ChangesPage>
   headSeq(): Promise<number>
   /** Called after each commit with its changes in seq order. Returns an unsubscribe function. */
