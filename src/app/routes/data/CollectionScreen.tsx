@@ -5,24 +5,22 @@
  * raw query box. Everything but the raw query works offline; rows written here but not yet confirmed
  * by the server carry a "not synced yet" marker.
  */
-import { Plus, TerminalSquare, Trash2 } from 'lucide-react'
+import { Plus, TerminalSquare } from 'lucide-react'
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { SCREENS_TEXT } from '../../../shared/messages'
 import { countOf, countOfTotal } from '../../../shared/plural'
+import { BulkDeleteButton, useBulkDelete } from '../../components/bulk-delete'
 import { preview } from '../../components/format'
 import { type Column, VirtualTable } from '../../components/VirtualTable'
-import { useMutate, useSyncDb } from '../../data/sync-context'
-import { confirmDelete, notifyDeleted } from '../../feedback/notify'
-import { toast } from '../../feedback/toast-store'
+import { useSyncDb } from '../../data/sync-context'
 import { useShortcut } from '../../hooks/use-shortcut'
 import { DeniedButton, ReadOnlyNote } from '../../session/ReadOnly'
 import { useMayUnder, useWriteRefusal } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 import { NoAccess } from '../users/NoAccess'
-import { runBatches } from './batches'
 import { discoverFields, loadColumns, saveColumns, visibleColumns } from './columns'
 import { type DocFilter, docMatcher, EMPTY_FILTER, fieldValue, filterKey } from './doc-filter'
 import { type SortSpec, useDocOrder, useDocWindow, usePendingIds } from './doc-source'
@@ -38,7 +36,6 @@ export function CollectionScreen({ name }: { name: string }) {
   usePageTitle(name)
   useBreadcrumbs([{ label: 'Database', href: '/data' }, name])
   const db = useSyncDb()
-  const mutate = useMutate()
   const [, navigate] = useLocation()
   const [sort, setSort] = useState<SortSpec>({ by: '_id', reverse: false })
   const [filter, setFilter] = useState<DocFilter>(EMPTY_FILTER)
@@ -60,13 +57,7 @@ export function CollectionScreen({ name }: { name: string }) {
   const mayRead = useMayUnder(collection, 'r')
   const refusal = useWriteRefusal()
   const createRefused = refusal('create', collection)
-  const deleteRefused = useMemo(() => {
-    for (const id of selected) {
-      const r = refusal('delete', collection, id)
-      if (r) return r
-    }
-    return null
-  }, [selected, refusal, collection])
+  const bulk = useBulkDelete(collection, selected, () => setSelected(new Set()), ['document', 'documents'])
 
   const rowAt = useCallback(
     (i: number): SyncDoc | undefined => (window_ ? window_.docs[i - window_.start] : undefined),
@@ -131,26 +122,8 @@ export function CollectionScreen({ name }: { name: string }) {
     return docs
   }
 
-  const deleteSelected = async () => {
-    const ids = [...selected]
-    if (!ids.length) return
-    if (deleteRefused) {
-      toast.warning(deleteRefused.message)
-      return
-    }
-    if (!(await confirmDelete(ids.length, ids.length === 1 ? 'document' : 'documents'))) return
-    const result = await runBatches(
-      ids,
-      (id) => mutate.delete(collection, id),
-      () => {},
-    )
-    notifyDeleted(result.done, ids.length)
-    if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
-    setSelected(new Set())
-  }
-
   useShortcut('selectAll', () => void toggleAll())
-  useShortcut('delete', selected.size ? () => void deleteSelected() : null)
+  useShortcut('delete', selected.size ? () => void bulk.run() : null)
 
   const onSort = (key: string) =>
     setSort((s) => (s.by === key ? { by: key, reverse: !s.reverse } : { by: key, reverse: false }))
@@ -176,16 +149,7 @@ export function CollectionScreen({ name }: { name: string }) {
           </p>
         </div>
         <div className="actions">
-          {selected.size > 0 &&
-            (deleteRefused ? (
-              <DeniedButton className="button button-danger" reason={deleteRefused.message}>
-                <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
-              </DeniedButton>
-            ) : (
-              <button type="button" className="button button-danger" onClick={() => void deleteSelected()}>
-                <Trash2 size={16} aria-hidden="true" /> Delete {selected.size}
-              </button>
-            ))}
+          <BulkDeleteButton count={selected.size} bulk={bulk} />
           <button
             type="button"
             className="button button-quiet"

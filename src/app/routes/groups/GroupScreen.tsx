@@ -7,13 +7,12 @@
  * memberships the user changed are written, the group patch with that version as base (If-Match), so
  * a concurrent change by someone else is kept or reported, never reverted.
  */
-import { Trash2 } from 'lucide-react'
 import { useMemo } from 'react'
-import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
+import { SCREENS_TEXT } from '../../../shared/messages'
+import { RecordScreen } from '../../components/RecordScreen'
 import { useMutate } from '../../data/sync-context'
-import { confirmDelete, notifyBatchSaved, notifyDeleted, notifySaved } from '../../feedback/notify'
+import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
@@ -25,8 +24,6 @@ import { checkEntries } from './permission-preview'
 import '../../components/ui.css'
 import '../users/auth.css'
 import { countOf } from '../../../shared/plural'
-import { useSyncDb } from '../../data/sync-context'
-import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 
 interface GroupForm {
   name: string
@@ -53,11 +50,9 @@ export function GroupScreen({ params }: ScreenProps) {
 
 function GroupPage({ id }: { id: string }) {
   const row = useRow('groups', id)
-  const conflicts = useConflictIds(useSyncDb(), 'groups')
   const users = useRows('users')
   const allowed = useCan()
   const mutate = useMutate()
-  const [, navigate] = useLocation()
   const doc = row?.doc
   const memberIds = useMemo(
     () =>
@@ -111,33 +106,6 @@ function GroupPage({ id }: { id: string }) {
   }
   useSaveAction(doc && canEdit ? save : null, { disabled: !edit.modified || invalid })
 
-  const remove = async () => {
-    if (!(await confirmDelete(1, 'group'))) return
-    try {
-      await mutate.delete('groups', id)
-      edit.commit(original)
-      notifyDeleted(1, 1)
-      navigate('/groups')
-    } catch (e) {
-      notifyDeleted(0, 1)
-      toast.error(e instanceof Error ? e.message : String(e))
-    }
-  }
-
-  if (row === undefined)
-    return (
-      <div className="screen-loading" role="status">
-        <span className="spinner" aria-hidden="true" /> Loading…
-      </div>
-    )
-  if (!doc)
-    return (
-      <section className="empty-state" aria-labelledby="page-heading">
-        <h1 id="page-heading">{id}</h1>
-        <p>{SCREENS_TEXT.groupGone}</p>
-      </section>
-    )
-
   const toggleMember = (u: string) =>
     edit.setValue((v) => ({
       ...v,
@@ -145,80 +113,71 @@ function GroupPage({ id }: { id: string }) {
     }))
 
   return (
-    <section className="screen auth-screen group-screen" aria-labelledby="page-heading">
-      <header className="screen-head screen-head-row">
-        <div>
-          <h1 id="page-heading">{text(doc.name) || id}</h1>
-          <p className="muted">
-            {id} · {countOf(memberIds.length, 'member')}
-            {row?.pending && <SyncMarker conflict={conflicts.get(id)} />}
-          </p>
-        </div>
-        <div className="actions">
-          {edit.modified && (
-            <button type="button" className="button button-quiet" onClick={edit.undo}>
-              Undo changes
-            </button>
-          )}
-          {allowed(`groups/${id}:d`) && (
-            <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
-              <Trash2 size={16} aria-hidden="true" /> Delete
-            </button>
-          )}
-        </div>
-      </header>
-      {edit.changedElsewhere && (
-        <p className="notice notice-warning" role="status">
-          {EDIT_BASE_TEXT.changedElsewhere}
-        </p>
+    <RecordScreen
+      collection="groups"
+      id={id}
+      row={row}
+      edit={edit}
+      noun="group"
+      listHref="/groups"
+      goneText={SCREENS_TEXT.groupGone}
+      className="group-screen"
+      canDelete={allowed(`groups/${id}:d`)}
+      meta={() => (
+        <>
+          {id} · {countOf(memberIds.length, 'member')}
+        </>
       )}
-      <div className="card-columns">
-        <section className="panel" aria-labelledby="group-details-heading">
-          <h2 id="group-details-heading">Details</h2>
-          <div className="field">
-            <label htmlFor="group-name">Name</label>
-            <input
-              id="group-name"
-              className="input"
+    >
+      {() => (
+        <div className="card-columns">
+          <section className="panel" aria-labelledby="group-details-heading">
+            <h2 id="group-details-heading">Details</h2>
+            <div className="field">
+              <label htmlFor="group-name">Name</label>
+              <input
+                id="group-name"
+                className="input"
+                disabled={!canEdit}
+                value={edit.value.name}
+                onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="group-description">Description</label>
+              <textarea
+                id="group-description"
+                className="input"
+                rows={3}
+                disabled={!canEdit}
+                value={edit.value.description}
+                onChange={(e) => edit.setValue((v) => ({ ...v, description: e.target.value }))}
+              />
+            </div>
+            <fieldset className="check-list member-list" disabled={!canEdit || !allowed('users:u')}>
+              <legend>Members</legend>
+              {(users?.docs ?? []).map((u) => (
+                <label key={u._id} className="check-row">
+                  <input
+                    type="checkbox"
+                    checked={edit.value.members.includes(u._id)}
+                    onChange={() => toggleMember(u._id)}
+                  />
+                  {text(u.name) || u._id} <span className="muted">{u._id}</span>
+                </label>
+              ))}
+            </fieldset>
+          </section>
+          <section className="panel perm-panel" aria-labelledby="group-perms-heading">
+            <h2 id="group-perms-heading">Permissions</h2>
+            <PermissionEditor
+              entries={entries}
               disabled={!canEdit}
-              value={edit.value.name}
-              onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
+              onChange={(permissions) => edit.setValue((v) => ({ ...v, permissions }))}
             />
-          </div>
-          <div className="field">
-            <label htmlFor="group-description">Description</label>
-            <textarea
-              id="group-description"
-              className="input"
-              rows={3}
-              disabled={!canEdit}
-              value={edit.value.description}
-              onChange={(e) => edit.setValue((v) => ({ ...v, description: e.target.value }))}
-            />
-          </div>
-          <fieldset className="check-list member-list" disabled={!canEdit || !allowed('users:u')}>
-            <legend>Members</legend>
-            {(users?.docs ?? []).map((u) => (
-              <label key={u._id} className="check-row">
-                <input
-                  type="checkbox"
-                  checked={edit.value.members.includes(u._id)}
-                  onChange={() => toggleMember(u._id)}
-                />
-                {text(u.name) || u._id} <span className="muted">{u._id}</span>
-              </label>
-            ))}
-          </fieldset>
-        </section>
-        <section className="panel perm-panel" aria-labelledby="group-perms-heading">
-          <h2 id="group-perms-heading">Permissions</h2>
-          <PermissionEditor
-            entries={entries}
-            disabled={!canEdit}
-            onChange={(permissions) => edit.setValue((v) => ({ ...v, permissions }))}
-          />
-        </section>
-      </div>
-    </section>
+          </section>
+        </div>
+      )}
+    </RecordScreen>
   )
 }

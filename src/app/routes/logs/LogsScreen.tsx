@@ -9,6 +9,7 @@ import { useMemo, useState } from 'react'
 import type { LogRow } from '../../../db/types'
 import { LOG_LEVELS } from '../../../shared/constants'
 import { SCREENS_TEXT } from '../../../shared/messages'
+import { runBatches } from '../../components/batches'
 import { preview } from '../../components/format'
 import { prettyJson } from '../../components/json-text'
 import { type Column, VirtualTable } from '../../components/VirtualTable'
@@ -19,7 +20,6 @@ import { DeniedButton } from '../../session/ReadOnly'
 import { useWriteRefusal } from '../../session/use-can'
 import { usePageTitle } from '../../shell/page-chrome'
 import { useNarrow } from '../../shell/use-narrow'
-import { runBatches } from '../data/batches'
 import {
   EMPTY_LOG_FILTER,
   type LogFilter,

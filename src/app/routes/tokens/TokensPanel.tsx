@@ -4,12 +4,13 @@
  * from the server while this page is open and must never be stored in the outbox. The new token is
  * held in component state only, with a copy button, and is gone when the panel is closed.
  */
-import { Check, Copy, KeyRound, Plus, Trash2 } from 'lucide-react'
+import { Check, Copy, KeyRound, Trash2 } from 'lucide-react'
 import { type FormEvent, useMemo, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { AUTH_SCREENS_TEXT, FEEDBACK_TEXT } from '../../../shared/messages'
 import { PermissionSyntaxError, parsePermission } from '../../../shared/permissions'
 import { api } from '../../api/client'
+import { NewButton } from '../../components/RecordList'
 import { confirm } from '../../feedback/confirm-store'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
@@ -64,14 +65,7 @@ export function TokensPanel() {
         </div>
         <div className="actions">
           {allowed('tokens:c') && (
-            <button
-              type="button"
-              className="button button-primary"
-              aria-expanded={creating}
-              onClick={() => setCreating((v) => !v)}
-            >
-              <Plus size={16} aria-hidden="true" /> New token
-            </button>
+            <NewButton label="New token" open={creating} onToggle={() => setCreating((v) => !v)} />
           )}
         </div>
       </header>

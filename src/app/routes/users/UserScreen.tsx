@@ -6,14 +6,13 @@
  * The profile patch holds only the fields the user changed relative to the version they opened, with
  * that version as the write's base (If-Match), so someone else's change meanwhile is never reverted.
  */
-import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
-import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { AUTH_SCREENS_TEXT, EDIT_BASE_TEXT, SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/messages'
 import { api } from '../../api/client'
+import { RecordScreen } from '../../components/RecordScreen'
 import { useMutate } from '../../data/sync-context'
-import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
+import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useSession } from '../../session/use-session'
@@ -26,8 +25,6 @@ import { TotpCard } from './TotpCard'
 import { UserPicture } from './UserPicture'
 import '../../components/ui.css'
 import './auth.css'
-import { useSyncDb } from '../../data/sync-context'
-import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 
 interface Profile {
   name: string
@@ -54,11 +51,9 @@ export function UserScreen({ params }: ScreenProps) {
 
 function UserPage({ id, own }: { id: string; own: boolean }) {
   const row = useRow('users', id)
-  const conflicts = useConflictIds(useSyncDb(), 'users')
   const groups = useRows('groups')
   const allowed = useCan()
   const mutate = useMutate()
-  const [, navigate] = useLocation()
   const doc = row?.doc
   const original = profileOf(doc)
   const edit = useEditState<Profile, SyncDoc | null>(original, { version: doc ?? null })
@@ -110,33 +105,6 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
   }
   useSaveAction(doc && canEdit ? save : null, { disabled: !edit.modified })
 
-  const remove = async () => {
-    if (!(await confirmDelete(1, 'user'))) return
-    try {
-      await mutate.delete('users', id)
-      edit.commit(original)
-      notifyDeleted(1, 1)
-      navigate('/users')
-    } catch (e) {
-      notifyDeleted(0, 1)
-      toast.error(e instanceof Error ? e.message : String(e))
-    }
-  }
-
-  if (row === undefined)
-    return (
-      <div className="screen-loading" role="status">
-        <span className="spinner" aria-hidden="true" /> Loading…
-      </div>
-    )
-  if (!doc)
-    return (
-      <section className="empty-state" aria-labelledby="page-heading">
-        <h1 id="page-heading">{id}</h1>
-        <p>{SCREENS_TEXT.userGone}</p>
-      </section>
-    )
-
   const toggleGroup = (g: string) =>
     edit.setValue((v) => ({
       ...v,
@@ -144,96 +112,87 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
     }))
 
   return (
-    <section className="screen auth-screen user-screen" aria-labelledby="page-heading">
-      <header className="screen-head screen-head-row">
-        <div>
-          <h1 id="page-heading">{text(doc.name) || id}</h1>
-          <p className="muted">
-            {id} · last login {formatDate(doc.lastLogin)}
-            {row?.pending && <SyncMarker conflict={conflicts.get(id)} />}
-          </p>
-        </div>
-        <div className="actions">
-          {edit.modified && (
-            <button type="button" className="button button-quiet" onClick={edit.undo}>
-              Undo changes
-            </button>
-          )}
-          {allowed(`users/${id}:d`) && !own && (
-            <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
-              <Trash2 size={16} aria-hidden="true" /> Delete
-            </button>
-          )}
-        </div>
-      </header>
-      {edit.changedElsewhere && (
-        <p className="notice notice-warning" role="status">
-          {EDIT_BASE_TEXT.changedElsewhere}
-        </p>
+    <RecordScreen
+      collection="users"
+      id={id}
+      row={row}
+      edit={edit}
+      noun="user"
+      listHref="/users"
+      goneText={SCREENS_TEXT.userGone}
+      className="user-screen"
+      canDelete={allowed(`users/${id}:d`) && !own}
+      meta={(d) => (
+        <>
+          {id} · last login {formatDate(d.lastLogin)}
+        </>
       )}
-      <div className="card-columns">
-        <section className="panel" aria-labelledby="profile-heading">
-          <h2 id="profile-heading">Profile</h2>
-          <div className="field">
-            <label htmlFor="user-name">Name</label>
-            <input
-              id="user-name"
-              className="input"
-              disabled={!canEdit}
-              value={edit.value.name}
-              onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="user-email">E-mail</label>
-            <input
-              id="user-email"
-              className="input"
-              type="email"
-              disabled={!canEdit}
-              value={edit.value.email}
-              onChange={(e) => edit.setValue((v) => ({ ...v, email: e.target.value }))}
-            />
-          </div>
-          {ownEmailChanged && (
+    >
+      {(doc) => (
+        <div className="card-columns">
+          <section className="panel" aria-labelledby="profile-heading">
+            <h2 id="profile-heading">Profile</h2>
             <div className="field">
-              <label htmlFor="user-email-password">Current password</label>
+              <label htmlFor="user-name">Name</label>
               <input
-                id="user-email-password"
+                id="user-name"
                 className="input"
-                type="password"
-                autoComplete="current-password"
-                aria-describedby="user-email-password-hint"
-                value={currentPassword}
-                onChange={(e) => setCurrentPassword(e.target.value)}
+                disabled={!canEdit}
+                value={edit.value.name}
+                onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
               />
-              <p id="user-email-password-hint" className="field-hint">
-                {SECURITY_TEXT.reauthRequired}
-              </p>
             </div>
-          )}
-          <fieldset className="check-list" disabled={!canGroups}>
-            <legend>Groups</legend>
-            {(groups?.docs ?? []).map((g) => (
-              <label key={g._id} className="check-row">
+            <div className="field">
+              <label htmlFor="user-email">E-mail</label>
+              <input
+                id="user-email"
+                className="input"
+                type="email"
+                disabled={!canEdit}
+                value={edit.value.email}
+                onChange={(e) => edit.setValue((v) => ({ ...v, email: e.target.value }))}
+              />
+            </div>
+            {ownEmailChanged && (
+              <div className="field">
+                <label htmlFor="user-email-password">Current password</label>
                 <input
-                  type="checkbox"
-                  checked={edit.value.groups.includes(g._id)}
-                  onChange={() => toggleGroup(g._id)}
+                  id="user-email-password"
+                  className="input"
+                  type="password"
+                  autoComplete="current-password"
+                  aria-describedby="user-email-password-hint"
+                  value={currentPassword}
+                  onChange={(e) => setCurrentPassword(e.target.value)}
                 />
-                {text(g.name) || g._id}
-              </label>
-            ))}
-            {groups?.docs.length === 0 && <p className="muted">No groups yet.</p>}
-            {!canGroups && canEdit && (
-              <p className="field-hint">Changing membership needs users/{id}:u and groups:u.</p>
+                <p id="user-email-password-hint" className="field-hint">
+                  {SECURITY_TEXT.reauthRequired}
+                </p>
+              </div>
             )}
-          </fieldset>
-        </section>
-        <UserPicture doc={doc} own={own} canEdit={canEdit} />
-        <PasswordCard id={id} email={text(doc.email)} own={own} canEdit={canEdit} />
-        <TotpCard id={id} enabled={doc.totp === true} own={own} canEdit={canEdit} />
-      </div>
-    </section>
+            <fieldset className="check-list" disabled={!canGroups}>
+              <legend>Groups</legend>
+              {(groups?.docs ?? []).map((g) => (
+                <label key={g._id} className="check-row">
+                  <input
+                    type="checkbox"
+                    checked={edit.value.groups.includes(g._id)}
+                    onChange={() => toggleGroup(g._id)}
+                  />
+                  {text(g.name) || g._id}
+                </label>
+              ))}
+              {groups?.docs.length === 0 && <p className="muted">No groups yet.</p>}
+              {!canGroups && canEdit && (
+                <p className="field-hint">Changing membership needs users/{id}:u and groups:u.</p>
+              )}
+            </fieldset>
+          </section>
+          <UserPicture doc={doc} own={own} canEdit={canEdit} />
+          <PasswordCard id={id} email={text(doc.email)} own={own} canEdit={canEdit} />
+          <TotpCard id={id} enabled={doc.totp === true} own={own} canEdit={canEdit} />
+        </div>
+      )}
+    </RecordScreen>
   )
 }

@@ -1,0 +1,104 @@
+/**
+ * The detail screen of a record section (one user, one group, and the sections to come): loading and
+ * "no longer exists" states, the heading with the not-synced/conflict marker, "Undo changes", the
+ * single-record Delete (SPEC §8 confirmation, back to the list) and the "changed elsewhere" notice of
+ * the edit base. The section keeps its own edit state (useEditState), its save (bound with
+ * useSaveAction) and its fields, passed as children. See docs/decisions/screens.md.
+ */
+import { Trash2 } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { useLocation } from 'wouter'
+import type { SyncDoc } from '../../db/types'
+import { EDIT_BASE_TEXT } from '../../shared/messages'
+import { useMutate, useSyncDb } from '../data/sync-context'
+import { confirmDelete, notifyDeleted } from '../feedback/notify'
+import { toast } from '../feedback/toast-store'
+import type { EditState } from '../hooks/use-edit-state'
+import { text } from '../routes/users/auth-data'
+import { SyncMarker, useConflictIds } from '../sync-ui/SyncMarker'
+
+export interface RecordScreenProps<T> {
+  collection: 'users' | 'groups'
+  id: string
+  /** useRow's answer: undefined while loading, null when this device does not have the record. */
+  row: { doc: SyncDoc; pending: boolean } | null | undefined
+  edit: EditState<T, SyncDoc | null>
+  /** Lower-case singular for the delete confirmation, e.g. "user". */
+  noun: string
+  listHref: string
+  /** Shown when the record does not exist (SCREENS_TEXT.userGone …). */
+  goneText: string
+  /** Extra class of the section, e.g. "user-screen". */
+  className: string
+  canDelete: boolean
+  /** The line under the heading, before the sync marker. */
+  meta: (doc: SyncDoc) => ReactNode
+  children: (doc: SyncDoc) => ReactNode
+}
+
+export function RecordScreen<T>(props: RecordScreenProps<T>) {
+  const { collection, id, row, edit } = props
+  const conflicts = useConflictIds(useSyncDb(), collection)
+  const mutate = useMutate()
+  const [, navigate] = useLocation()
+  const doc = row?.doc
+
+  const remove = async () => {
+    if (!(await confirmDelete(1, props.noun))) return
+    try {
+      await mutate.delete(collection, id)
+      edit.commit(edit.original)
+      notifyDeleted(1, 1)
+      navigate(props.listHref)
+    } catch (e) {
+      notifyDeleted(0, 1)
+      toast.error(e instanceof Error ? e.message : String(e))
+    }
+  }
+
+  if (row === undefined)
+    return (
+      <div className="screen-loading" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading…
+      </div>
+    )
+  if (!doc)
+    return (
+      <section className="empty-state" aria-labelledby="page-heading">
+        <h1 id="page-heading">{id}</h1>
+        <p>{props.goneText}</p>
+      </section>
+    )
+
+  return (
+    <section className={`screen auth-screen ${props.className}`} aria-labelledby="page-heading">
+      <header className="screen-head screen-head-row">
+        <div>
+          <h1 id="page-heading">{text(doc.name) || id}</h1>
+          <p className="muted">
+            {props.meta(doc)}
+            {row?.pending && <SyncMarker conflict={conflicts.get(id)} />}
+          </p>
+        </div>
+        <div className="actions">
+          {edit.modified && (
+            <button type="button" className="button button-quiet" onClick={edit.undo}>
+              Undo changes
+            </button>
+          )}
+          {props.canDelete && (
+            <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
+              <Trash2 size={16} aria-hidden="true" /> Delete
+            </button>
+          )}
+        </div>
+      </header>
+      {edit.changedElsewhere && (
+        <p className="notice notice-warning" role="status">
+          {EDIT_BASE_TEXT.changedElsewhere}
+        </p>
+      )}
+      {props.children(doc)}
+    </section>
+  )
+}
