@@ -13,7 +13,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // One retry on CI only: on a 2-core runner a few timing-sensitive scenarios (install prompt under a
+  // fake clock, quota recovery) have failed about once in three full runs; a retried pass is reported
+  // as flaky in test-results/e2e.json, and locally every failure still fails.
+  retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
     headless: true,
