@@ -20,6 +20,8 @@ test.describe('on a phone', () => {
   }) => {
     await page.clock.install()
     await page.goto(`${server.ui}/login`)
+    // The app must be mounted (its 60 s timer started) before the fake clock runs past the delay.
+    await expect(page.getByLabel('Username')).toBeVisible()
     await page.clock.pauseAt(Date.now() + 1000)
     const sheet = page.getByRole('dialog', { name: /^Install / })
     await page.clock.runFor(INSTALL_PROMPT_DELAY_MS - 5000)
@@ -45,6 +47,8 @@ test.describe('on an iPhone', () => {
   test('shows the Share steps', async ({ page, server }) => {
     await page.clock.install()
     await page.goto(`${server.ui}/login`)
+    // The app must be mounted (its 60 s timer started) before the fake clock runs past the delay.
+    await expect(page.getByLabel('Username')).toBeVisible()
     await page.clock.pauseAt(Date.now() + 1000)
     await page.clock.runFor(INSTALL_PROMPT_DELAY_MS)
     const sheet = page.getByRole('dialog', { name: /^Install / })
