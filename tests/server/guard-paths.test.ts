@@ -3,41 +3,16 @@
  * Requests are sent over a raw socket so no client normalises them: `#`, `?`, `;`, `%23`, doubled
  * slashes and trailing dots must never get past an `n` grant that covers the resource they reach.
  */
-import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requiresOneOf } from '../../src/shared/messages'
+import { type RawResponse, rawRequest } from '../helpers/raw-request'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 let server: TestServer
 
-interface RawResponse {
-  status: number
-  body: string
-}
-
-/** Sends one request line exactly as written and reads the whole answer (Connection: close). */
+/** Sends one request line exactly as written (tests/helpers/raw-request.ts). */
 function raw(method: string, target: string, token: string, json?: unknown): Promise<RawResponse> {
-  const { port } = new URL(server.url)
-  const body = json === undefined ? '' : JSON.stringify(json)
-  const head = [
-    `${method} ${target} HTTP/1.1`,
-    `Host: 127.0.0.1:${port}`,
-    `Authorization: Bearer ${token}`,
-    'Connection: close',
-    ...(body ? ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`] : []),
-  ]
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), '127.0.0.1')
-    const chunks: Buffer[] = []
-    socket.on('data', (c) => chunks.push(c))
-    socket.on('error', reject)
-    socket.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8')
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)
-      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) })
-    })
-    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`)
-  })
+  return rawRequest(server.url, method, target, token, json)
 }
 
 /** Variants of a path that a router or a client may read as the same resource. */
