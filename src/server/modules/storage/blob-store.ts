@@ -11,7 +11,9 @@
  */
 import type { Readable } from 'node:stream'
 
-export type EntryType = 'file' | 'directory'
+import type { EntryType } from '../../../shared/storage'
+
+export type { EntryType }
 
 export interface BlobStat {
   path: string

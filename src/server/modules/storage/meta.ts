@@ -9,23 +9,15 @@
  * Files put into a root by hand (an operator copying a site into the Web Server folder) have no
  * document until a write touches them; listings read the disk and add descriptions where they exist.
  */
+
+import type { StorageEntry } from '../../../shared/storage'
 import type { Services } from '../../services'
 import type { Doc, Write } from '../../store/types'
-import type { BlobStat, EntryType } from './blob-store'
+import type { BlobStat } from './blob-store'
 import { contentTypeOf } from './content-type'
 import { isWithin, parentOf, type StorageRoot } from './paths'
 
-/** What the API answers for one entry (SPEC §3 Storage entry, plus what a file browser shows). */
-export interface StorageEntry {
-  path: string
-  name: string
-  type: EntryType
-  size: number
-  modified: string
-  description?: string
-  contentType?: string
-  children?: StorageEntry[]
-}
+export type { StorageEntry } from '../../../shared/storage'
 
 /** The store's documents of a folder's entries (or its whole subtree), by path. */
 export async function metaOf(

@@ -13,11 +13,11 @@ import type { FastifyRequest } from 'fastify'
 import { STORAGE_PATH_MAX } from '../../../shared/constants'
 import { STORAGE_TEXT } from '../../../shared/messages'
 import { methodLetter } from '../../../shared/permissions'
+/** The two roots: Storage (`{MOMENTUM_DATA}/storage`) and the Web Server (`config.staticDir`). */
+import type { StorageRoot } from '../../../shared/storage'
 import { badRequest } from '../../errors'
 
-/** The two roots: Storage (`{MOMENTUM_DATA}/storage`) and the Web Server (`config.staticDir`). */
-export type StorageRoot = 'storage' | 'static'
-export const STORAGE_ROOTS: readonly StorageRoot[] = ['storage', 'static']
+export { STORAGE_ROOTS, type StorageRoot } from '../../../shared/storage'
 
 /** Where the disk store stages uploads inside each root; never a valid name, never listed. */
 export const STAGING_NAME = '.momentum-staging'
