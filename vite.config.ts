@@ -37,7 +37,7 @@ function pwa() {
     injectRegister: false,
     injectManifest: {
       rollupFormat: 'iife',
-      globPatterns: ['**/*.{js,css,html,png,svg,ico,webp,woff,woff2}'],
+      globPatterns: ['**/*.{js,mjs,css,html,png,svg,ico,webp,woff,woff2}'],
       maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
     },
     devOptions: { enabled: false },

@@ -23,8 +23,19 @@ import { reactivitySuite } from './suites/reactivity'
 import { replaySuite } from './suites/replay'
 import { screenSuite } from './suites/screen'
 import { serverSuite } from './suites/server'
+import { storageSuite } from './suites/storage'
 
-const SUITES = ['mirror', 'reactivity', 'cold-start', 'replay', 'screen', 'bundle', 'server', 'mirror-100k']
+const SUITES = [
+  'mirror',
+  'reactivity',
+  'cold-start',
+  'replay',
+  'screen',
+  'bundle',
+  'server',
+  'storage',
+  'mirror-100k',
+]
 
 function parseArgs(argv: string[]) {
   const quick = argv.includes('--quick')
@@ -34,7 +45,15 @@ function parseArgs(argv: string[]) {
     .split(',')
   const selected = new Set(only ?? SUITES.filter((s) => !(quick && s === 'mirror-100k')))
   for (const s of selected) if (!SUITES.includes(s)) throw new Error(`unknown suite ${s}; one of ${SUITES}`)
-  return { quick, selected }
+  // The storage suite's file sizes: the issue's 200 MiB upload and 10,000-file folder by default.
+  const number = (name: string, fallback: number) => {
+    const raw = argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+    const n = raw === undefined ? fallback : Number(raw)
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} takes a positive whole number`)
+    return n
+  }
+  const storage = { uploadMb: number('upload-mb', 200), listFiles: number('list-files', 10_000) }
+  return { quick, selected, partial: only !== undefined, storage }
 }
 
 function machine() {
@@ -58,7 +77,7 @@ function machine() {
 }
 
 async function main() {
-  const { quick, selected } = parseArgs(process.argv.slice(2))
+  const { quick, selected, partial, storage } = parseArgs(process.argv.slice(2))
   const started = Date.now()
   const log = (m: string) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`)
   const rows: Row[] = []
@@ -131,6 +150,16 @@ async function main() {
       rows.push(...r.rows)
       details.server = r.details
     })
+    await guard('storage', async () => {
+      const r = await storageSuite(ctx, {
+        ...storage,
+        uploadRounds: quick ? 1 : 3,
+        listRounds: quick ? 5 : 11,
+      })
+      rows.push(...r.rows)
+      details.storage = r.details
+      if (r.failure) failures['storage: console listing'] = r.failure
+    })
     await guard('mirror-100k', async () => {
       log('starting a second server with 100,000 documents')
       const big = await startServer({
@@ -166,8 +195,11 @@ async function main() {
   const file = path.join(dir, `${result.date.replace(/[:.]/g, '-')}.json`)
   const json = `${JSON.stringify(result, null, 2)}\n`
   fs.writeFileSync(file, json)
-  fs.writeFileSync(path.join(dir, 'latest.json'), json)
-  fs.writeFileSync(path.join(dir, 'latest.md'), `${markdown(rows)}\n`)
+  // latest.json is the last run of everything; a run of some suites (--only) has its own latest file,
+  // so checking one suite never replaces the full figures docs/performance.md quotes.
+  const latest = partial ? `latest-${[...selected].sort().join('-')}` : 'latest'
+  fs.writeFileSync(path.join(dir, `${latest}.json`), json)
+  fs.writeFileSync(path.join(dir, `${latest}.md`), `${markdown(rows)}\n`)
   console.log(table(rows))
   for (const [name, error] of Object.entries(failures)) console.log(`\nFAILED ${name}: ${error}`)
   console.log(`\n${result.mode} run, ${result.seconds} s; ${path.relative(ROOT, file)}`)

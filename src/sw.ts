@@ -7,6 +7,7 @@
  *   cached here, the local database is the offline copy;
  * - shows Web Push notifications and routes clicks (sw/push.ts);
  * - drains the outbox on Background Sync (sw/background-sync.ts).
+ * - sends the storage queue on Background Sync (sw/storage-sync.ts).
  * A new version waits until the user presses Reload in the console (SKIP_WAITING); it is never
  * swapped in under someone's unsaved changes.
  */
@@ -18,6 +19,7 @@ import { IMAGE_CACHE, MANIFEST_CACHE, type WindowToSw } from './shared/sw-protoc
 import { drainInServiceWorker, registerBackgroundSync } from './sw/background-sync'
 import { registerImageCache } from './sw/images'
 import { postToWindows, registerPush } from './sw/push'
+import { drainStorageInServiceWorker, registerStorageSync } from './sw/storage-sync'
 import type { SwGlobal } from './sw/types'
 
 declare const self: SwGlobal
@@ -60,6 +62,9 @@ registerBackgroundSync(self, async () => {
   await postToWindows(self, { type: 'momentum:sync' })
   await drainInServiceWorker(self)
 })
+
+// The storage queue (uploads and file operations queued offline), sent under the tabs' Web Locks.
+registerStorageSync(self, () => drainStorageInServiceWorker(self))
 
 self.addEventListener('message', (event) => {
   const message = event.data as WindowToSw | null

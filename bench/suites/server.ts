@@ -25,7 +25,7 @@ async function load(opts: autocannon.Options): Promise<Load> {
   return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors }
 }
 
-async function startBare(): Promise<{ url: string; child: ChildProcess }> {
+export async function startBare(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['bench/lib/bare-server.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -15,11 +15,12 @@ import { SECURITY_TEXT, SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
 import { ApiError } from './errors'
 import { registerBodyDepthCheck } from './http/body-depth'
-import { isApiPath, isConsolePath, registerSecurityHeaders, WEB_ROOT_CSP } from './http/security-headers'
+import { registerSecurityHeaders } from './http/security-headers'
 import { registerSecurityLog } from './http/security-log'
 import { registerModules } from './modules'
 import { manifestRoute } from './modules/manifest'
-import { STAGING_NAME } from './modules/storage/paths'
+import { blobStoresOf } from './modules/storage'
+import { webRootRoutes } from './modules/storage/web-root'
 import type { Services } from './services'
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -95,7 +96,18 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(fastifyCors, {
     origin: config.corsOrigins,
     credentials: true,
-    exposedHeaders: ['etag', 'x-total-count', 'idempotent-replayed', 'retry-after'],
+    // The tus ones: the dev console (another port) resumes uploads by them (modules/storage/tus.ts).
+    exposedHeaders: [
+      'etag',
+      'x-total-count',
+      'idempotent-replayed',
+      'retry-after',
+      'location',
+      'tus-resumable',
+      'upload-offset',
+      'upload-length',
+      'upload-entry',
+    ],
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: UPLOAD_FILES_MAX } })
@@ -114,30 +126,20 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       wildcard: false,
     })
   }
-  fs.mkdirSync(config.staticDir, { recursive: true })
-  // Wildcard: files uploaded to the Web Server root at run time must be served without a restart.
-  // Every file of it is sandboxed to an opaque origin, whatever URL reached it (security-headers.ts),
-  // and /ui and /api paths never resolve into it: those belong to the console and the API.
-  await app.register(fastifyStatic, {
-    root: config.staticDir,
-    prefix: '/',
-    decorateReply: false,
-    wildcard: true,
-    // Nor the folder where uploads wait until their request is accepted (modules/storage/disk-store.ts).
-    allowedPath: (pathname) =>
-      !isConsolePath(pathname) && !isApiPath(pathname) && !pathname.startsWith(`/${STAGING_NAME}`),
-    setHeaders: (reply) => {
-      reply.header('content-security-policy', WEB_ROOT_CSP)
-      reply.removeHeader('x-frame-options')
-    },
-  })
+  // The Web Server root at /, read through the `static` BlobStore (data dir or S3) at every request, so
+  // uploads are served without a restart. Every file of it is sandboxed to an opaque origin, whatever
+  // URL reached it (security-headers.ts); /ui, /api and the staging folder never resolve into it.
+  webRootRoutes(app, blobStoresOf(services).static)
   return app
 }
 
 /** Query parameters that carry a credential: the socket's `token`, a reset link's `reset`. */
 const SECRET_PARAMS = /([?&](?:token|reset)=)[^&#]*/gi
 
+/** A share link's token (modules/storage/share.ts): in the API path, and in the download page's `t`. */
+const SHARE_TOKENS = /(\/api\/share\/|\/ui\/download\?(?:[^#]*&)?t=)[^/?&#]+/gi
+
 /** The URL as it may be logged: credential parameters replaced by `[redacted]`. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]')
+  return url.replace(SECRET_PARAMS, '$1[redacted]').replace(SHARE_TOKENS, '$1[redacted]')
 }

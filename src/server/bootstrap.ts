@@ -78,13 +78,32 @@ export async function bootstrap(services: Services): Promise<BootstrapResult> {
       throw new Error(`The sample password of ${user} is refused by the password policy: ${problem}`)
   }
   // Secrets first: a start that dies before the documents commit leaves no password-less admin.
-  await store.secrets.set(PASSWORD_SECRET, ADMIN_USER, await hashPassword(adminPassword))
+  // Claimed, not set: several instances starting at once on one empty PostgreSQL database must not
+  // each print a password of their own while only one set of documents wins (docs/postgres.md).
+  const hash = await hashPassword(adminPassword)
+  if ((await store.secrets.claim(PASSWORD_SECRET, ADMIN_USER, hash)) !== hash) {
+    if (await usersAppear(services)) return { adminCreated: false }
+    // Nobody finished the first start within the wait: an earlier start died in between. Take over.
+    await store.secrets.set(PASSWORD_SECRET, ADMIN_USER, hash)
+  }
   for (const [user, password] of Object.entries(samplePasswords)) {
     await store.secrets.set(PASSWORD_SECRET, user, await hashPassword(password))
   }
   await store.writeMany(writes, { user: null })
   services.serverLog('INFO', 'First start: created the admin user and default settings')
   return { adminCreated: true, adminPassword, samplePasswords }
+}
+
+/** How long an instance that lost the first-start claim waits for the winner's documents. */
+export const FIRST_START_WAIT_MS = 15_000
+
+async function usersAppear(services: Services): Promise<boolean> {
+  const until = Date.now() + FIRST_START_WAIT_MS
+  while (Date.now() < until) {
+    if ((await services.store.list('users', { limit: 1 })).total > 0) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
 }
 
 function defaultSettings(): Write[] {

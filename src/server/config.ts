@@ -52,6 +52,75 @@ export interface ServerConfig {
    * (a local push service, the tests' endpoint). Off by default: the server would post to them.
    */
   pushAllowPrivate: boolean
+  /**
+   * The SMS provider, Twilio's Messages API or a service speaking it (MOMENTUM_SMS_URL, _ACCOUNT_SID,
+   * _AUTH_TOKEN, _FROM; docs/messages.md); unset keeps SMS records queued.
+   */
+  sms?: { url: string; accountSid: string; authToken: string; from: string }
+  /** Overrides the message queue's retry, lease and tick constants (tests use short ones). */
+  messageTiming?: { retryBaseMs?: number; maxAttempts?: number; leaseMs?: number; tickMs?: number }
+  /**
+   * MOMENTUM_PDF_ALLOW_HOSTS: hosts (or host:port) POST /api/pdf {url} may load although they are on
+   * loopback or a private network; by default those are refused (docs/pdf.md#security).
+   */
+  pdfAllowHosts: string[]
+  /** Chromium for PDFs (CHROMIUM_PATH, default /usr/bin/chromium, as scripts/setup-browser.mjs installs). */
+  chromiumPath: string
+  /**
+   * Most bytes each root's files may take (MOMENTUM_STORAGE_QUOTA_BYTES, MOMENTUM_STATIC_QUOTA_BYTES);
+   * unset or 0 is no quota. Uploads, resumable uploads and copies past it are 413 (storage/quota.ts).
+   */
+  storageQuota?: { storage?: number; static?: number }
+  /**
+   * An S3-compatible bucket for the Storage and Web Server files instead of the data dir
+   * (MOMENTUM_S3_BUCKET and friends, docs/storage.md "S3-compatible storage"); unset keeps them on disk.
+   */
+  s3?: S3Config
+}
+
+export interface S3Config {
+  bucket: string
+  /** http(s)://host:port of a non-AWS service (MinIO, s3rver …); unset means AWS itself. */
+  endpoint?: string
+  region: string
+  /** Unset: the SDK's usual chain (AWS_ACCESS_KEY_ID, a profile, an instance role). */
+  accessKeyId?: string
+  secretAccessKey?: string
+  /** Prepended to every key, e.g. `momentum/`; the roots live under `{prefix}storage/` and `{prefix}static/`. */
+  prefix: string
+  /** Bucket in the path (`endpoint/bucket/key`), what non-AWS services expect; default on with an endpoint. */
+  forcePathStyle: boolean
+}
+
+function s3FromEnv(env: NodeJS.ProcessEnv): S3Config | undefined {
+  const bucket = env.MOMENTUM_S3_BUCKET?.trim()
+  if (!bucket) return undefined
+  const endpoint = env.MOMENTUM_S3_ENDPOINT?.trim() || undefined
+  const prefix = env.MOMENTUM_S3_PREFIX?.trim() ?? ''
+  return {
+    bucket,
+    endpoint,
+    region: env.MOMENTUM_S3_REGION?.trim() || 'us-east-1',
+    accessKeyId: env.MOMENTUM_S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.MOMENTUM_S3_SECRET_ACCESS_KEY || undefined,
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+    forcePathStyle: env.MOMENTUM_S3_PATH_STYLE ? env.MOMENTUM_S3_PATH_STYLE === 'true' : !!endpoint,
+  }
+}
+
+/** All four MOMENTUM_SMS_* variables, or no SMS provider. */
+function smsFromEnv(env: NodeJS.ProcessEnv): ServerConfig['sms'] {
+  const url = env.MOMENTUM_SMS_URL?.trim()
+  const accountSid = env.MOMENTUM_SMS_ACCOUNT_SID?.trim()
+  const authToken = env.MOMENTUM_SMS_AUTH_TOKEN
+  const from = env.MOMENTUM_SMS_FROM?.trim()
+  return url && accountSid && authToken && from ? { url, accountSid, authToken, from } : undefined
+}
+
+/** A byte quota from the environment: a positive whole number, else none. */
+function quotaBytes(value: string | undefined): number | undefined {
+  const n = Number(value)
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined
 }
 
 /** `npm run dev` serves the console on port 5173 and it calls the API on this server directly. */
@@ -99,5 +168,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     publicUrl: env.MOMENTUM_PUBLIC_URL?.trim() || undefined,
     quiet: env.MOMENTUM_QUIET === 'true',
     pushAllowPrivate: env.MOMENTUM_PUSH_ALLOW_PRIVATE === 'true',
+    sms: smsFromEnv(env),
+    pdfAllowHosts: list(env.MOMENTUM_PDF_ALLOW_HOSTS ?? ''),
+    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+    storageQuota: {
+      storage: quotaBytes(env.MOMENTUM_STORAGE_QUOTA_BYTES),
+      static: quotaBytes(env.MOMENTUM_STATIC_QUOTA_BYTES),
+    },
+    s3: s3FromEnv(env),
   }
 }

@@ -15,12 +15,16 @@ export type ErrorCode =
   | 'gone'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  /** A well-formed request the server refuses to finish, e.g. a template stopped by its limits. */
+  | 'unprocessable'
   | 'too_many_requests'
   | 'internal'
   | 'not_implemented'
   | 'bad_gateway'
   | 'unavailable'
   | 'gateway_timeout'
+  /** The server has no room left to store what was sent (a full disk while staging an upload). */
+  | 'insufficient_storage'
 
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -34,12 +38,14 @@ const STATUS: Record<ErrorCode, number> = {
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unprocessable: 422,
   too_many_requests: 429,
   internal: 500,
   not_implemented: 501,
   bad_gateway: 502,
   unavailable: 503,
   gateway_timeout: 504,
+  insufficient_storage: 507,
 }
 
 export class ApiError extends Error {

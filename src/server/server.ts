@@ -8,11 +8,13 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { LogLevel } from '../shared/constants'
 import { buildApp } from './app'
-import { createTokenService, loadSecret } from './auth/tokens'
+import { loadInstanceSecrets } from './auth/instance-secrets'
+import { createTokenService } from './auth/tokens'
 import { type BootstrapResult, bootstrap } from './bootstrap'
 import type { ServerConfig } from './config'
 import { applyTransportLimits, DEFAULT_TRANSPORT_LIMITS } from './http/timeouts'
 import { createMailService } from './mail/outbox'
+import { checkBucket } from './modules/storage/s3-client'
 import { createHub } from './realtime/hub'
 import type { Services } from './services'
 import { openStore } from './store/open'
@@ -27,9 +29,10 @@ export interface RunningServer {
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   fs.mkdirSync(config.dataDir, { recursive: true })
+  if (config.s3) await checkBucket(config.s3)
   const store = await openStore(config)
   const hub = createHub()
-  const tokens = createTokenService(store, loadSecret(config.dataDir), {
+  const tokens = createTokenService(store, await loadInstanceSecrets(config.dataDir, store), {
     onRevoke: (id) => hub.sessionEnded(id),
   })
   const services: Services = {

@@ -86,6 +86,19 @@ export const CLIENT_LOG_CHANNEL = 'client'
 export const SYNC_LOCK_NAME = 'momentum-sync'
 /** Background Sync tag registered on every outbox append (issue 5). */
 export const OUTBOX_SYNC_TAG = 'outbox'
+/** Background Sync tag registered when the storage queue (src/app/storage) holds waiting items (issue 12). */
+export const STORAGE_SYNC_TAG = 'storage-queue'
+/**
+ * Web Locks of the storage queue, shared by the tabs and the service worker so that nobody sends one
+ * item twice: JSON operations and uploads run in two lanes, so a folder made offline is not stuck
+ * behind a long upload (docs/storage-offline.md).
+ */
+export const STORAGE_OPS_LOCK = 'momentum-storage-ops'
+export const STORAGE_UPLOADS_LOCK = 'momentum-storage-uploads'
+/** An upload that moved no byte for this long is abandoned with 'Request timed out' and retried later. */
+export const UPLOAD_STALL_MS = 60_000
+/** A storage operation (mkdir, move, …) that got no answer in this time says 'Request timed out'. */
+export const STORAGE_OP_TIMEOUT_MS = 30_000
 /** Sync pull page size: large enough to amortise a request, small enough for one IndexedDB transaction. */
 export const SYNC_PAGE_DEFAULT = 500
 export const SYNC_PAGE_MAX = 2000
@@ -95,10 +108,43 @@ export const LIST_LIMIT_MAX = 1000
 /** JSON request bodies above this are refused with 413; uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024
+/** Resumable uploads (tus 1.0.0, contract C1 of issue 12): creation, HEAD and PATCH live under this path. */
+export const TUS_PATH = '/api/uploads'
+/**
+ * Bytes per tus PATCH the console sends. Each PATCH is one HTTP request, so a chunk bounds what one
+ * request holds (well inside REQUEST_MAX_MS even on a slow link, and inside a proxy's body limit);
+ * the server keeps every byte that arrived even from a cut PATCH (it answers HEAD with them), so a
+ * cut costs the bytes in flight, not the chunk. 8 MiB: ~100 requests for the 200 MB benchmark file,
+ * a few seconds each on an ordinary uplink, and a progress event per chunk besides XHR's own.
+ */
+export const TUS_CHUNK_BYTES = 8 * 1024 * 1024
+/** Largest file a resumable (tus) upload may create; multipart posts keep UPLOAD_LIMIT_BYTES. */
+export const RESUMABLE_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024 * 1024
+/**
+ * An unfinished resumable upload that received no byte for this long is deleted with its partial
+ * file (counted from the last byte, so a slow upload that keeps going never expires).
+ */
+export const TUS_EXPIRY_MS = 24 * 3600_000
+/**
+ * How long the server remembers a FINISHED upload (no bytes, just its entry): a client that lost the
+ * last answer and comes back within this time learns it is done instead of sending the file again.
+ */
+export const TUS_FINISHED_KEEP_MS = 7 * 24 * 3600_000
+/** How often expired partial uploads are swept (also once at start). */
+export const TUS_SWEEP_INTERVAL_MS = 3600_000
 /** Files one multipart upload may carry (the @fastify/multipart `files` limit); more are refused with 413. */
 export const UPLOAD_FILES_MAX = 20
 /** Longest storage path, in characters: far above real folder trees, well under the filesystem's PATH_MAX. */
 export const STORAGE_PATH_MAX = 1024
+/**
+ * Share links (POST /api/share): how long a link lives when the caller does not say, and the bounds it
+ * may ask for, in seconds. A week covers "send it to a colleague"; past 30 days a link outlives the
+ * reason it was made, and a longer-lived copy belongs in the Web Server root instead. The floor is one
+ * second so a script (and the tests) can make a link that expires at once.
+ */
+export const SHARE_DEFAULT_SECONDS = 7 * 24 * 3600
+export const SHARE_MIN_SECONDS = 1
+export const SHARE_MAX_SECONDS = 30 * 24 * 3600
 /**
  * Deepest nesting of arrays and objects a JSON request body may have (issue 10). SQLite's JSON
  * functions stop at 1,000 levels, so one document nested 2,000 deep made every list of its collection

@@ -13,6 +13,7 @@ export const VALIDATION = {
   passwordMissing: 'Cannot update password, missing username or password',
   aiMissingQuestion: 'Cannot ask AI, missing question',
   transactionDeleteNotSupported: 'Not supported',
+  pdfMissing: 'PDF creation needs HTML, a template or a URL',
 } as const
 
 /** SPEC §8: texts the console shows. */
@@ -464,4 +465,177 @@ export const STORAGE_TEXT = {
   descriptionInvalid: 'description must be a string of at most 2,000 characters, or null to remove it',
   rangeUnsatisfiable: 'The requested range lies outside the file',
   uploadTooLarge: 'A file is larger than the upload limit',
+  quotaExceeded: (quota: string): string =>
+    `Not enough room: this would take the files here over their quota of ${quota}. Delete some files or ask an administrator for more space`,
+  diskFull: "The server's disk is full, so the file was not saved. Try again once space has been freed",
+  tusMetadata:
+    'Upload-Metadata must hold root (storage or static), folder and name, each base64-encoded; type and key are optional',
+  tusLength: 'Send Upload-Length with the size of the file in bytes',
+  tusNotFound: 'No upload at this address: it finished long ago, expired, or belongs to someone else',
+  tusKeyReused: 'This upload key was already used for another file',
+  tusIncomplete: 'This upload has not received all its bytes',
+  tusOffset: 'Upload-Offset does not match the bytes the server holds: ask with HEAD and resume from there',
+  shareBody: 'Send {root, path} of a file to share, and optionally expiresIn in seconds',
+  shareExpiresIn: 'expiresIn must be a whole number of seconds from 1 to 2,592,000 (30 days)',
+  shareNotFile: 'Only a file can be shared, not a folder',
+  shareInvalid: 'This download link is not valid',
+  shareExpired: 'This download link has expired',
+  shareFileGone: 'The shared file has been changed, moved or deleted since the link was made',
+} as const
+
+/** The share-link download page (/ui/download, routes/download). */
+export const DOWNLOAD_TEXT = {
+  title: 'Download a file',
+  loading: 'Checking the link…',
+  missing: 'This address has no download link in it',
+  expiredTitle: 'Link expired',
+  invalidTitle: 'Link not valid',
+  goneTitle: 'File no longer available',
+  failedTitle: 'Could not open the link',
+  askAgain: 'Ask the person who sent it for a new link.',
+  download: 'Download',
+  downloading: 'Downloading…',
+  done: 'Downloaded',
+  again: 'Download again',
+  retry: 'Try again',
+  progressLabel: 'Download progress',
+  failed: (reason: string) => `The download failed: ${reason}`,
+} as const
+
+/** The Storage and Web Server file browser (docs/storage-console.md). */
+export const STORAGE_BROWSER_TEXT = {
+  empty: 'This folder is empty. Upload files or drop them here.',
+  emptyReadOnly: 'This folder is empty.',
+  noMatch: 'No files or folders match the search.',
+  loading: 'Loading…',
+  notFound: 'This folder is not on this device: it was moved or deleted, or you may not read it.',
+  logIn: 'Log in to browse these files.',
+  dropHere: 'Drop files or folders to upload them here',
+  needsNetwork: 'This file is not kept offline: opening it needs the network.',
+  noPreview: 'No preview for this kind of file. Download it to open it.',
+  htmlAsText: 'Shown as text: pages are never run inside the console.',
+  tooLargeForText: 'Only the beginning of this file is shown.',
+  folderCreated: (name: string): string => `Folder ${name} was created`,
+  renamed: (name: string): string => `Renamed to ${name}`,
+  moved: (n: number, folder: string): string => `Moved ${n} ${n === 1 ? 'item' : 'items'} to ${folder}`,
+  copied: (n: number, folder: string): string => `Copied ${n} ${n === 1 ? 'item' : 'items'} to ${folder}`,
+  uploading: (n: number): string => `Uploading ${n} ${n === 1 ? 'file' : 'files'}`,
+  uploadsQueued: (n: number): string =>
+    `${n} ${n === 1 ? 'file is' : 'files are'} kept on this device and will be uploaded when you are back online`,
+  queued: (what: string): string => `${what} will be sent when you are back online`,
+  linkCopied: 'Link copied to the clipboard',
+  linkNeedsNetwork: 'Creating a link needs the network.',
+  keptOffline: (name: string): string => `${name} is kept on this device`,
+  rootName: { storage: 'Storage', static: 'Web Server' },
+  nameInvalid: 'A name cannot be empty, contain / or \\, or be . or ..',
+  nameTaken: 'A file or folder with this name is already here',
+} as const
+
+/** The storage queue: offline and resumable writes of Storage and Web Server files (docs/storage-offline.md). */
+export const STORAGE_QUEUE_TEXT = {
+  diskFull:
+    'This device has no room left to keep these files for upload. Free some disk space and add them again; files queued earlier are kept.',
+  queuedOffline: 'will be sent when you are back online',
+  uploadsTitle: 'Uploads',
+  uploadsEmpty: 'No uploads',
+  totalProgress: 'Total progress',
+  cancel: 'Cancel',
+  retry: 'Retry',
+  clearFinished: 'Clear finished',
+  notLoggedIn: 'Log in to change files',
+  notKept: 'This file is not kept offline and the network is not available',
+  status: { waiting: 'Waiting', running: 'Sending', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' },
+  opLabel: {
+    mkdir: 'New folder',
+    move: 'Move',
+    copy: 'Copy',
+    delete: 'Delete',
+    describe: 'Description',
+    upload: 'Upload',
+  },
+  progressLabel: (name: string): string => `Upload progress of ${name}`,
+  cancelItem: (name: string): string => `Cancel ${name}`,
+  retryItem: (name: string): string => `Retry ${name}`,
+} as const
+
+/** Templates (issue 13, docs/templates.md); the spec leaves them open. */
+export const TEMPLATE_TEXT = {
+  kindInvalid: 'kind must be one of email, sms, push, pdf, layout, partial',
+  labelInvalid: (field: string): string => `${field} must be a string of at most 1,000 characters`,
+  sampleInvalid: 'sample must be a JSON object',
+  partMissing: (kind: string, field: string): string => `A ${kind} template needs ${field}`,
+  partNotString: (field: string): string => `${field} must be a string`,
+  partTooLong: (field: string, max: number): string =>
+    `${field} is longer than ${max.toLocaleString('en')} characters`,
+  emailBodyMissing: 'An email template needs html or text',
+  pageInvalid:
+    'page must be {size, orientation, margin}: size A3, A4, A5, Letter, Legal or Tabloid; orientation portrait or landscape; margin {top, right, bottom, left} as lengths such as 10mm',
+  pageOnlyPdf: 'page options belong to pdf templates',
+  dataInvalid: 'data must be a JSON object',
+  draftMissing: 'Send {template: {kind, …parts}, data} to preview a template that is not saved',
+  syntax: (where: string, line: number, column: number, detail: string): string =>
+    `Syntax error in ${where} at line ${line}, column ${column}: ${detail}`,
+  renderFailed: (where: string, detail: string): string => `Cannot render ${where}: ${detail}`,
+  tooSlow: (seconds: number): string =>
+    `The template took longer than ${seconds} s to render and was stopped`,
+  tooMuchMemory: 'The template produced too much output and was stopped',
+  tooLong: 'The template is too long to render',
+  missingReference: (name: string): string => `No layout or partial named '${name}' that you may read`,
+  busy: 'Too many templates are being rendered; try again in a moment',
+} as const
+
+/** POST /api/pdf (issue 13, docs/pdf.md); the spec gives only VALIDATION.pdfMissing. */
+export const PDF_TEXT = {
+  oneSource: 'Send only one of html, url or template',
+  htmlInvalid: 'html must be a non-empty string',
+  templateInvalid: 'template must be the id of a pdf template',
+  notPdfTemplate: (id: string, kind: string): string =>
+    `Template ${id} is a ${kind} template; only pdf templates render to PDF`,
+  urlInvalid: 'url must be an http:// or https:// address',
+  urlPrivate: (host: string): string =>
+    `${host} is a loopback, private or link-local address; the server does not fetch those`,
+  urlUnresolved: (host: string): string => `The host ${host} cannot be resolved`,
+  urlFailed: (detail: string): string => `The page could not be loaded: ${detail}`,
+  optionsInvalid: 'options must be an object of page options (see docs/pdf.md)',
+  timeout: (seconds: number): string => `The PDF took longer than ${seconds} s to render and was stopped`,
+  busy: 'Too many PDFs are being rendered; try again in a moment',
+  unavailable: 'The PDF renderer (Chromium) is not available on this server',
+} as const
+
+/** POST /api/email, /api/sms, /api/call and the message history (issue 13, docs/messages.md). */
+export const MESSAGING_TEXT = {
+  toMissing: (max: number): string =>
+    `to must be a recipient or a list of at most ${max} recipients (user ids, group ids, addresses or phone numbers)`,
+  recipientInvalid: (value: string): string =>
+    `'${value}' is not a user, a group, an e-mail address or a phone number in international form (+15551234567)`,
+  emailInvalid: (value: string): string => `'${value}' is not a valid e-mail address`,
+  phoneInvalid: (value: string): string =>
+    `'${value}' is not a phone number in international E.164 form, such as +15551234567`,
+  notForChannel: (value: string, channel: string): string =>
+    `'${value}' cannot receive ${channel === 'sms' ? 'an SMS' : channel === 'call' ? 'a call' : 'an e-mail'}`,
+  noAddress: (user: string, channel: string): string =>
+    `User ${user} has no ${channel === 'sms' ? 'phone number' : 'e-mail address'}`,
+  noRecipients: 'No recipients: the groups given have no members with an address for this channel',
+  tooManyRecipients: (max: number): string => `At most ${max} recipients per request`,
+  batchTooLarge: (mb: number): string =>
+    `The rendered messages of this request exceed ${mb} MB; send to fewer recipients at once`,
+  bccInvalid: 'bcc must be an e-mail address or a list of e-mail addresses',
+  subjectMissing: 'An e-mail needs a subject, or a template',
+  bodyMissing: 'An e-mail needs html or text, or a template',
+  smsTextMissing: 'An SMS needs text, or a template',
+  smsTooLong: (max: number): string => `An SMS is at most ${max} characters`,
+  tooLong: (field: string): string => `${field} is too long`,
+  fieldInvalid: (field: string): string => `${field} must be a string`,
+  contentAndTemplate: 'Send either the content or a template, not both',
+  templateInvalid: 'template must be the id of a template',
+  templateNotFound: (id: string): string => `No template ${id} that you may read`,
+  templateWrongKind: (id: string, kind: string, channel: string): string =>
+    `Template ${id} is a ${kind} template; ${channel} needs a ${channel} template`,
+  dataInvalid: 'data must be a JSON object',
+  roomMissing: 'A call needs the room to join (room: an id of letters, digits, - and _)',
+  notFailed: 'Only a failed message can be resent',
+  smsNotConfigured: 'No SMS provider is configured (MOMENTUM_SMS_URL, _ACCOUNT_SID, _AUTH_TOKEN, _FROM)',
+  smtpNotConfigured: 'No SMTP server is configured (MOMENTUM_SMTP_URL)',
+  noSubscription: 'The user has no push subscription; the call rang only in their open consoles, if any',
+  callTitle: (caller: string): string => `${caller} is calling you`,
 } as const

@@ -666,6 +666,13 @@ for (const { kind, backend, skip } of kinds) {
       expect(await store.headSeq()).toBe(head)
     })
 
+    it('claims a secret once: the first value stays, every claimer gets it', async () => {
+      const claims = await Promise.all(['v1', 'v2', 'v3'].map((v) => store.secrets.claim('_claim', 'k', v)))
+      expect(new Set(claims).size).toBe(1)
+      expect(await store.secrets.get('_claim', 'k')).toBe(claims[0])
+      expect(await store.secrets.claim('_claim', 'k', 'later')).toBe(claims[0])
+    })
+
     it('calls onCommit after each commit with its changes in seq order', async () => {
       const calls: Change[][] = []
       const stop = store.onCommit((changes) => calls.push(changes))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, preview, stampFileName } from './format'
+import { formatBytes, preview } from './format'
 
 describe('format', () => {
   it('formats bytes in steps of 1024 up to YB', () => {
@@ -9,12 +9,6 @@ describe('format', () => {
     expect(formatBytes(1536)).toBe('1.5 KB')
     expect(formatBytes(5 * 1024 ** 3)).toBe('5 GB')
     expect(formatBytes(1024 ** 9)).toBe('1024 YB')
-  })
-
-  it('stamps {{TIMESTAMP}} as year-month-day_hour-minute', () => {
-    expect(stampFileName('contacts-{{TIMESTAMP}}.csv', new Date(2026, 2, 7, 14, 5))).toBe(
-      'contacts-2026-03-07_14-05.csv',
-    )
   })
 
   it('previews values on one line', () => {

@@ -1,9 +1,10 @@
 /**
  * Small display formats shared by the data, logs and settings screens: byte sizes (SPEC §9: units to
- * YB in steps of 1024), the {{TIMESTAMP}} file-name token (SPEC §9: year-month-day_hour-minute), and a
+ * YB in steps of 1024), the {{TIMESTAMP}} file-name token (src/shared/storage.ts, re-exported for the screens), and a
  * short one-line preview of any JSON value for table cells.
  */
 import { BYTE_STEP, BYTE_UNITS } from '../../shared/constants'
+import { stampFileName } from '../../shared/storage'
 
 export function formatBytes(bytes: number, digits = 1): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return `0 ${BYTE_UNITS[0]}`
@@ -16,13 +17,7 @@ export function formatBytes(bytes: number, digits = 1): string {
   return `${i === 0 ? n : n.toFixed(digits).replace(/\.0+$/, '')} ${BYTE_UNITS[i]}`
 }
 
-const pad = (n: number) => String(n).padStart(2, '0')
-
-/** Replaces {{TIMESTAMP}} with the local time as 2026-03-07_14-05. */
-export function stampFileName(name: string, now = new Date()): string {
-  const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}_${pad(now.getHours())}-${pad(now.getMinutes())}`
-  return name.replaceAll('{{TIMESTAMP}}', stamp)
-}
+export { stampFileName }
 
 /** One line for a table cell: strings as they are, other values as compact JSON, cut to `max`. */
 export function preview(value: unknown, max = 120): string {

@@ -4,12 +4,14 @@
  */
 import type { ComponentType } from 'react'
 import { DatabaseRoute, DataEditorRoute } from './data' // screens: database
+import { DownloadRoute } from './download' // screens: share-link download
 import { Home } from './home/Home'
 import { LoginPage } from './login/LoginPage'
 import { ClientLogsRoute, ServerLogsRoute } from './logs' // screens: logs
 import { NotFound } from './not-found/NotFound'
 import { ComingSoon } from './placeholder/ComingSoon'
 import { SettingsRoute } from './settings' // screens: settings
+import { StaticRoute, StorageRoute } from './storage' // file browser
 import { GroupRoute, GroupsRoute, UserRoute, UsersRoute } from './users' // auth screens
 
 export interface ScreenProps {
@@ -23,10 +25,13 @@ const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   login: LoginPage,
   'not-found': NotFound,
   data: DatabaseRoute, // screens: database
+  download: DownloadRoute, // screens: share-link download
   'data-editor': DataEditorRoute, // screens: database
   'logs-client': ClientLogsRoute, // screens: logs
   'logs-server': ServerLogsRoute, // screens: logs
   settings: SettingsRoute, // screens: settings
+  storage: StorageRoute, // file browser
+  static: StaticRoute, // file browser
   users: UsersRoute, // auth screens
   user: UserRoute, // auth screens
   groups: GroupsRoute, // auth screens

@@ -1,11 +1,13 @@
 /**
  * The toolbar's sync control: online / offline / syncing, a badge with the number of changes not yet
- * sent, a warning mark while the inbox holds conflicts, and a click that opens the Sync panel. Shown
- * only while an engine runs (a logged-in user).
+ * sent (documents in the outbox, storage writes and uploads in the files queue), a warning mark while
+ * the inbox holds conflicts, and a click that opens the Sync panel. Shown only while an engine runs
+ * (a logged-in user).
  */
 import { Cloud, CloudOff, RefreshCw, TriangleAlert } from 'lucide-react'
 import { SYNC_UI_TEXT } from '../../shared/messages'
 import { useEngine } from '../data/sync-context'
+import { useStorageQueue } from '../storage/queue'
 import { syncPanel } from './panel-store'
 import { useDisplayStatus } from './use-display-status'
 import './sync-ui.css'
@@ -13,8 +15,11 @@ import './sync-ui.css'
 export function SyncIndicator() {
   const { ready } = useEngine()
   const status = useDisplayStatus()
+  // Storage writes and uploads wait in their own queue (src/app/storage): they are changes not yet sent too.
+  const files = useStorageQueue().filter((i) => i.status === 'waiting' || i.status === 'running').length
   if (!ready) return null
-  const { network, pending, conflicts } = status
+  const { network, conflicts } = status
+  const pending = status.pending + files
   const Icon = network === 'offline' ? CloudOff : network === 'syncing' ? RefreshCw : Cloud
   const label = SYNC_UI_TEXT[network]
   // Online with a queue, the engine is sending it: "Sending · 1841 left", not "Synced · … not yet sent".

@@ -11,9 +11,11 @@ import { useEffect, useId, useRef, useState } from 'react'
 import type { InboxItem, OutboxEntry } from '../../db/types'
 import { SYNC_UI_TEXT } from '../../shared/messages'
 import { useEngine, useSyncDb } from '../data/sync-context'
+import { retryQueueNow, wireStorageQueue } from '../storage/runner'
 import { formatAge } from './age'
 import { ConflictView } from './ConflictView'
 import { syncPanel, useSyncPanel } from './panel-store'
+import { UploadsSection } from './UploadsSection'
 import './sync-ui.css'
 
 /** Ages in the list are coarse (seconds at best), so a slow tick is enough. */
@@ -32,6 +34,9 @@ export function SyncPanel() {
     [],
   )
   const now = useNow(open)
+  // The panel is mounted for the page's whole life: the storage queue's runner starts with it, so a
+  // reload resumes queued uploads without visiting the file browser.
+  useEffect(() => wireStorageQueue(), [])
 
   useEffect(() => {
     const dialog = ref.current
@@ -62,7 +67,14 @@ export function SyncPanel() {
         <div className="mc-sync-panel-body">
           <header className="mc-sync-panel-head">
             <h2 id={titleId}>{SYNC_UI_TEXT.panelTitle}</h2>
-            <button type="button" className="mc-button" onClick={() => void engine.kick()}>
+            <button
+              type="button"
+              className="mc-button"
+              onClick={() => {
+                void engine.kick()
+                retryQueueNow()
+              }}
+            >
               <RefreshCw size={16} aria-hidden="true" /> {SYNC_UI_TEXT.retryNow}
             </button>
             <button
@@ -81,6 +93,7 @@ export function SyncPanel() {
             <>
               <InboxList items={inbox} />
               <OutboxTable entries={outbox} now={now} />
+              <UploadsSection />
             </>
           )}
         </div>

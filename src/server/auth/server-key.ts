@@ -1,6 +1,7 @@
 /**
- * The server's own HMAC key, kept in the data dir beside jwt.secret (every instance behind a load
- * balancer shares the data dir, docs/postgres.md, so they agree on it). Used where a value must be
+ * The server's own HMAC key, kept in the data dir beside jwt.secret, or with PostgreSQL in the database
+ * (auth/instance-secrets.ts hands it over through `shareServerKey`), so every instance behind a load
+ * balancer agrees on it (docs/postgres.md). Used where a value must be
  * reproducible by the server but worthless to anyone reading the database: idempotency request hashes
  * (a body may hold a password, and an unkeyed SHA-256 of it is a fast offline guess) and API token
  * secrets derived for an Idempotency-Key replay. Each use passes its own purpose label, so a value made
@@ -29,6 +30,11 @@ function load(dataDir: string): Buffer {
   const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64')
   keys.set(dataDir, key)
   return key
+}
+
+/** The key to use for this data dir instead of its file: the one every instance on the database shares. */
+export function shareServerKey(dataDir: string, key: Buffer): void {
+  keys.set(dataDir, key)
 }
 
 /** HMAC-SHA-256 under the data dir's key of `purpose` and the parts, NUL-separated; hex. */

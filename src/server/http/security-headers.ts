@@ -34,6 +34,8 @@ const CONSOLE_DIRECTIVES: Record<string, string> = {
   'script-src': "'self'",
   'style-src': "'self'",
   'img-src': "'self' data: blob: https: http:",
+  // File previews play audio and video from blob: URLs of bytes fetched with the session's token.
+  'media-src': "'self' blob:",
   'font-src': "'self' data:",
   'connect-src': "'self'",
   'worker-src': "'self'",

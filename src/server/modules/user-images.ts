@@ -1,6 +1,7 @@
 /**
- * User images at /api/users/{id}/image (SPEC §3, §7). Files live under dataDir/images/{id}/{rev}, where
- * rev is a hash of the content: the upload writes its file first, then one document write sets `image`
+ * User images at /api/users/{id}/image (SPEC §3, §7). Files live at `{id}/{rev}` of the user image
+ * BlobStore (dataDir/images, or the S3 bucket's `images/` so every instance sees them), where rev is a
+ * hash of the content: the upload writes its file first, then one document write sets `image`
  * and `imageRev` (so If-Match and Idempotency-Key work as on every write), then the previous file is
  * removed. A reader therefore never finds a document pointing at a missing or half-written file, and
  * `imageRev` changes exactly when the picture does, which is what clients need to bust caches.
@@ -9,8 +10,7 @@
  * nosniff and a sandboxing CSP, so an "image" can never run as a page on the console's origin.
  */
 import crypto from 'node:crypto'
-import fs from 'node:fs'
-import path from 'node:path'
+import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { COLLECTION_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { isOwn, requirePermission } from '../auth/guard'
@@ -19,6 +19,8 @@ import { parseIfMatch, sendWrite } from '../http/writes'
 import type { Services } from '../services'
 import { publicUser, USERS } from './auth/common'
 import { idParam } from './collections'
+import { userImageStore } from './storage'
+import type { BlobStore } from './storage/blob-store'
 
 const REV = /^[0-9a-f]{16}$/
 /** Bytes read to recognise a format; every signature below sits in the first few, SVG's in the text. */
@@ -26,10 +28,6 @@ const SNIFF_BYTES = 1024
 
 /** Ids hold only characters that are safe in a URL path (shared/ids.ts), so no encoding is needed. */
 export const imageUrl = (id: string): string => `/api/users/${id}/image`
-
-export function imagesDir(services: Services, id: string): string {
-  return path.join(services.config.dataDir, 'images', id)
-}
 
 /** The image type of a file from its leading bytes, or null when it is not an image we serve. */
 export function sniffImage(head: Buffer): string | null {
@@ -53,8 +51,17 @@ export function sniffImage(head: Buffer): string | null {
   return null
 }
 
+/** Removes a path of the image store; one already gone is fine (a repeat, a concurrent removal). */
+async function removeQuietly(images: BlobStore, path: string): Promise<void> {
+  try {
+    await images.remove(path)
+  } catch (error) {
+    if ((error as ApiError).status !== 404) throw error
+  }
+}
+
 export async function removeUserImages(services: Services, id: string): Promise<void> {
-  await fs.promises.rm(imagesDir(services, id), { recursive: true, force: true })
+  await removeQuietly(userImageStore(services), id)
 }
 
 /**
@@ -67,35 +74,30 @@ function allowOwnOr(req: FastifyRequest, id: string, letter: 'r' | 'u'): void {
 
 export function userImageRoutes(api: FastifyInstance, services: Services): void {
   const { store } = services
+  const images = userImageStore(services)
 
   api.get('/users/:id/image', { config: { access: 'session' } }, async (req, reply) => {
     const id = idParam(req)
     allowOwnOr(req, id, 'r')
     const rev = (await store.get(USERS, id))?.imageRev
     if (typeof rev !== 'string' || !REV.test(rev)) throw new ApiError('not_found', COLLECTION_TEXT.imageNone)
-    const file = path.join(imagesDir(services, id), rev)
-    let handle: fs.promises.FileHandle
-    try {
-      handle = await fs.promises.open(file, 'r')
-    } catch {
-      throw new ApiError('not_found', COLLECTION_TEXT.imageNone)
-    }
-    const head = Buffer.alloc(SNIFF_BYTES)
-    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0)
-    const { size } = await handle.stat()
+    const file = `${id}/${rev}`
+    const stat = await images.stat(file)
+    if (stat?.type !== 'file' || stat.size === 0) throw new ApiError('not_found', COLLECTION_TEXT.imageNone)
+    const size = stat.size
     const etag = `"${rev}"`
     reply
       .header('etag', etag)
       .header('cache-control', 'private, no-cache')
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-    if (req.headers['if-none-match'] === etag) {
-      await handle.close()
-      return reply.status(304).send()
-    }
-    reply.type(sniffImage(head.subarray(0, bytesRead)) ?? 'application/octet-stream')
+    if (req.headers['if-none-match'] === etag) return reply.status(304).send()
+    const chunks: Buffer[] = []
+    for await (const chunk of await images.read(file, { start: 0, end: Math.min(size, SNIFF_BYTES) - 1 }))
+      chunks.push(Buffer.from(chunk))
+    reply.type(sniffImage(Buffer.concat(chunks)) ?? 'application/octet-stream')
     reply.header('content-length', String(size))
-    return reply.send(handle.createReadStream({ start: 0, autoClose: true }))
+    return reply.send(await images.read(file))
   })
 
   api.post('/users/:id/image', { config: { access: 'session' } }, async (req, reply) => {
@@ -120,12 +122,14 @@ export function userImageRoutes(api: FastifyInstance, services: Services): void 
     // The Idempotency-Key hash covers the request body; for a multipart upload that is the file, so a
     // key reused for a different picture is refused like any other changed body.
     req.body = { file: rev }
-    const dir = imagesDir(services, id)
-    const file = path.join(dir, rev)
-    await fs.promises.mkdir(dir, { recursive: true })
-    const temp = `${file}.${crypto.randomBytes(4).toString('hex')}.tmp`
-    await fs.promises.writeFile(temp, data)
-    await fs.promises.rename(temp, file)
+    const file = `${id}/${rev}`
+    try {
+      await images.mkdir(id)
+    } catch (error) {
+      if ((error as ApiError).status !== 409) throw error
+    }
+    // Staged whole, then named: a reader never finds half a picture.
+    await images.commit(await images.stage(Readable.from([data])), file)
 
     const previous = typeof user.imageRev === 'string' && REV.test(user.imageRev) ? user.imageRev : null
     try {
@@ -138,12 +142,12 @@ export function userImageRoutes(api: FastifyInstance, services: Services): void 
         async () => {
           // Only the file this write replaced: removing "everything else" could delete the file of a
           // concurrent upload that has not committed yet. A rare race leaves an orphan, never a gap.
-          if (previous && previous !== rev) await fs.promises.rm(path.join(dir, previous), { force: true })
+          if (previous && previous !== rev) await removeQuietly(images, `${id}/${previous}`)
         },
       )
     } catch (error) {
       const current = (await store.get(USERS, id))?.imageRev
-      if (current !== rev) await fs.promises.rm(file, { force: true })
+      if (current !== rev) await removeQuietly(images, file)
       throw error
     }
   })

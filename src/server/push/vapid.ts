@@ -1,6 +1,7 @@
 /**
  * The server's VAPID key pair (RFC 8292). Created once, on the first start, and kept in the data dir
- * next to the database: push services bind every subscription to the public key it was made with, so
+ * next to the database (with PostgreSQL in the database itself, auth/instance-secrets.ts, which hands
+ * it over through `shareVapidKeys`): push services bind every subscription to the public key it was made with, so
  * a key that changed would silently break every subscription. The public half is published as the
  * server-managed setting `push_public_key`, which the console passes to pushManager.subscribe.
  */
@@ -17,22 +18,35 @@ export interface VapidKeys {
 export const VAPID_FILE = 'vapid.json'
 export const PUSH_KEY_SETTING = 'push_public_key'
 
+const shared = new Map<string, VapidKeys>()
+
+/** The pair to use for this data dir instead of its file: the one every instance on the database shares. */
+export function shareVapidKeys(dataDir: string, keys: VapidKeys): void {
+  shared.set(dataDir, keys)
+}
+
+/** The key pair in the data dir's file, or null when there is none (never creates one). */
+export function readVapidFile(dataDir: string): VapidKeys | null {
+  const file = path.join(dataDir, VAPID_FILE)
+  if (!fs.existsSync(file)) return null
+  const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<VapidKeys>
+  if (typeof keys.publicKey === 'string' && typeof keys.privateKey === 'string') {
+    return { publicKey: keys.publicKey, privateKey: keys.privateKey }
+  }
+  throw new Error(`${file} is not a VAPID key pair; restore it from a backup or delete it to make a new one`)
+}
+
 /** Reads the key pair from the data dir, creating it (readable by the owner only) when missing. */
 export function loadVapidKeys(dataDir: string): VapidKeys {
-  const file = path.join(dataDir, VAPID_FILE)
-  if (fs.existsSync(file)) {
-    const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<VapidKeys>
-    if (typeof keys.publicKey === 'string' && typeof keys.privateKey === 'string') {
-      return { publicKey: keys.publicKey, privateKey: keys.privateKey }
-    }
-    throw new Error(
-      `${file} is not a VAPID key pair; restore it from a backup or delete it to make a new one`,
-    )
-  }
+  const given = shared.get(dataDir) ?? readVapidFile(dataDir)
+  if (given) return given
   const keys = webpush.generateVAPIDKeys()
   // 'wx' refuses to overwrite: two instances starting together must not make two different pairs.
   try {
-    fs.writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600, flag: 'wx' })
+    fs.writeFileSync(path.join(dataDir, VAPID_FILE), JSON.stringify(keys, null, 2), {
+      mode: 0o600,
+      flag: 'wx',
+    })
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadVapidKeys(dataDir)
     throw error

@@ -329,6 +329,19 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
           [kind, id, value],
         )
       },
+      async claim(kind, id, value) {
+        // A concurrent insert of the same key waits for the other's commit, then does nothing; the
+        // SELECT (a new statement, so a new snapshot) then sees whichever value committed first.
+        await query(
+          'INSERT INTO secrets (kind, id, value) VALUES ($1, $2, $3) ON CONFLICT (kind, id) DO NOTHING',
+          [kind, id, value],
+        )
+        const { rows } = await query<{ value: string }>(
+          'SELECT value FROM secrets WHERE kind = $1 AND id = $2',
+          [kind, id],
+        )
+        return rows[0]!.value
+      },
       async delete(kind, id) {
         await query('DELETE FROM secrets WHERE kind = $1 AND id = $2', [kind, id])
       },

@@ -103,6 +103,7 @@ export function openSqliteStore(file: string): DocumentStore {
     ),
     setSecret: db.prepare('INSERT OR REPLACE INTO secrets (kind, id, value) VALUES (?, ?, ?)'),
     deleteSecret: db.prepare('DELETE FROM secrets WHERE kind = ? AND id = ?'),
+    claimSecret: db.prepare('INSERT OR IGNORE INTO secrets (kind, id, value) VALUES (?, ?, ?)'),
   }
 
   const listeners = new Set<(changes: Change[]) => void>()
@@ -405,6 +406,10 @@ export function openSqliteStore(file: string): DocumentStore {
       },
       async set(kind, id, value) {
         stmt.setSecret.run(kind, id, value)
+      },
+      async claim(kind, id, value) {
+        stmt.claimSecret.run(kind, id, value)
+        return stmt.getSecret.get(kind, id)!.value
       },
       async delete(kind, id) {
         stmt.deleteSecret.run(kind, id)

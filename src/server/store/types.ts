@@ -184,5 +184,10 @@ export interface DocumentStore {
 export interface SecretStore {
   get(kind: string, id: string): Promise<string | null>
   set(kind: string, id: string, value: string): Promise<void>
+  /**
+   * Stores `value` unless the key already has one, and answers the stored value: of several instances
+   * claiming at once (each with its own fresh value), exactly one wins and all get the winner's.
+   */
+  claim(kind: string, id: string, value: string): Promise<string>
   delete(kind: string, id: string): Promise<void>
 }

@@ -28,6 +28,10 @@ export interface BlobStat {
 export interface Staged {
   readonly id: string
   readonly size: number
+}
+
+/** A staged stream, with the hash computed on the way in. */
+export interface HashedStaged extends Staged {
   /** SHA-256 of the bytes (hex): the upload's identity in an Idempotency-Key's request hash. */
   readonly sha256: string
 }
@@ -45,7 +49,13 @@ export interface BlobStore {
   /** The bytes of a file, or of one range of it. */
   read(path: string, range?: ByteRange): Promise<Readable>
   /** Receives an upload; `limitBytes` not checked here (the multipart parser truncates and flags it). */
-  stage(source: Readable): Promise<Staged>
+  stage(source: Readable): Promise<HashedStaged>
+  /**
+   * Optional: takes a complete local file (a finished resumable upload) as staged without copying its
+   * bytes, leaving the file where it is. null when this store cannot (another filesystem, a remote
+   * store): the caller stages a stream of it instead.
+   */
+  adopt?(localFile: string): Promise<Staged | null>
   /** Names a staged upload, replacing a file of that name; the parent folder must exist. */
   commit(staged: Staged, path: string): Promise<BlobStat>
   discard(staged: Staged): Promise<void>

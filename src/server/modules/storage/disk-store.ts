@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { STORAGE_TEXT } from '../../../shared/messages'
 import { ApiError, badRequest, conflict } from '../../errors'
-import type { BlobStat, BlobStore, ByteRange, Staged } from './blob-store'
+import type { BlobStat, BlobStore, ByteRange, HashedStaged, Staged } from './blob-store'
 import { baseName, joinPath, STAGING_NAME } from './paths'
 
 const notFound = () => new ApiError('not_found', STORAGE_TEXT.notFound)
@@ -112,7 +112,7 @@ export function diskBlobStore(rootDir: string): BlobStore {
       return fs.createReadStream(await resolve(rel), range ? { start: range.start, end: range.end } : {})
     },
 
-    async stage(source: Readable): Promise<Staged> {
+    async stage(source: Readable): Promise<HashedStaged> {
       await fs.promises.mkdir(staging, { recursive: true })
       const id = crypto.randomBytes(12).toString('hex')
       const hash = crypto.createHash('sha256')
@@ -128,6 +128,20 @@ export function diskBlobStore(rootDir: string): BlobStore {
         throw error
       }
       return { id, size, sha256: hash.digest('hex') }
+    },
+
+    async adopt(localFile: string): Promise<Staged | null> {
+      await fs.promises.mkdir(staging, { recursive: true })
+      const id = crypto.randomBytes(12).toString('hex')
+      // A hard link: no byte is copied, and the source stays whole if the commit is refused.
+      try {
+        await fs.promises.link(localFile, path.join(staging, id))
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === 'EXDEV' || code === 'EPERM' || code === 'ENOTSUP' || code === 'EMLINK') return null
+        throw error
+      }
+      return { id, size: (await fs.promises.stat(localFile)).size }
     },
 
     async commit(staged, rel) {

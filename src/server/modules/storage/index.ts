@@ -16,6 +16,8 @@
  *   PATCH  /api/R/P {move}         R/P:u               subtree `u`, its new paths `c`        Idempotency-Key
  *   PATCH  /api/R/P {description}  R/P:u               -                                     Idempotency-Key
  *   DELETE /api/R/P                R/P:d               subtree `d` (all or nothing)          Idempotency-Key
+ *   POST /api/share, GET /api/share/{token}[/file]: share links, share.ts (its own checks)
+ *   POST /api/uploads, HEAD|PATCH|DELETE /api/uploads/{id}: resumable uploads (tus), tus.ts (own checks)
  *
  * No If-Match: a file has no document revision; conflicting names answer 409 instead. Every write
  * upserts or deletes the entries' documents in the DocumentStore (meta.ts), so the change log and the
@@ -24,12 +26,18 @@
  */
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ServerConfig } from '../../config'
+import type { S3Config, ServerConfig } from '../../config'
 import type { Services } from '../../services'
 import type { BlobStore } from './blob-store'
 import { diskBlobStore } from './disk-store'
 import { STORAGE_ROOTS, type StorageRoot, storageAccess } from './paths'
 import { type RootContext, readRoute } from './read'
+import { s3ClientFor } from './s3-client'
+import { s3BlobStore } from './s3-store'
+import { shareRoutes } from './share'
+import { tusRoutes } from './tus'
+import type { RootContexts } from './tus-finish'
+import { tusPartials } from './tus-partials'
 import { uploadRoute } from './upload'
 import { deleteRoute, patchRoute, postJsonRoute } from './write'
 
@@ -43,13 +51,57 @@ export function diskBlobStores(config: ServerConfig): BlobStores {
   }
 }
 
+/** Both roots in one S3-compatible bucket, under `{prefix}storage/` and `{prefix}static/` (s3-store.ts). */
+export function s3BlobStores(s3: S3Config): BlobStores {
+  const client = s3ClientFor(s3)
+  return {
+    storage: s3BlobStore(client, s3.bucket, `${s3.prefix}storage/`),
+    static: s3BlobStore(client, s3.bucket, `${s3.prefix}static/`),
+  }
+}
+
+const storesOf = new WeakMap<Services, BlobStores>()
+const imageStores = new WeakMap<Services, BlobStore>()
+
+/** Where user pictures live (user-images.ts): `{MOMENTUM_DATA}/images`, or `{prefix}images/` in the bucket. */
+export function userImageStore(services: Services): BlobStore {
+  let store = imageStores.get(services)
+  if (!store) {
+    const { config } = services
+    store = config.s3
+      ? s3BlobStore(s3ClientFor(config.s3), config.s3.bucket, `${config.s3.prefix}images/`)
+      : diskBlobStore(path.join(config.dataDir, 'images'))
+    imageStores.set(services, store)
+  }
+  return store
+}
+
+/**
+ * The server's stores, made once: S3 when MOMENTUM_S3_BUCKET is set, else the data dir. The API and
+ * the Web Server root at `/` (web-root.ts) read the same ones.
+ */
+export function blobStoresOf(services: Services): BlobStores {
+  let stores = storesOf.get(services)
+  if (!stores) {
+    const { config } = services
+    stores = config.s3 ? s3BlobStores(config.s3) : diskBlobStores(config)
+    storesOf.set(services, stores)
+  }
+  return stores
+}
+
 export async function storageModule(
   api: FastifyInstance,
   services: Services,
-  stores: BlobStores = diskBlobStores(services.config),
+  stores: BlobStores = blobStoresOf(services),
 ): Promise<void> {
+  // Unfinished resumable uploads: their bytes wait in the data dir, their size counts against the quota.
+  const partials = tusPartials(services.config.dataDir)
+  const contexts = {} as RootContexts
   for (const root of STORAGE_ROOTS) {
-    const ctx: RootContext = { services, root, blobs: stores[root] }
+    const reserved = (except?: string) => partials.reserved(root, except)
+    const ctx: RootContext = { services, root, blobs: stores[root], reserved }
+    contexts[root] = ctx
     const config = { access: storageAccess(root) }
     const read = readRoute(ctx)
     const upload = uploadRoute(ctx)
@@ -65,4 +117,8 @@ export async function storageModule(
       api.delete(url, { config }, remove)
     }
   }
+  // Share links: POST /api/share, GET /api/share/{token}[/file] (share.ts).
+  shareRoutes(api, services, stores)
+  // Resumable uploads (tus): POST /api/uploads, HEAD/PATCH/DELETE /api/uploads/{id} (tus.ts).
+  tusRoutes(api, services, partials, contexts)
 }

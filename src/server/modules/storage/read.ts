@@ -20,11 +20,14 @@ import type { BlobStat, BlobStore, ByteRange } from './blob-store'
 import { contentTypeOf, isActiveType } from './content-type'
 import { entryOf, metaOf, type StorageEntry } from './meta'
 import { permissionPath, requestPath, type StorageRoot } from './paths'
+import type { Reserved } from './quota'
 
 export interface RootContext {
   services: Services
   root: StorageRoot
   blobs: BlobStore
+  /** Bytes promised to unfinished resumable uploads into this root, for the quota (quota.ts). */
+  reserved?: Reserved
 }
 
 const flag = (value: unknown): boolean => value === 'true' || value === '1' || value === ''
@@ -85,37 +88,54 @@ export function readRoute(ctx: RootContext) {
     }
     if (flag(query.meta)) return reply.send(entryOf(stat, await ctx.services.store.get(ctx.root, path)))
 
-    const etag = etagOf(stat)
-    const type = contentTypeOf(stat.name)
-    reply
-      .header('etag', etag)
-      .header('last-modified', stat.modified.toUTCString())
-      .header('accept-ranges', 'bytes')
-      .header('x-content-type-options', 'nosniff')
-      .header(
-        'content-disposition',
-        `${isActiveType(type) ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(stat.name)}`,
-      )
-    if (notModified(req, etag, stat.modified)) return reply.status(304).send()
-
-    const ifRange = req.headers['if-range']
-    const rangeApplies = ifRange === undefined || ifRange === etag
-    const range = rangeApplies ? parseRange(req.headers.range, stat.size) : null
-    if (range === 'unsatisfiable') {
-      return reply
-        .status(416)
-        .header('content-range', `bytes */${stat.size}`)
-        .send({ error: 'range_not_satisfiable', message: STORAGE_TEXT.rangeUnsatisfiable })
-    }
-    reply.type(type)
-    if (range) {
-      reply
-        .status(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
-        .header('content-length', String(range.end - range.start + 1))
-      return reply.send(await ctx.blobs.read(path, range))
-    }
-    reply.header('content-length', String(stat.size))
-    return reply.send(stat.size === 0 ? '' : await ctx.blobs.read(path))
+    return sendFile(req, reply, ctx.blobs, stat, 'auto')
   }
+}
+
+/**
+ * A file's bytes with its validators: ETag, Last-Modified, 304, one Range (206/416), If-Range, nosniff.
+ * `disposition` 'auto' makes active types attachments (read route); 'attachment' always (share links);
+ * 'inline' never (the Web Server root, web-root.ts, whose pages are meant to render under its sandbox).
+ */
+export async function sendFile(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  blobs: BlobStore,
+  stat: BlobStat,
+  disposition: 'auto' | 'attachment' | 'inline',
+): Promise<FastifyReply> {
+  const path = stat.path
+  const etag = etagOf(stat)
+  const type = contentTypeOf(stat.name)
+  const attachment = disposition === 'attachment' || (disposition === 'auto' && isActiveType(type))
+  reply
+    .header('etag', etag)
+    .header('last-modified', stat.modified.toUTCString())
+    .header('accept-ranges', 'bytes')
+    .header('x-content-type-options', 'nosniff')
+    .header(
+      'content-disposition',
+      `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(stat.name)}`,
+    )
+  if (notModified(req, etag, stat.modified)) return reply.status(304).send()
+
+  const ifRange = req.headers['if-range']
+  const rangeApplies = ifRange === undefined || ifRange === etag
+  const range = rangeApplies ? parseRange(req.headers.range, stat.size) : null
+  if (range === 'unsatisfiable') {
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${stat.size}`)
+      .send({ error: 'range_not_satisfiable', message: STORAGE_TEXT.rangeUnsatisfiable })
+  }
+  reply.type(type)
+  if (range) {
+    reply
+      .status(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+      .header('content-length', String(range.end - range.start + 1))
+    return reply.send(await blobs.read(path, range))
+  }
+  reply.header('content-length', String(stat.size))
+  return reply.send(stat.size === 0 ? '' : await blobs.read(path))
 }

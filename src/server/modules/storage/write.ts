@@ -27,9 +27,21 @@ import {
   requestPath,
   withSuffix,
 } from './paths'
+import { checkQuota, diskFull, fileBytes, isNoSpace } from './quota'
 import type { RootContext } from './read'
 
 const DESCRIPTION_MAX = 2000
+
+/** A copy that fills the disk is undone (what it made so far is removed) and answers 507. */
+async function copyOrFull(ctx: RootContext, from: string, to: string): Promise<void> {
+  try {
+    await ctx.blobs.copy(from, to)
+  } catch (error) {
+    if (!isNoSpace(error)) throw error
+    if (await ctx.blobs.stat(to)) await ctx.blobs.remove(to)
+    throw diskFull()
+  }
+}
 
 function need(req: FastifyRequest, ctx: RootContext, path: string, letter: Method): void {
   requirePermission(req, `${permissionPath(ctx.root, path)}:${letter}`)
@@ -105,7 +117,8 @@ export function postJsonRoute(ctx: RootContext) {
         }
         if (source.type === 'directory' && isWithin(target, from)) throw badRequest(STORAGE_TEXT.intoItself)
         needAt(req, ctx, from, target, copied)
-        await ctx.blobs.copy(from, target)
+        await checkQuota(ctx, fileBytes(copied))
+        await copyOrFull(ctx, from, target)
         const stats = await statsBelow(ctx, target)
         await recordEntries(ctx.services, user, ctx.root, stats, await carried(ctx, from, target))
         return { status: 201, body: entryOf(stats[0]!) }

@@ -1,0 +1,200 @@
+/**
+ * Every write of the file browser, through the offline queue (C3: runStorageOp / enqueueUploads), with
+ * the toasts that tell the truth about where it went: done on the server, or kept on this device and
+ * "will be sent when you are back online". Deletes ask the SPEC §8 confirmation and report with its
+ * toasts. A batch (move, copy or delete of a selection) runs one op after the other, in order.
+ */
+import { STORAGE_BROWSER_TEXT, savedToast } from '../../../shared/messages'
+import type { StorageRoot } from '../../../shared/storage'
+import { confirmDelete, notifyDeleted } from '../../feedback/notify'
+import { toast } from '../../feedback/toast-store'
+import { enqueueUploads, runStorageOp, type StorageOp, type UploadInput } from '../../storage/queue'
+import { baseName, type Entry, joinPath } from './entries'
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+
+interface BatchResult {
+  done: number
+  queued: number
+  failed: number
+}
+
+/** Runs ops in order; the first error is shown, the others counted. */
+async function runAll(ops: readonly StorageOp[]): Promise<BatchResult> {
+  const result: BatchResult = { done: 0, queued: 0, failed: 0 }
+  let firstError: unknown = null
+  for (const op of ops) {
+    try {
+      const answer = await runStorageOp(op)
+      if (answer.queued) result.queued++
+      else result.done++
+    } catch (e) {
+      result.failed++
+      firstError ??= e
+    }
+  }
+  if (firstError) toast.error(messageOf(firstError))
+  return result
+}
+
+/** One op: "done" toast, "queued" toast, or the error; true unless it failed. */
+async function runOne(op: StorageOp, doneText: string, what: string): Promise<boolean> {
+  const r = await runAll([op])
+  if (r.done && doneText) toast.success(doneText)
+  if (r.queued) toast.success(STORAGE_BROWSER_TEXT.queued(what))
+  return r.failed === 0
+}
+
+export function createFolder(root: StorageRoot, folder: string, name: string): Promise<boolean> {
+  return runOne(
+    { kind: 'mkdir', root, folder, name },
+    STORAGE_BROWSER_TEXT.folderCreated(name),
+    `Folder ${name}`,
+  )
+}
+
+export function rename(root: StorageRoot, entry: Entry, name: string): Promise<boolean> {
+  return runOne(
+    { kind: 'move', root, path: entry.path, to: joinPath(entry.parent, name) },
+    STORAGE_BROWSER_TEXT.renamed(name),
+    `Renaming ${entry.name}`,
+  )
+}
+
+/** SPEC §8 wording when the server has it: "Description was saved successfully". */
+export async function describe(root: StorageRoot, entry: Entry, description: string): Promise<boolean> {
+  const value = description.trim() ? description : null
+  const r = await runAll([{ kind: 'describe', root, path: entry.path, description: value }])
+  if (r.done) toast.success(savedToast('Description'))
+  if (r.queued) toast.success(STORAGE_BROWSER_TEXT.queued('The description'))
+  return r.failed === 0
+}
+
+const folderLabel = (root: StorageRoot, folder: string) => folder || STORAGE_BROWSER_TEXT.rootName[root]
+
+/** Moves entries into `folder` (each keeps its name; a clash is the server's 409). */
+export async function moveInto(root: StorageRoot, entries: readonly Entry[], folder: string): Promise<void> {
+  const todo = entries.filter((e) => e.parent !== folder && e.path !== folder)
+  if (!todo.length) return
+  const r = await runAll(
+    todo.map((e) => ({ kind: 'move', root, path: e.path, to: joinPath(folder, e.name) })),
+  )
+  if (r.done) toast.success(STORAGE_BROWSER_TEXT.moved(r.done, folderLabel(root, folder)))
+  if (r.queued)
+    toast.success(STORAGE_BROWSER_TEXT.queued(`Moving ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
+}
+
+/** Copies entries into `folder`; the server names a clash `name (COPY).ext`. */
+export async function copyInto(root: StorageRoot, entries: readonly Entry[], folder: string): Promise<void> {
+  if (!entries.length) return
+  const r = await runAll(entries.map((e) => ({ kind: 'copy', root, from: e.path, to: folder })))
+  if (r.done) toast.success(STORAGE_BROWSER_TEXT.copied(r.done, folderLabel(root, folder)))
+  if (r.queued)
+    toast.success(STORAGE_BROWSER_TEXT.queued(`Copying ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
+}
+
+/** SPEC §8: "Do you really want to delete N …?", then "Deleted N item(s)" or "Deleted X/Y items". */
+export async function deleteEntries(root: StorageRoot, entries: readonly Entry[]): Promise<boolean> {
+  if (!entries.length) return false
+  const noun =
+    entries.length === 1
+      ? entries[0]!.type === 'directory'
+        ? 'folder'
+        : 'file'
+      : entries.every((e) => e.type === 'file')
+        ? 'files'
+        : 'items'
+  if (!(await confirmDelete(entries.length, noun))) return false
+  const r = await runAll(entries.map((e) => ({ kind: 'delete', root, path: e.path })))
+  notifyDeleted(r.done + r.queued, entries.length)
+  if (r.queued)
+    toast.warning(STORAGE_BROWSER_TEXT.queued(`Deleting ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
+  return true
+}
+
+/** A file picked or dropped, with the folder it goes to relative to the current one ('' = here). */
+export interface Picked {
+  file: File
+  dir: string
+}
+
+/**
+ * Uploads files into `folder`, sub-folders of a folder upload first (the upload endpoint wants the
+ * target folder to exist; `known` are the folders the mirror already has). Stored in IndexedDB before
+ * this resolves, so a reload or a cut link loses nothing; the queue sends them when it can.
+ */
+export async function upload(
+  root: StorageRoot,
+  folder: string,
+  picked: readonly Picked[],
+  known: ReadonlySet<string>,
+): Promise<void> {
+  if (!picked.length) return
+  const dirs = new Set<string>()
+  for (const p of picked) {
+    const parts = p.dir.split('/').filter(Boolean)
+    for (let i = 1; i <= parts.length; i++) dirs.add(parts.slice(0, i).join('/'))
+  }
+  const newDirs = [...dirs]
+    .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))
+    .map((d) => joinPath(folder, d))
+    .filter((d) => !known.has(d))
+  for (const d of newDirs) {
+    const parent = d.slice(0, Math.max(0, d.lastIndexOf('/')))
+    try {
+      await runStorageOp({ kind: 'mkdir', root, folder: parent, name: baseName(d) })
+    } catch (e) {
+      // A folder someone made meanwhile is fine: the files go into it.
+      if (!/already exists/i.test(messageOf(e))) {
+        toast.error(messageOf(e))
+        return
+      }
+    }
+  }
+  const items: UploadInput[] = picked.map((p) => ({
+    file: p.file,
+    name: p.file.name,
+    folder: joinPath(folder, p.dir),
+  }))
+  try {
+    await enqueueUploads(root, items)
+  } catch (e) {
+    toast.error(messageOf(e))
+    return
+  }
+  if (navigator.onLine) toast.success(STORAGE_BROWSER_TEXT.uploading(items.length))
+  else toast.warning(STORAGE_BROWSER_TEXT.uploadsQueued(items.length))
+}
+
+/** Files of an <input type=file> (webkitdirectory gives each its relative path). */
+export function pickedOfInput(files: FileList | null): Picked[] {
+  return [...(files ?? [])].map((file) => {
+    const rel = (file as File & { webkitRelativePath?: string }).webkitRelativePath ?? ''
+    return { file, dir: rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '' }
+  })
+}
+
+/** Files of a drop, folders walked with the File System entries API so relative paths are kept. */
+export async function pickedOfDrop(data: DataTransfer): Promise<Picked[]> {
+  const roots = [...data.items].filter((i) => i.kind === 'file').map((i) => i.webkitGetAsEntry?.() ?? null)
+  if (!roots.length || roots.some((r) => r === null))
+    return [...data.files].map((file) => ({ file, dir: '' }))
+  const out: Picked[] = []
+  const walk = async (entry: FileSystemEntry, dir: string): Promise<void> => {
+    if (entry.isFile) {
+      const file = await new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej))
+      out.push({ file, dir })
+      return
+    }
+    const reader = (entry as FileSystemDirectoryEntry).createReader()
+    const sub = joinPath(dir, entry.name)
+    // readEntries answers in pages (100 in Chromium) until an empty one.
+    for (;;) {
+      const page = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej))
+      if (!page.length) break
+      for (const child of page) await walk(child, sub)
+    }
+  }
+  for (const r of roots) await walk(r!, '')
+  return out
+}

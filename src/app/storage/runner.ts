@@ -1,0 +1,183 @@
+/**
+ * The page's runner of the storage queue. Each lane (JSON operations, uploads) runs one item at a time,
+ * oldest first, under its Web Lock, which the service worker's Background Sync takes too: whoever holds
+ * it is the only sender, so an item is never sent by a tab and the worker at once. An item left
+ * 'running' by a closed tab is picked up again under the lock; the server recognises it (the op's
+ * Idempotency-Key, the upload's tus `key` and stored address), so it lands once.
+ *
+ * When it runs: at once after a write is queued, on `online`, when someone logs in or the page starts
+ * with a session, on the service worker's poke, and after a failed attempt with a growing delay.
+ */
+import { liveQuery } from 'dexie'
+import { STORAGE_OPS_LOCK, STORAGE_UPLOADS_LOCK } from '../../shared/constants'
+import type { FilesDb } from '../../sync/files/files-db'
+import {
+  applyOutcome,
+  cleanupCancelled,
+  type Lane,
+  nextRow,
+  type Outcome,
+  sendOp,
+  updateRow,
+} from '../../sync/files/queue-core'
+import type { QueueRow } from '../../sync/files/types'
+import { SYNC_POKE_EVENT } from '../pwa/register'
+import { onSessionEvent, sessionStore } from '../session/session'
+import { requestStorageSync } from './background'
+import { currentFilesDb, senderNow, wireLogoutCleanup } from './files-session'
+import { type RunningUpload, startPageUpload } from './tus-page'
+
+const LOCKS: Record<Lane, string> = { ops: STORAGE_OPS_LOCK, uploads: STORAGE_UPLOADS_LOCK }
+/** Progress is written to IndexedDB at most this often: live lists follow, the disk is spared. */
+const PROGRESS_WRITE_MS = 250
+const RETRY_MIN_MS = 2_000
+const RETRY_MAX_MS = 60_000
+
+const busy: Record<Lane, boolean> = { ops: false, uploads: false }
+const again: Record<Lane, boolean> = { ops: false, uploads: false }
+let retryDelay = RETRY_MIN_MS
+let retryTimer: ReturnType<typeof setTimeout> | null = null
+
+/** Called each time a lane stops (empty, offline, or waiting for a retry). */
+const passEnd = new Set<{ lane: Lane; listener: () => void }>()
+export function onPassEnd(lane: Lane, listener: () => void): () => void {
+  const entry = { lane, listener }
+  passEnd.add(entry)
+  return () => passEnd.delete(entry)
+}
+
+/** What runs in this tab now, so a cancel here or in another tab can stop it. */
+const active = new Map<string, { abort(): Promise<void> }>()
+
+/** Stops the item if this tab is sending it (a cancel). */
+export async function abortActive(id: string): Promise<void> {
+  await active.get(id)?.abort()
+}
+
+/** Deletes the partial uploads of cancelled items now; what fails is retried with the queue. */
+export async function cleanupNow(db: FilesDb): Promise<void> {
+  if (!(await cleanupCancelled(db, senderNow()))) scheduleRetry()
+}
+
+/** Runs both lanes until they are empty or something must wait. Safe to call often. */
+export function kickQueue(): void {
+  void drainLane('ops')
+  void drainLane('uploads')
+}
+
+/** Now, not after the backoff: the network came back, someone logged in, or the user asked. */
+export function retryQueueNow(): void {
+  retryDelay = RETRY_MIN_MS
+  if (retryTimer) clearTimeout(retryTimer)
+  retryTimer = null
+  kickQueue()
+}
+
+function scheduleRetry(): void {
+  if (retryTimer) return
+  retryTimer = setTimeout(() => {
+    retryTimer = null
+    kickQueue()
+  }, retryDelay)
+  retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS)
+}
+
+async function drainLane(lane: Lane): Promise<void> {
+  if (busy[lane]) {
+    again[lane] = true
+    return
+  }
+  busy[lane] = true
+  try {
+    do {
+      again[lane] = false
+      const db = currentFilesDb()
+      if (!db || !navigator.onLine || !navigator.locks) return
+      await navigator.locks.request(LOCKS[lane], () => runLane(db, lane))
+    } while (again[lane])
+  } catch (e) {
+    console.warn('storage queue', e)
+  } finally {
+    busy[lane] = false
+    for (const e of passEnd) if (e.lane === lane) e.listener()
+  }
+}
+
+async function runLane(db: FilesDb, lane: Lane): Promise<void> {
+  let safetyNet = false
+  if (lane === 'uploads' && !(await cleanupCancelled(db, senderNow()))) scheduleRetry()
+  for (;;) {
+    if (!navigator.onLine || currentFilesDb() !== db) return
+    const row = await nextRow(db, lane)
+    if (!row) return
+    // Registered while this tab holds the lock: the worker's event now finds it busy and is retried
+    // by the browser later, which sends what is left if this tab closes in the middle.
+    if (!safetyNet) {
+      safetyNet = true
+      void requestStorageSync()
+    }
+    if (!(await updateRow(db, row.id, { status: 'running' }))) continue
+    const outcome = await runRow(db, row)
+    const fresh = await db.items.get(row.id)
+    if (!fresh || fresh.status === 'cancelled') continue
+    await applyOutcome(db, fresh, outcome)
+    if (outcome.kind === 'wait') {
+      scheduleRetry()
+      return
+    }
+    retryDelay = RETRY_MIN_MS
+    // Uploads queued after this op waited for it (a folder made offline): let them go now.
+    if (lane === 'ops') void drainLane('uploads')
+  }
+}
+
+async function runRow(db: FilesDb, row: QueueRow): Promise<Outcome> {
+  // A cancel (here or in another tab: Dexie's live queries cross tabs) stops the request at once.
+  let stop: (() => Promise<void>) | null = null
+  const watch = liveQuery(() => db.items.get(row.id)).subscribe({
+    next: (r) => {
+      if (r?.status === 'cancelled') void stop?.()
+    },
+  })
+  try {
+    const sender = senderNow()
+    if (row.op.kind !== 'upload') {
+      const controller = new AbortController()
+      stop = async () => controller.abort()
+      active.set(row.id, { abort: stop })
+      return await sendOp(sender, row, controller.signal)
+    }
+    const blob = (await db.blobs.get(row.id))?.blob
+    if (!blob) return { kind: 'failed', error: 'The file is no longer stored on this device' }
+    let lastWrite = 0
+    const running: RunningUpload = startPageUpload(sender, row, blob, {
+      // Stored even when cancelled meanwhile: the cleanup then deletes that upload too.
+      onUrl: (url) => void db.items.update(row.id, { uploadUrl: url }),
+      onProgress: (sent) => {
+        const now = Date.now()
+        if (now - lastWrite < PROGRESS_WRITE_MS && sent < row.total) return
+        lastWrite = now
+        void updateRow(db, row.id, { sent })
+      },
+    })
+    stop = () => running.abort()
+    active.set(row.id, { abort: stop })
+    return await running.done
+  } finally {
+    active.delete(row.id)
+    watch.unsubscribe()
+  }
+}
+
+let wired = false
+/** Call once at start (the Sync panel does): runs what a reload or another session left queued. */
+export function wireStorageQueue(): void {
+  if (wired || typeof window === 'undefined') return
+  wired = true
+  wireLogoutCleanup()
+  const kick = retryQueueNow
+  window.addEventListener('online', kick)
+  window.addEventListener(SYNC_POKE_EVENT, kick)
+  onSessionEvent('login', kick)
+  if (sessionStore.get().user) kick()
+}

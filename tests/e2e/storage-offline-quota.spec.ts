@@ -1,0 +1,59 @@
+/**
+ * A full disk while files are queued offline (docs/storage-offline.md "A full disk"): Chromium's
+ * DevTools protocol lowers the origin's quota (Storage.overrideQuotaForOrigin, as sync-quota.spec.ts
+ * does) before the console opens its databases. A small file queued offline is kept; a batch too large
+ * for what is left is refused with the message saying so, none of it half-stored; once online the small
+ * file arrives and nothing else does.
+ */
+import crypto from 'node:crypto'
+import { STORAGE_QUEUE_TEXT } from '../../src/shared/messages'
+import { expect, openLoggedIn, test } from './fixtures'
+import { StoragePage } from './pages/storage'
+import { filesDatabase, listFolder, queueRows } from './pages/storage-queue'
+import { engineReady } from './pages/sync-panel'
+
+// No service worker: its precache would only blur the origin's budget.
+test.use({ serviceWorkers: 'block' })
+
+const QUOTA = 2_000_000
+
+test('a batch that does not fit is refused with a clear message; what was queued before still arrives', async ({
+  page,
+  server,
+}) => {
+  const token = await server.login()
+  const cdp = await page.context().newCDPSession(page)
+  const origin = new URL(server.url).origin
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: QUOTA })
+  const storage = new StoragePage(page)
+  await openLoggedIn(page, server, token, '/storage')
+  await engineReady(page)
+  await expect(storage.table.or(storage.grid)).toBeVisible()
+  const database = await filesDatabase(page)
+  const p = `quota-${Date.now().toString(36)}`
+
+  await page.context().setOffline(true)
+  await storage.filesInput.setInputFiles([
+    { name: `${p}-small.txt`, mimeType: 'text/plain', buffer: Buffer.from('fits') },
+  ])
+  await expect.poll(async () => (await queueRows(page, database)).length).toBe(1)
+
+  // Random bytes (incompressible), together well over the quota.
+  await storage.filesInput.setInputFiles(
+    [1, 2].map((i) => ({
+      name: `${p}-big-${i}.bin`,
+      mimeType: 'application/octet-stream',
+      buffer: crypto.randomBytes(1_500_000),
+    })),
+  )
+  await expect(page.getByText(STORAGE_QUEUE_TEXT.diskFull)).toBeVisible()
+  expect((await queueRows(page, database)).map((r) => r.op.name)).toEqual([`${p}-small.txt`])
+
+  await page.context().setOffline(false)
+  await expect
+    .poll(async () => (await queueRows(page, database)).map((r) => r.status), { timeout: 30_000 })
+    .toEqual(['done'])
+  const names = (await listFolder(server, token)).map((e) => e.name).filter((n) => n.startsWith(p))
+  expect(names).toEqual([`${p}-small.txt`])
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin })
+})
