@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * End-to-end tests use Debian's Chromium at /usr/bin/chromium; browser downloads are not possible here.
- * Installs it with apt-get when missing and we are root, otherwise says how.
+ * The server renders PDFs with the same Chromium (docs/pdf.md), and the PDF tests read a PDF's text back
+ * with pdftotext (Debian poppler-utils). Installs what is missing with apt-get when we are root,
+ * otherwise says how.
  */
 import { execSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -9,13 +11,14 @@ import fs from 'node:fs'
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 // The notification-click test talks to Chromium's desktop notifications over a private D-Bus.
 const DBUS = '/usr/bin/dbus-daemon'
-const PACKAGES = 'chromium fonts-dejavu-core dbus-daemon'
+const PDFTOTEXT = '/usr/bin/pdftotext'
+const PACKAGES = 'chromium fonts-dejavu-core dbus-daemon poppler-utils'
 
-if (fs.existsSync(CHROMIUM) && fs.existsSync(DBUS)) process.exit(0)
+if ([CHROMIUM, DBUS, PDFTOTEXT].every((file) => fs.existsSync(file))) process.exit(0)
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
 if (!isRoot) {
   console.error(
-    `Chromium (${CHROMIUM}) or dbus-daemon is missing. Install them, then run the tests again:\n  sudo apt-get update && sudo apt-get install -y ${PACKAGES}`,
+    `Chromium (${CHROMIUM}), dbus-daemon or pdftotext is missing. Install them, then run the tests again:\n  sudo apt-get update && sudo apt-get install -y ${PACKAGES}`,
   )
   process.exit(1)
 }

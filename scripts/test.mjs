@@ -20,6 +20,9 @@ let passed = 0
 let failed = 0
 let broken = false
 
+// Chromium and pdftotext are needed by both halves: the server's PDF tests (vitest) and the e2e tests.
+if (run('node', [path.join(root, 'scripts/setup-browser.mjs')]) !== 0) process.exit(1)
+
 if (only !== 'e2e') {
   // The store conformance suite's PostgreSQL half; outside CI it is skipped (with the reason) if this fails.
   if (run('node', [path.join(root, 'scripts/setup-postgres.mjs')]) !== 0 && process.env.CI === 'true') {
@@ -45,7 +48,6 @@ if (only !== 'e2e') {
 }
 
 if (only !== 'unit') {
-  if (run('node', [path.join(root, 'scripts/setup-browser.mjs')]) !== 0) process.exit(1)
   if (run(bin('vite'), ['build', '--logLevel', 'warn']) !== 0) process.exit(1)
   const e2eJson = path.join(results, 'e2e.json')
   fs.rmSync(e2eJson, { force: true })

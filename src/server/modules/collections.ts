@@ -28,7 +28,8 @@ export interface Prepared {
 }
 
 export interface CollectionOptions {
-  name: ModuleName
+  /** A SPEC §7 module, or a collection added by an issue (templates, issue 13). */
+  name: ModuleName | 'templates'
   /** Checks and reshapes an incoming create or patch body; throws ApiError 400 to refuse it. */
   prepare?: (
     body: Body,

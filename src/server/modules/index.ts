@@ -10,10 +10,13 @@ import { batchModule } from './batch'
 import { collectionsModule } from './collections'
 import { dataModule } from './data'
 import { logsModule } from './logs'
+import { messagesModule } from './messages'
 import { notificationsModule } from './notifications'
+import { pdfModule } from './pdf'
 import { settingsModule } from './settings'
 import { storageModule } from './storage'
 import { registerSync } from './sync'
+import { templatesModule } from './templates'
 import { tokensModule } from './tokens'
 import { toolsModule } from './tools'
 import { usersModule } from './users'
@@ -33,5 +36,8 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await batchModule(api, services)
   await logsModule(api, services)
   await notificationsModule(api, services)
+  await messagesModule(api, services)
   await storageModule(api, services)
+  await templatesModule(api, services)
+  await pdfModule(api, services)
 }

@@ -1,0 +1,150 @@
+/**
+ * From a POST body to the content of each recipient's record: free content is checked once; a
+ * template is rendered once per recipient (LiquidJS in the render pool, src/server/templates) with the
+ * caller's data plus `recipient` ({address, user, group}), so "Hello {{ recipient.user }}" works in a
+ * mail to a group. Rendering happens here, before anything is stored, so a template error is the
+ * request's 400 and the worker only ever sends finished content, the same on every retry.
+ */
+import type { FastifyRequest } from 'fastify'
+import { isValidEmail } from '../../shared/email'
+import { isValidId } from '../../shared/ids'
+import { MESSAGING_TEXT } from '../../shared/messages'
+import {
+  type CallContent,
+  EMAIL_BODY_MAX,
+  EMAIL_SUBJECT_MAX,
+  type EmailContent,
+  type MessageChannel,
+  SMS_TEXT_MAX,
+  type SmsContent,
+} from '../../shared/messaging'
+import { decide } from '../../shared/permissions'
+import { badRequest } from '../errors'
+import type { Services } from '../services'
+import { isPlainObject } from '../store/doc'
+import type { Doc } from '../store/types'
+import { renderTemplate, TEMPLATES } from '../templates/render'
+import { entries, type Recipient } from './recipients'
+
+export type Content = EmailContent | SmsContent | CallContent
+
+/** What one request asks for, before recipients are known. */
+export interface Draft {
+  channel: MessageChannel
+  bcc: string[]
+  template: Doc | null
+  data: Record<string, unknown>
+  /** Free content (no template). */
+  content: Content | null
+}
+
+const BCC_MAX = 20
+
+function optionalString(body: Record<string, unknown>, field: string, max: number): string | null {
+  const value = body[field]
+  if (value === undefined || value === null || value === '') return null
+  if (typeof value !== 'string') throw badRequest(MESSAGING_TEXT.fieldInvalid(field))
+  if (value.length > max) throw badRequest(MESSAGING_TEXT.tooLong(field))
+  return value
+}
+
+async function templateOf(
+  services: Services,
+  req: FastifyRequest,
+  body: Record<string, unknown>,
+  kind: string,
+  channel: MessageChannel,
+): Promise<Doc | null> {
+  if (body.template === undefined || body.template === null || body.template === '') return null
+  if (!isValidId(body.template)) throw badRequest(MESSAGING_TEXT.templateInvalid)
+  const id = body.template
+  // Sending a template shows its content to someone: the sender must be able to read it.
+  const doc = decide(req.auth.grants, `${TEMPLATES}/${id}`, 'r').allowed
+    ? await services.store.get(TEMPLATES, id)
+    : null
+  if (!doc) throw badRequest(MESSAGING_TEXT.templateNotFound(id))
+  if (doc.kind !== kind) throw badRequest(MESSAGING_TEXT.templateWrongKind(id, String(doc.kind), channel))
+  return doc
+}
+
+function dataOf(body: Record<string, unknown>, template: Doc | null): Record<string, unknown> {
+  if (body.data === undefined || body.data === null) {
+    return template && isPlainObject(template.sample) ? template.sample : {}
+  }
+  if (!isPlainObject(body.data)) throw badRequest(MESSAGING_TEXT.dataInvalid)
+  return body.data
+}
+
+export async function parseDraft(
+  services: Services,
+  req: FastifyRequest,
+  channel: MessageChannel,
+  body: Record<string, unknown>,
+): Promise<Draft> {
+  if (channel === 'email') {
+    const bcc =
+      body.bcc === undefined || body.bcc === null ? [] : entries(body.bcc, MESSAGING_TEXT.bccInvalid, BCC_MAX)
+    for (const b of bcc) if (!isValidEmail(b)) throw badRequest(MESSAGING_TEXT.emailInvalid(b))
+    const template = await templateOf(services, req, body, 'email', channel)
+    const subject = optionalString(body, 'subject', EMAIL_SUBJECT_MAX)
+    const html = optionalString(body, 'html', EMAIL_BODY_MAX)
+    const text = optionalString(body, 'text', EMAIL_BODY_MAX)
+    if (template) {
+      if (subject || html || text) throw badRequest(MESSAGING_TEXT.contentAndTemplate)
+      return { channel, bcc, template, data: dataOf(body, template), content: null }
+    }
+    if (!subject?.trim()) throw badRequest(MESSAGING_TEXT.subjectMissing)
+    if (!html && !text) throw badRequest(MESSAGING_TEXT.bodyMissing)
+    return { channel, bcc, template: null, data: {}, content: { subject: subject.trim(), html, text } }
+  }
+  if (channel === 'sms') {
+    const template = await templateOf(services, req, body, 'sms', channel)
+    const text = optionalString(body, 'text', SMS_TEXT_MAX * 4)
+    if (template) {
+      if (text) throw badRequest(MESSAGING_TEXT.contentAndTemplate)
+      return { channel, bcc: [], template, data: dataOf(body, template), content: null }
+    }
+    if (!text?.trim()) throw badRequest(MESSAGING_TEXT.smsTextMissing)
+    if (text.length > SMS_TEXT_MAX) throw badRequest(MESSAGING_TEXT.smsTooLong(SMS_TEXT_MAX))
+    return { channel, bcc: [], template: null, data: {}, content: { text } }
+  }
+  const room = body.room
+  if (!isValidId(room) || room.length > 128) throw badRequest(MESSAGING_TEXT.roomMissing)
+  const caller = req.auth.user ?? 'Someone'
+  const title = optionalString(body, 'title', 200) ?? MESSAGING_TEXT.callTitle(caller)
+  const text = optionalString(body, 'body', 1000)
+  const content: CallContent = {
+    room,
+    title,
+    body: text,
+    url: `/ui/call/${encodeURIComponent(room)}`,
+    from: req.auth.user,
+  }
+  return { channel, bcc: [], template: null, data: {}, content }
+}
+
+/** The content of one recipient's record: the free content, or the template rendered for them. */
+export async function contentFor(services: Services, draft: Draft, recipient: Recipient): Promise<Content> {
+  if (!draft.template) return draft.content!
+  const data = {
+    ...draft.data,
+    recipient: { address: recipient.to, user: recipient.user, group: recipient.group },
+  }
+  // The sender's right to the template was checked in parseDraft; layouts are the server's to read.
+  const { parts } = await renderTemplate(services, draft.template, data, null)
+  if (draft.channel === 'sms') {
+    const text = (parts.text ?? '').trim()
+    if (!text) throw badRequest(MESSAGING_TEXT.smsTextMissing)
+    if (text.length > SMS_TEXT_MAX) throw badRequest(MESSAGING_TEXT.smsTooLong(SMS_TEXT_MAX))
+    return { text }
+  }
+  const subject = (parts.subject ?? '').replace(/\s+/g, ' ').trim()
+  if (!subject) throw badRequest(MESSAGING_TEXT.subjectMissing)
+  const html = parts.html?.trim() ? parts.html : null
+  const text = parts.text?.trim() ? parts.text : null
+  if (!html && !text) throw badRequest(MESSAGING_TEXT.bodyMissing)
+  if ((html?.length ?? 0) > EMAIL_BODY_MAX || (text?.length ?? 0) > EMAIL_BODY_MAX) {
+    throw badRequest(MESSAGING_TEXT.tooLong('The rendered e-mail'))
+  }
+  return { subject: subject.slice(0, EMAIL_SUBJECT_MAX), html, text }
+}

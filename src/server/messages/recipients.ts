@@ -1,0 +1,111 @@
+/**
+ * Who a message goes to. `to` is one entry or a list of them, each:
+ *   an e-mail address (has an @)      email only; the SPEC §5 format check (src/shared/email.ts)
+ *   a phone number (starts with +)     sms only; E.164
+ *   `user:{id}` or `group:{id}`        explicit
+ *   a bare id                          the user with that id, else the group with that id
+ * A user is reached at their `email` (email), `phone` (sms) or their own id (call: push subscriptions
+ * and open consoles). A group stands for its members (users whose `groups` holds it). One delivery per
+ * distinct address, so a member named twice, or directly and through a group, gets one message.
+ *
+ * A user named directly without the address the channel needs is a 400: the sender can fix it. A
+ * group member without one is skipped and listed in the answer: one member without a phone number
+ * must not stop an SMS to the other forty.
+ */
+import { isValidEmail } from '../../shared/email'
+import { isValidId } from '../../shared/ids'
+import { MESSAGING_TEXT } from '../../shared/messages'
+import { isE164, MESSAGE_RECIPIENTS_MAX, type MessageChannel } from '../../shared/messaging'
+import { badRequest } from '../errors'
+import type { Doc, DocumentStore } from '../store/types'
+
+export interface Recipient {
+  to: string
+  user: string | null
+  group: string | null
+}
+
+export interface Resolved {
+  recipients: Recipient[]
+  /** Group members left out, with why. */
+  skipped: Array<{ user: string; group: string; reason: string }>
+}
+
+/** `to` (or `bcc`) as a list of strings: one string or a non-empty array of them, else 400. */
+export function entries(value: unknown, message: string, max = MESSAGE_RECIPIENTS_MAX): string[] {
+  const list = typeof value === 'string' ? [value] : value
+  if (!Array.isArray(list) || list.length === 0) throw badRequest(message)
+  if (list.length > max) throw badRequest(MESSAGING_TEXT.tooManyRecipients(max))
+  if (!list.every((v): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= 320)) {
+    throw badRequest(message)
+  }
+  return list.map((v) => v.trim())
+}
+
+/** The address of a user on a channel, or null when they have none. */
+function addressOf(user: Doc, channel: MessageChannel): string | null {
+  if (channel === 'call') return user._id
+  if (channel === 'email') return isValidEmail(user.email) ? user.email : null
+  const phone = typeof user.phone === 'string' ? user.phone.replace(/[\s().-]/g, '') : ''
+  return isE164(phone) ? phone : null
+}
+
+export async function resolveRecipients(
+  store: DocumentStore,
+  channel: MessageChannel,
+  to: unknown,
+): Promise<Resolved> {
+  const list = entries(to, MESSAGING_TEXT.toMissing(MESSAGE_RECIPIENTS_MAX))
+  const byAddress = new Map<string, Recipient>()
+  const skipped: Resolved['skipped'] = []
+  const add = (r: Recipient) => {
+    if (!byAddress.has(r.to)) byAddress.set(r.to, r)
+  }
+
+  for (const entry of list) {
+    if (entry.includes('@') && !entry.startsWith('user:') && !entry.startsWith('group:')) {
+      if (!isValidEmail(entry)) throw badRequest(MESSAGING_TEXT.emailInvalid(entry))
+      if (channel !== 'email') throw badRequest(MESSAGING_TEXT.notForChannel(entry, channel))
+      add({ to: entry, user: null, group: null })
+      continue
+    }
+    if (entry.startsWith('+')) {
+      const phone = entry.replace(/[\s().-]/g, '')
+      if (!isE164(phone)) throw badRequest(MESSAGING_TEXT.phoneInvalid(entry))
+      if (channel !== 'sms') throw badRequest(MESSAGING_TEXT.notForChannel(entry, channel))
+      add({ to: phone, user: null, group: null })
+      continue
+    }
+    const [kind, id] = entry.startsWith('user:')
+      ? (['user', entry.slice(5)] as const)
+      : entry.startsWith('group:')
+        ? (['group', entry.slice(6)] as const)
+        : (['any', entry] as const)
+    if (!isValidId(id)) throw badRequest(MESSAGING_TEXT.recipientInvalid(entry))
+    const user = kind === 'group' ? null : await store.get('users', id)
+    if (user) {
+      const address = addressOf(user, channel)
+      if (!address) throw badRequest(MESSAGING_TEXT.noAddress(id, channel))
+      add({ to: address, user: id, group: null })
+      continue
+    }
+    const group = kind === 'user' ? null : await store.get('groups', id)
+    if (!group) throw badRequest(MESSAGING_TEXT.recipientInvalid(entry))
+    const { items } = await store.list('users', {
+      filter: { groups: id },
+      sort: [['_id', 1]],
+      limit: MESSAGE_RECIPIENTS_MAX + 1,
+    })
+    for (const member of items) {
+      const address = addressOf(member, channel)
+      if (address) add({ to: address, user: member._id, group: id })
+      else
+        skipped.push({ user: member._id, group: id, reason: MESSAGING_TEXT.noAddress(member._id, channel) })
+    }
+    if (byAddress.size > MESSAGE_RECIPIENTS_MAX) {
+      throw badRequest(MESSAGING_TEXT.tooManyRecipients(MESSAGE_RECIPIENTS_MAX))
+    }
+  }
+  if (byAddress.size === 0) throw badRequest(MESSAGING_TEXT.noRecipients)
+  return { recipients: [...byAddress.values()], skipped }
+}

@@ -1,0 +1,91 @@
+/**
+ * What the console and the server agree on about sent messages (issue 13, docs/messages.md): the
+ * channels, the shape of a record in the synced `messages` collection, and the recipient checks, so a
+ * message composed offline is refused by the console with the server's words.
+ */
+export const MESSAGE_CHANNELS = ['email', 'sms', 'call'] as const
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number]
+
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
+
+/** The synced collection of message records, one document per recipient (docs/decisions/messages.md). */
+export const MESSAGES_COLLECTION = 'messages'
+
+/** Recipients one request may reach after groups are expanded; bigger audiences belong in batches. */
+export const MESSAGE_RECIPIENTS_MAX = 500
+/** Twilio refuses a Body longer than 1,600 characters. */
+export const SMS_TEXT_MAX = 1600
+export const EMAIL_SUBJECT_MAX = 998
+/** Rendered HTML or text of one mail; records are synced, so they stay modest. */
+export const EMAIL_BODY_MAX = 512 * 1024
+/** Rendered content of all the records of one request, so a big group times a big mail is refused. */
+export const MESSAGE_BATCH_CONTENT_MAX = 16 * 1024 * 1024
+
+/**
+ * E.164: a plus, a country code that does not start with 0, at most 15 digits in all; at least 7,
+ * since no country's subscriber numbers are shorter and "+12" is a typo, not a phone.
+ */
+const E164 = /^\+[1-9]\d{6,14}$/
+
+export function isE164(value: unknown): value is string {
+  return typeof value === 'string' && E164.test(value)
+}
+
+/** The content a record holds, already rendered for its recipient. */
+export interface EmailContent {
+  subject: string
+  text: string | null
+  html: string | null
+}
+export interface SmsContent {
+  text: string
+}
+export interface CallContent {
+  room: string
+  title: string
+  body: string | null
+  url: string
+  from: string | null
+}
+
+/** One record of `messages`: one recipient of one request (`batch`). */
+export interface MessageRecord {
+  _id: string
+  channel: MessageChannel
+  /** The request it came from; every recipient of one POST shares it. */
+  batch: string
+  /** The address used: an e-mail address, an E.164 number, or a user id (call). */
+  to: string
+  /** The user it was sent to, when the recipient was a user or came from a group. */
+  user: string | null
+  /** The group the recipient came from, when it did. */
+  group: string | null
+  bcc: string[]
+  template: string | null
+  content: EmailContent | SmsContent | CallContent
+  status: MessageStatus
+  attempts: number
+  /** When the worker may next claim it (a retry's time, or the end of a claim's lease). */
+  nextAttempt: string | null
+  lastError: string | null
+  sentAt: string | null
+  /** The provider's id for it (SMTP message id, Twilio SID). */
+  providerId: string | null
+  sentBy: string | null
+  /** How many times it was put back in the queue after failing (POST /api/messages/{id}/resend). */
+  resent: number
+}
+
+/** The websocket event a call invitation rings with, sent to each of the recipient's open consoles. */
+export const CALL_EVENT = 'call'
+
+/** Its payload. */
+export interface CallInvitation {
+  message: string
+  room: string
+  title: string
+  body: string | null
+  url: string
+  from: string | null
+}
