@@ -12,13 +12,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { launch } from './lib/browser'
-import { buildAll, ROOT } from './lib/build'
+import { type Builds, buildAll, ROOT } from './lib/build'
 import { BENCH_COLLECTION, type BenchContext } from './lib/context'
 import { startServer } from './lib/server'
 import { markdown, type Row, table } from './lib/stats'
 import { bundleSuite } from './suites/bundle'
 import { coldStartSuite } from './suites/cold-start'
+import { messagesSuite } from './suites/messages'
 import { type MirrorResult, mirrorSuite } from './suites/mirror'
+import { pdfSuite } from './suites/pdf'
 import { reactivitySuite } from './suites/reactivity'
 import { replaySuite } from './suites/replay'
 import { screenSuite } from './suites/screen'
@@ -34,8 +36,13 @@ const SUITES = [
   'bundle',
   'server',
   'storage',
+  'pdf',
+  'messages',
   'mirror-100k',
 ]
+
+/** Suites that load neither the console nor the bench page: a run of only these skips the builds. */
+const NO_BUILD = new Set(['server', 'pdf', 'messages'])
 
 function parseArgs(argv: string[]) {
   const quick = argv.includes('--quick')
@@ -53,7 +60,10 @@ function parseArgs(argv: string[]) {
     return n
   }
   const storage = { uploadMb: number('upload-mb', 200), listFiles: number('list-files', 10_000) }
-  return { quick, selected, partial: only !== undefined, storage }
+  // The pdf suite's PDFs per side per round, and the messages suite's mails per round.
+  const pdfCount = number('pdfs', quick ? 20 : 60)
+  const mails = number('mails', quick ? 200 : 500)
+  return { quick, selected, partial: only !== undefined, storage, pdfCount, mails }
 }
 
 function machine() {
@@ -76,16 +86,27 @@ function machine() {
   }
 }
 
+/** No console and no bench page (every selected suite is in NO_BUILD): empty dirs for the server. */
+function emptyBuilds(): Builds {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-bench-nobuild-'))
+  const uiDir = path.join(base, 'ui')
+  const pageDir = path.join(base, 'page')
+  fs.mkdirSync(uiDir)
+  fs.mkdirSync(pageDir)
+  return { uiDir, pageDir, cleanup: () => fs.rmSync(base, { recursive: true, force: true }) }
+}
+
 async function main() {
-  const { quick, selected, partial, storage } = parseArgs(process.argv.slice(2))
+  const { quick, selected, partial, storage, pdfCount, mails } = parseArgs(process.argv.slice(2))
   const started = Date.now()
   const log = (m: string) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`)
   const rows: Row[] = []
   const details: Record<string, unknown> = {}
   const machineBefore = machine()
 
-  log('building the console and the bench page')
-  const builds = await buildAll()
+  const needsBuild = [...selected].some((s) => !NO_BUILD.has(s))
+  if (needsBuild) log('building the console and the bench page')
+  const builds = needsBuild ? await buildAll() : emptyBuilds()
   const replayCount = quick ? 200 : 1000
   const server = await startServer({
     uiDir: builds.uiDir,
@@ -159,6 +180,16 @@ async function main() {
       rows.push(...r.rows)
       details.storage = r.details
       if (r.failure) failures['storage: console listing'] = r.failure
+    })
+    await guard('pdf', async () => {
+      const r = await pdfSuite(ctx, { count: pdfCount, rounds: quick ? 1 : 3, concurrency: 4 })
+      rows.push(...r.rows)
+      details.pdf = r.details
+    })
+    await guard('messages', async () => {
+      const r = await messagesSuite(ctx, { mails, rounds: quick ? 1 : 3 })
+      rows.push(...r.rows)
+      details.messages = r.details
     })
     await guard('mirror-100k', async () => {
       log('starting a second server with 100,000 documents')

@@ -10,6 +10,7 @@ import { ROUTER_BASE } from './env'
 import { feedbackOverlays, feedbackToolbar, openAssistant } from './feedback/shell-parts' // feedback
 import { UpdateBanner } from './pwa/UpdateBanner' // pwa
 import { AppRoutes } from './routes/AppRoutes'
+import { CallInvitations } from './routes/messages' // messages: call invitations ring on every page
 import { SiteFromSync } from './settings/SiteFromSync' // settings: theme/title from the mirrored settings
 import { EMPTY_SLOTS, type ShellSlots, SlotsContext } from './shell/slots'
 import { syncOverlays, syncToolbar } from './sync-ui' // sync
@@ -21,7 +22,7 @@ const SLOTS: ShellSlots = {
   // Toolbar controls left of Save. e.g. `OnlineIndicator, // feedback`
   toolbar: [...syncToolbar, ...feedbackToolbar], // sync: status + Sync panel button; feedback: connection indicator
   // Rendered once beside every page. e.g. `ToastStack, AssistantPopup, InstallPrompt, // feedback`
-  overlays: [...syncOverlays, ...feedbackOverlays, UpdateBanner, SiteFromSync], // sync: Sync panel, banners; feedback: toasts, confirm dialog, assistant, install prompt; pwa: update banner; settings: site config from the mirrored settings
+  overlays: [...syncOverlays, ...feedbackOverlays, UpdateBanner, SiteFromSync, CallInvitations], // sync: Sync panel, banners; feedback: toasts, confirm dialog, assistant, install prompt; pwa: update banner; settings: site config from the mirrored settings; messages: call invitations
   // The sidebar's AI Assistant entry. e.g. `openAssistant: () => assistant.open(), // feedback`
   openAssistant, // feedback
 }

@@ -584,6 +584,20 @@ export const TEMPLATE_TEXT = {
   busy: 'Too many templates are being rendered; try again in a moment',
 } as const
 
+/** The Templates console screen (issue 13, docs/templates-console.md). */
+export const TEMPLATES_CONSOLE_TEXT = {
+  gone: 'This template does not exist, or this device has not received it yet.',
+  previewOffline: 'The preview is rendered by the server and needs the network. Your edits are kept.',
+  previewWaiting: 'Rendering…',
+  sampleInvalid: 'Sample data must be a JSON object; the preview uses the saved sample until it parses.',
+  pdfNeedsSave: 'Save the template first: the PDF is made from the saved version.',
+  testSent: (to: string): string => `A test was sent to ${to}`,
+  testNoAddress: (what: string): string => `Your user has no ${what}, so there is nowhere to send the test`,
+  testNotSent: (detail: string): string => `The test was not sent: ${detail}`,
+  noTestForKind: 'Layouts, partials and PDFs have no test message; preview them instead',
+  duplicated: (id: string): string => `Duplicated as ${id}`,
+} as const
+
 /** POST /api/pdf (issue 13, docs/pdf.md); the spec gives only VALIDATION.pdfMissing. */
 export const PDF_TEXT = {
   oneSource: 'Send only one of html, url or template',
@@ -600,6 +614,8 @@ export const PDF_TEXT = {
   timeout: (seconds: number): string => `The PDF took longer than ${seconds} s to render and was stopped`,
   busy: 'Too many PDFs are being rendered; try again in a moment',
   unavailable: 'The PDF renderer (Chromium) is not available on this server',
+  saveInvalid:
+    'save must be {root, path}: root storage or static, path where the PDF goes in it (such as reports/x.pdf)',
 } as const
 
 /** POST /api/email, /api/sms, /api/call and the message history (issue 13, docs/messages.md). */
@@ -638,4 +654,75 @@ export const MESSAGING_TEXT = {
   smtpNotConfigured: 'No SMTP server is configured (MOMENTUM_SMTP_URL)',
   noSubscription: 'The user has no push subscription; the call rang only in their open consoles, if any',
   callTitle: (caller: string): string => `${caller} is calling you`,
+  channelInvalid: 'channel must be email, sms or call',
+} as const
+
+/** Payments (issue 14): the server's refusals and the checkout's words; docs/decisions/payments.md. */
+export const PAYMENT_TEXT = {
+  productNameInvalid: 'A product name is text of 1 to 200 characters',
+  priceInvalid: 'price must be a whole number of minor units (cents), 0 or more',
+  currencyInvalid: 'currency must be a three-letter ISO 4217 code such as EUR',
+  stockInvalid: 'stock must be a whole number, 0 or more, or null for unlimited',
+  activeInvalid: 'active must be true or false',
+  fieldInvalid: (field: string): string => `${field} must be a string`,
+  discountKind: 'A discount code has either a percent or an amount, not both',
+  percentInvalid: 'percent must be a whole number from 1 to 100',
+  amountInvalid: 'amount must be a whole number of minor units (cents), more than 0',
+  dateInvalid: (field: string): string => `${field} must be a date such as 2027-12-31`,
+  maxUsesInvalid: 'maxUses must be a whole number, 1 or more, or null for unlimited',
+  productsInvalid: 'products must be a list of product ids',
+  transactionWrite: 'Transactions are written by the payment routes only (init, the checkout, notify, refund)',
+  productUnavailable: (id: string): string => `Product ${id} is not for sale`,
+  outOfStock: (id: string): string => `Product ${id} is out of stock`,
+  quantityInvalid: (max: number): string => `quantity must be a whole number from 1 to ${max}`,
+  codeUnknown: (code: string): string => `The discount code ${code} is not valid`,
+  codeUsedUp: (code: string): string => `The discount code ${code} has been used up`,
+  codeNotApplicable: (code: string): string => `The discount code ${code} does not apply to this order`,
+  customerInvalid: 'customer must be an object with an optional email and name',
+  checkoutTokenInvalid: 'This checkout link is not valid',
+  checkoutExpired: 'This checkout has expired; start again from the shop',
+  checkoutClosed: 'This checkout is already paid',
+  cardMissing: 'Enter a card number',
+  testCardOnly: 'TEST mode: only test card numbers such as 4242 4242 4242 4242 are accepted',
+  cardDeclined: 'Your card was declined',
+  insufficientFunds: 'Your card has insufficient funds',
+  providerUnavailable: 'The payment provider could not be reached; try again',
+  unknownProvider: (id: string): string => `No payment provider ${id} is configured`,
+  signatureInvalid: 'Webhook signature verification failed',
+  refundAmountInvalid: 'amount must be a whole number of minor units (cents), more than 0',
+  refundTooLarge: (left: number): string => `A refund cannot exceed what is left of the payment (${left})`,
+  refundFailed: 'The payment provider refused the refund',
+  testBanner: 'TEST MODE: no money moves; use card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)',
+} as const
+
+/** Actions (issue 15, docs/actions.md). */
+export const ACTION_TEXT = {
+  nameInvalid: 'name must be a non-empty string of at most 200 characters',
+  descriptionInvalid: 'description must be a string of at most 2,000 characters',
+  enabledInvalid: 'enabled must be true or false',
+  codeInvalid: 'code must be a string of at most 100,000 characters',
+  timeLimitInvalid: 'timeLimitMs must be a whole number from 10 to 10,000',
+  memoryLimitInvalid: 'memoryLimitBytes must be a whole number from 1 MB (1048576) to 64 MB (67108864)',
+  runAsInvalid: 'runAs must be a user id',
+  runAsForbidden: 'Only a user who may update users can make an action run as someone else',
+  runAsUnknown: (user: string): string => `runAs: no user '${user}'`,
+  triggerInvalid: 'trigger.type must be one of CRON, EVENT, DELETE, GET, PATCH, POST, PUT',
+  cronMissing: 'A CRON trigger needs trigger.cron, a cron expression',
+  cronInvalid: (detail: string): string => `trigger.cron is not a valid cron expression: ${detail}`,
+  timezoneInvalid: 'trigger.timezone must be an IANA time zone such as Europe/Berlin',
+  eventCollectionMissing: 'An EVENT trigger needs trigger.collection',
+  eventOperationsInvalid: 'trigger.operations must list one or more of create, update, delete',
+  disabled: 'This action is disabled',
+  wrongMethod: (method: string): string => `This action is triggered by ${method}`,
+  notHttp: 'This action is not triggered over HTTP',
+  inputInvalid: 'input must be JSON',
+  busy: 'Too many actions are running; try again shortly',
+  timeout: (ms: number): string => `The action was stopped after ${ms} ms (time limit)`,
+  memory: 'The action was stopped: it used more memory than its limit',
+  stack: 'The action was stopped: its call stack got too deep',
+  resultTooLarge: (max: number): string => `The action's result is larger than ${max} bytes`,
+  resultNotJson: 'The action returned a value that is not JSON',
+  killed: 'The action was stopped: its worker did not answer in time and was killed',
+  tooManyDbCalls: 'The action made too many db calls',
+  dbForbidden: (needed: string): string => `db: Requires one of: ${needed}`,
 } as const

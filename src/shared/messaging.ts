@@ -11,6 +11,12 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
 
 /** The synced collection of message records, one document per recipient (docs/decisions/messages.md). */
 export const MESSAGES_COLLECTION = 'messages'
+/**
+ * The synced collection the console sends through (docs/messages-console.md): creating a document
+ * queues its recipients' `messages`, so a message composed offline travels in the sync outbox and is
+ * sent once on reconnect (its client-chosen id makes a replay idempotent).
+ */
+export const MESSAGE_REQUESTS_COLLECTION = 'message-requests'
 
 /** Recipients one request may reach after groups are expanded; bigger audiences belong in batches. */
 export const MESSAGE_RECIPIENTS_MAX = 500

@@ -13,6 +13,8 @@ describe('writeRequirement: the permission of the request the outbox would send'
     expect(writeRequirement('update', 'users', 'bob', 'bob')).toBeNull()
     expect(writeRequirement('update', 'users', 'alice', 'bob')).toBe('users/alice:u')
     expect(writeRequirement('delete', 'tokens', 't1', 'bob')).toBeNull()
+    // Sending is messages/{channel}:c, named by the body: the server (and the composer) check it.
+    expect(writeRequirement('create', 'message-requests', 'r1', 'bob')).toBeNull()
   })
 })
 

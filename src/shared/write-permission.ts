@@ -5,9 +5,10 @@
  * `{collection}:c`; an update or delete goes to /api/{collection}/{id} and needs
  * `{collection}/{id}:u|d`, the server guard's default rule, so a per-document block (`data/x/7:n`)
  * counts. Where the server decides on the content instead (editing your own profile, revoking your
- * own token) there is no requirement here and the server has the last word.
+ * own token, a message request's channel) there is no requirement here and the server has the last word.
  */
 import { cannotDo } from './messages'
+import { MESSAGE_REQUESTS_COLLECTION } from './messaging'
 import { can, type Grant, type Method } from './permissions'
 
 export type WriteOp = 'create' | 'update' | 'delete'
@@ -24,6 +25,8 @@ export function writeRequirement(
 ): string | null {
   if (collection === 'users' && op === 'update' && id !== undefined && id === self) return null
   if (collection === 'tokens' && op === 'delete') return null
+  // A message request needs messages/{channel}:c, which the body names (modules/message-requests.ts).
+  if (collection === MESSAGE_REQUESTS_COLLECTION && op === 'create') return null
   const path = op === 'create' || id === undefined ? collection : `${collection}/${id}`
   return `${path}:${LETTER[op]}`
 }

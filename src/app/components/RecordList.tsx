@@ -33,6 +33,8 @@ export interface RecordListProps<K extends string> {
   searchPlaceholder: string
   /** The create form, shown by the "New …" button (for sessions with `<collection>:c`). */
   renderCreate: (close: () => void) => ReactNode
+  /** Extra controls beside the search box, e.g. a kind filter (the section filters `rows` itself). */
+  filters?: ReactNode
 }
 
 export function RecordList<K extends string>(props: RecordListProps<K>) {
@@ -93,6 +95,7 @@ export function RecordList<K extends string>(props: RecordListProps<K>) {
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
+        {props.filters}
       </div>
       <VirtualTable
         label={title}

@@ -18,7 +18,7 @@ import { text } from '../routes/users/auth-data'
 import { SyncMarker, useConflictIds } from '../sync-ui/SyncMarker'
 
 export interface RecordScreenProps<T> {
-  collection: 'users' | 'groups'
+  collection: 'users' | 'groups' | 'templates'
   id: string
   /** useRow's answer: undefined while loading, null when this device does not have the record. */
   row: { doc: SyncDoc; pending: boolean } | null | undefined
@@ -31,6 +31,8 @@ export interface RecordScreenProps<T> {
   /** Extra class of the section, e.g. "user-screen". */
   className: string
   canDelete: boolean
+  /** Extra buttons of the heading, before Delete (e.g. Duplicate). */
+  actions?: ReactNode
   /** The line under the heading, before the sync marker. */
   meta: (doc: SyncDoc) => ReactNode
   children: (doc: SyncDoc) => ReactNode
@@ -86,6 +88,7 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
               Undo changes
             </button>
           )}
+          {props.actions}
           {props.canDelete && (
             <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
               <Trash2 size={16} aria-hidden="true" /> Delete

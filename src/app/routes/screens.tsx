@@ -8,10 +8,12 @@ import { DownloadRoute } from './download' // screens: share-link download
 import { Home } from './home/Home'
 import { LoginPage } from './login/LoginPage'
 import { ClientLogsRoute, ServerLogsRoute } from './logs' // screens: logs
+import { MessagesRoute } from './messages' // messages console
 import { NotFound } from './not-found/NotFound'
 import { ComingSoon } from './placeholder/ComingSoon'
 import { SettingsRoute } from './settings' // screens: settings
 import { StaticRoute, StorageRoute } from './storage' // file browser
+import { TemplateRoute, TemplatesRoute } from './templates' // screens: templates
 import { GroupRoute, GroupsRoute, UserRoute, UsersRoute } from './users' // auth screens
 
 export interface ScreenProps {
@@ -35,7 +37,10 @@ const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   users: UsersRoute, // auth screens
   user: UserRoute, // auth screens
   groups: GroupsRoute, // auth screens
+  messages: MessagesRoute, // messages console
   group: GroupRoute, // auth screens
+  templates: TemplatesRoute, // screens: templates
+  template: TemplateRoute, // screens: templates
 }
 
 export function screenFor(id: string): ComponentType<ScreenProps> {

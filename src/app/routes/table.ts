@@ -69,6 +69,7 @@ export const ROUTES: readonly RouteDef[] = [
   { ...page('/analytics/pages', 'Page Analytics', 'analytics-pages', 'required'), linkedOnly: true },
   { ...page('/messages', 'Messages', 'messages', 'required'), linkedOnly: true },
   { ...page('/templates', 'Templates', 'templates', 'required'), linkedOnly: true },
+  { ...page('/templates/:id', 'Template', 'template', 'required'), linkedOnly: true },
 ]
 
 /** "any other path": the 404 page, shown inside the shell, with no auth flag. */

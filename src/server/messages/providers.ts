@@ -48,7 +48,7 @@ export function createProviders(options: {
     ? nodemailer.createTransport({
         url: options.smtpUrl,
         // Pooled: the queue sends one mail after another, and a connection (greeting, EHLO) per mail
-        // took about 100 ms of the 110 each cost, pooled about 8 (bench/messages.ts).
+        // took about 100 ms of the 110 each cost, pooled about 8 (bench/suites/messages.ts).
         pool: true,
         maxConnections: 2,
         // As the reset-mail outbox (mail/outbox.ts): a server that does not answer in seconds is down.

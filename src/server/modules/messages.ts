@@ -6,6 +6,7 @@
  *   POST /api/call   {to, room, title?, body?}                             messages/call:c
  *   GET  /api/messages[?filter…], GET /api/messages/{id}                   messages/{id}:r
  *   POST /api/messages/{id}/resend                                         messages/{id}:u
+ *   POST /api/message-requests  the console's send, a synced document (message-requests.ts)
  * A send resolves the recipients, renders the content per recipient, and writes one `queued` record
  * per recipient in ONE store transaction together with its Idempotency-Key (writeMany), then answers
  * 202: the queue (messages/queue.ts) sends them. A replayed key answers the first request's records
@@ -15,14 +16,12 @@
  * recipient's open consoles. It hangs on the store's commit feed, which PostgreSQL fans out to every
  * instance, so the console rings wherever its socket is connected.
  */
-import crypto from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { MESSAGING_TEXT, SERVER_TEXT } from '../../shared/messages'
 import {
   CALL_EVENT,
   type CallContent,
   type CallInvitation,
-  MESSAGE_BATCH_CONTENT_MAX,
   MESSAGES_COLLECTION,
   type MessageChannel,
 } from '../../shared/messaging'
@@ -31,15 +30,15 @@ import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
 import { oneAtATime } from '../http/one-at-a-time'
 import { bodyObject, writeContext } from '../http/writes'
-import { contentFor, parseDraft } from '../messages/compose'
+import { composeBatch } from '../messages/batch'
 import { createProviders } from '../messages/providers'
 import { createMessageQueue } from '../messages/queue'
-import { resolveRecipients } from '../messages/recipients'
 import { twilioProvider } from '../messages/twilio'
 import type { Services } from '../services'
 import { stripMeta } from '../store/doc'
-import type { Doc, Write, WriteContext } from '../store/types'
+import type { Doc, WriteContext } from '../store/types'
 import { idParam } from './collections'
+import { messageRequestRoutes } from './message-requests'
 import { pushSenderOf } from './notifications'
 
 const COLLECTION = MESSAGES_COLLECTION
@@ -85,6 +84,8 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
   // Records left queued by an earlier run (a restart, a provider that was down) go out now.
   void queue.kick()
 
+  messageRequestRoutes(api, services, () => void queue.kick())
+
   for (const channel of ['email', 'sms', 'call'] as const) {
     api.post(`/${channel}`, { config: { access: () => `messages/${channel}:c` } }, (req, reply) =>
       send(channel, req, reply),
@@ -97,44 +98,7 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
     const run = async () => {
       const previous = await replayOf(ctx)
       if (previous) return previous
-      const draft = await parseDraft(services, req, channel, body)
-      const { recipients, skipped } = await resolveRecipients(store, channel, body.to)
-      const batch = crypto.randomBytes(12).toString('base64url')
-      const now = new Date().toISOString()
-      const writes: Write[] = []
-      let bytes = 0
-      for (const recipient of recipients) {
-        const content = await contentFor(services, draft, recipient)
-        bytes += Buffer.byteLength(JSON.stringify(content))
-        if (bytes > MESSAGE_BATCH_CONTENT_MAX) {
-          throw new ApiError(
-            'payload_too_large',
-            MESSAGING_TEXT.batchTooLarge(MESSAGE_BATCH_CONTENT_MAX / 2 ** 20),
-          )
-        }
-        writes.push({
-          op: 'create',
-          collection: COLLECTION,
-          body: {
-            channel,
-            batch,
-            to: recipient.to,
-            user: recipient.user,
-            group: recipient.group,
-            bcc: draft.bcc,
-            template: draft.template?._id ?? null,
-            content,
-            status: 'queued',
-            attempts: 0,
-            nextAttempt: now,
-            lastError: null,
-            sentAt: null,
-            providerId: null,
-            sentBy: req.auth.user,
-            resent: 0,
-          },
-        })
-      }
+      const { batch, writes, skipped } = await composeBatch(services, req, channel, body)
       const results = await store.writeMany(writes, ctx)
       const replayed = results[0]?.replayed ?? false
       if (!replayed) void queue.kick()

@@ -2,11 +2,17 @@
  * POST /api/pdf (SPEC §7, issue 13, docs/pdf.md): `html`, `url` or `template` (+ `data`) and `options`
  * → application/pdf. Needs `pdf:c` (the guard's default for this route); template mode also needs
  * read access to the template, as its preview does. Missing all three answers SPEC §5's message.
+ *
+ * "Save to Storage": with `save: {root, path}` the PDF goes into a storage root instead (201 with its
+ * StorageEntry), by the rules of an upload (storage/save-file.ts). The target and its permission are
+ * judged before Chromium is asked for anything, and the write runs under the Idempotency-Key as the
+ * storage writes do, so the console's outbox can replay it.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { isValidId } from '../../shared/ids'
 import { isPlainObject } from '../../shared/merge-patch'
 import { PDF_TEXT, SERVER_TEXT, TEMPLATE_TEXT, VALIDATION } from '../../shared/messages'
+import { STORAGE_ROOTS, type StorageRoot } from '../../shared/storage'
 import { type PdfPage, pdfPageError } from '../../shared/templates'
 import { requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
@@ -24,6 +30,8 @@ import {
 import { checkPdfUrl } from '../pdf/url-guard'
 import type { Services } from '../services'
 import { renderTemplate, TEMPLATES } from '../templates/render'
+import { idempotent } from './storage/idempotent'
+import { checkSaveTarget, type SaveTarget, saveFile } from './storage/save-file'
 
 const given = (v: unknown) => v !== undefined && v !== null && v !== ''
 
@@ -70,18 +78,38 @@ export async function pdfModule(api: FastifyInstance, services: Services): Promi
       }
     }
 
-    let pdf: Buffer
-    try {
-      pdf = await renderer.render(source, page)
-    } catch (error) {
-      throw pdfError(error)
+    const render = async (): Promise<Buffer> => {
+      try {
+        return await renderer.render(source, page)
+      } catch (error) {
+        throw pdfError(error)
+      }
     }
+    if (given(body.save)) {
+      const target = await saveTarget(services, req, body.save)
+      return idempotent(services, req, reply, async () => ({
+        status: 201,
+        body: await saveFile(req, target, await render()),
+      }))
+    }
+    const pdf = await render()
     return reply
       .type('application/pdf')
       .header('content-disposition', 'inline; filename="document.pdf"')
       .header('cache-control', 'no-store')
       .send(pdf)
   })
+}
+
+/** `save: {root, path}`, judged (path, folder, permission) before anything is rendered. */
+function saveTarget(services: Services, req: FastifyRequest, save: unknown): Promise<SaveTarget> {
+  if (
+    !isPlainObject(save) ||
+    !STORAGE_ROOTS.includes(save.root as StorageRoot) ||
+    typeof save.path !== 'string'
+  )
+    throw badRequest(PDF_TEXT.saveInvalid)
+  return checkSaveTarget(services, req, save.root as StorageRoot, save.path)
 }
 
 function parseOptions(value: unknown): PdfOptions {

@@ -2,7 +2,7 @@
  * The folder tree beside the listing (a drawer behind the "Folders" button on narrow screens): links to
  * each folder, expanded along the current path, with a toggle per folder that has sub-folders. A folder
  * is also a drop target: files dropped from the desktop upload into it, rows dragged from the listing
- * move into it (StorageScreen's onDropOn).
+ * move into it (use-drag-drop.ts).
  */
 import { ChevronDown, ChevronRight, Folder, FolderOpen } from 'lucide-react'
 import { type DragEvent, useState } from 'react'

@@ -4,80 +4,36 @@
  * the mirrored entry documents (works offline, follows other users live) with the offline queue laid
  * over them, and sends every write through the queue (actions.ts). What the session may not do is not
  * offered; the server checks every path again. See docs/storage-console.md.
+ *
+ * This file holds the screen's state and layout; its parts: StorageToolbar (search, sort, view),
+ * UploadActions, SelectionBar, BrowserDialogs, entry-actions (row menu, preview buttons),
+ * use-drag-drop and use-browser-keys.
  */
-import {
-  FolderPlus,
-  FolderUp,
-  LayoutGrid,
-  List,
-  Search,
-  FolderTree as TreeIcon,
-  Upload,
-  X,
-} from 'lucide-react'
-import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import { countOf } from '../../../shared/plural'
 import type { StorageRoot } from '../../../shared/storage'
-import { createShareLink } from '../../api/share'
-import { downloadBlob } from '../../components/format'
-import { toast } from '../../feedback/toast-store'
-import { useShortcut } from '../../hooks/use-shortcut'
 import { useCan, useMayUnder } from '../../session/use-can'
 import { useSession } from '../../session/use-session'
 import { type Crumb, useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
-import {
-  cancelItem,
-  dropOffline,
-  fileBlob,
-  keepOffline,
-  retryItem,
-  useKeptOffline,
-} from '../../storage/queue'
+import { cancelItem, retryItem, useKeptOffline } from '../../storage/queue'
 import { NoAccess } from '../users/NoAccess'
 import * as act from './actions'
-import { DescriptionDialog, FolderPickerDialog, NameDialog } from './dialogs'
-import { EntryList, type MenuItem } from './EntryList'
-import {
-  allFolders,
-  browserHref,
-  type Entry,
-  folderRows,
-  folderTree,
-  isWithin,
-  moveTargets,
-  type SortKey,
-  type SortOrder,
-} from './entries'
+import { type BrowserDialog, BrowserDialogs } from './BrowserDialogs'
+import { EntryList } from './EntryList'
+import { allFolders, browserHref, type Entry, folderRows, folderTree, type SortOrder } from './entries'
+import { useEntryActions } from './entry-actions'
 import { FolderTree } from './FolderTree'
 import { PreviewDialog } from './PreviewDialog'
+import { SelectionBar } from './SelectionBar'
+import { StorageToolbar, useView } from './StorageToolbar'
+import { UploadActions } from './UploadActions'
+import { useBrowserKeys } from './use-browser-keys'
+import { useDragDrop } from './use-drag-drop'
 import { useEntries } from './use-entries'
 import '../../components/ui.css'
 import './storage.css'
-
-const VIEW_KEY = 'momentum.storage.view'
-const DRAG_TYPE = 'application/x-momentum-storage'
-
-type Dialog =
-  | { kind: 'mkdir' }
-  | { kind: 'rename'; entry: Entry }
-  | { kind: 'describe'; entry: Entry }
-  | { kind: 'move' | 'copy'; entries: Entry[] }
-  | null
-
-function useView(): ['list' | 'grid', (v: 'list' | 'grid') => void] {
-  const [view, setView] = useState<'list' | 'grid'>(() =>
-    localStorage.getItem(VIEW_KEY) === 'grid' ? 'grid' : 'list',
-  )
-  return [
-    view,
-    (v) => {
-      localStorage.setItem(VIEW_KEY, v)
-      setView(v)
-    },
-  ]
-}
 
 export function StorageScreen({ root, title, rest }: { root: StorageRoot; title: string; rest: string }) {
   const session = useSession()
@@ -113,11 +69,8 @@ function Browser({ root, title, target }: { root: StorageRoot; title: string; ta
   const [sort, setSort] = useState<SortOrder>({ by: 'name', reverse: false })
   const [query, setQuery] = useState('')
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
-  const [dialog, setDialog] = useState<Dialog>(null)
+  const [dialog, setDialog] = useState<BrowserDialog>(null)
   const [treeOpen, setTreeOpen] = useState(false)
-  const [dropping, setDropping] = useState(false)
-  const filesInput = useRef<HTMLInputElement>(null)
-  const folderInput = useRef<HTMLInputElement>(null)
 
   const byPath = useMemo(() => {
     const m = new Map<string, Entry>()
@@ -136,6 +89,7 @@ function Browser({ root, title, target }: { root: StorageRoot; title: string; ta
   const folderName = folder ? folder.slice(folder.lastIndexOf('/') + 1) : title
   const mayCreateHere = may('c', folder) && !missing
   const mayCreateAnywhere = folders.some((f) => may('c', f))
+  const clearSelection = () => setSelected(new Set())
 
   // The selection belongs to a folder: leaving it, or a row going away, drops it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the folder changes.
@@ -176,115 +130,33 @@ function Browser({ root, title, target }: { root: StorageRoot; title: string; ta
     if (!deletable) return
     void act.deleteEntries(root, selectedEntries).then((ok) => ok && setSelected(new Set()))
   }
-  useShortcut('selectAll', dialog || previewing ? null : toggleAll)
-  useShortcut('delete', selected.size && !dialog && !previewing ? removeSelected : null)
+  useBrowserKeys({
+    covered: !!(dialog || previewing),
+    selectedCount: selected.size,
+    toggleAll,
+    removeSelected,
+    clearSelection,
+    treeOpen,
+    closeTree: () => setTreeOpen(false),
+  })
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return
-      if (document.querySelector('dialog[open]')) return
-      if (treeOpen) setTreeOpen(false)
-      else if (selected.size) setSelected(new Set())
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [treeOpen, selected.size])
-
-  // ---- file actions ----
-  const offlineAndNotKept = (e: Entry) => !kept.has(e.path) && !navigator.onLine
-  const download = async (e: Entry) => {
-    if (offlineAndNotKept(e)) return toast.warning(STORAGE_BROWSER_TEXT.needsNetwork)
-    try {
-      downloadBlob(await fileBlob(root, e.path), e.name)
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : String(err))
-    }
-  }
-  const copyLink = async (e: Entry) => {
-    if (!navigator.onLine) return toast.warning(STORAGE_BROWSER_TEXT.linkNeedsNetwork)
-    try {
-      const { url } = await createShareLink(root, e.path)
-      try {
-        await navigator.clipboard.writeText(url)
-        toast.success(STORAGE_BROWSER_TEXT.linkCopied)
-      } catch {
-        // No clipboard permission: the link is still useful, shown to copy by hand.
-        toast.success(url, 'Link')
-      }
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : String(err))
-    }
-  }
-  const toggleKeep = async (e: Entry) => {
-    try {
-      if (kept.has(e.path)) await dropOffline(root, e.path)
-      else {
-        if (!navigator.onLine) return toast.warning(STORAGE_BROWSER_TEXT.needsNetwork)
-        await keepOffline(root, e.path)
-        toast.success(STORAGE_BROWSER_TEXT.keptOffline(e.name))
-      }
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : String(err))
-    }
-  }
-
-  const menu = (e: Entry): MenuItem[] => {
-    const items: MenuItem[] = []
-    const file = e.type === 'file'
-    if (file) {
-      items.push({ label: 'Download', run: () => void download(e) })
-      items.push({ label: 'Copy link', run: () => void copyLink(e) })
-      items.push({
-        label: kept.has(e.path) ? 'Stop keeping offline' : 'Keep offline',
-        run: () => void toggleKeep(e),
-      })
-    }
-    if (may('u', e.path)) {
-      items.push({ label: 'Rename…', run: () => setDialog({ kind: 'rename', entry: e }) })
-      items.push({ label: 'Move to…', run: () => setDialog({ kind: 'move', entries: [e] }) })
-    }
-    if (may('r', e.path) && mayCreateAnywhere)
-      items.push({ label: 'Copy to…', run: () => setDialog({ kind: 'copy', entries: [e] }) })
-    if (may('u', e.path))
-      items.push({ label: 'Edit description…', run: () => setDialog({ kind: 'describe', entry: e }) })
-    if (may('d', e.path))
-      items.push({ label: 'Delete', danger: true, run: () => void act.deleteEntries(root, [e]) })
-    return items
-  }
-
-  // ---- drag and drop ----
-  const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files')
-  const hasRows = (e: DragEvent) => [...e.dataTransfer.types].includes(DRAG_TYPE)
-  const drop = {
-    onDragOver: (e: DragEvent, target: string) => {
-      if (hasRows(e) ? !may('c', target) : !(hasFiles(e) && may('c', target))) return
-      e.preventDefault()
-      e.stopPropagation()
-      e.dataTransfer.dropEffect = hasRows(e) ? 'move' : 'copy'
-    },
-    onDrop: (e: DragEvent, target: string) => {
-      e.preventDefault()
-      e.stopPropagation()
-      setDropping(false)
-      const raw = e.dataTransfer.getData(DRAG_TYPE)
-      if (raw) {
-        const paths = JSON.parse(raw) as string[]
-        const moving = paths
-          .map((p) => byPath.get(p))
-          .filter((x): x is Entry => !!x && !isWithin(target, x.path) && may('u', x.path))
-        void act.moveInto(root, moving, target).then(() => setSelected(new Set()))
-        return
-      }
-      const pending = act.pickedOfDrop(e.dataTransfer)
-      void pending.then((picked) => act.upload(root, target, picked, knownFolders))
-    },
-  }
-  const onDragStart = (e: DragEvent, entry: Entry) => {
-    const paths = selected.has(entry.key) ? [...selected] : [entry.path]
-    e.dataTransfer.setData(DRAG_TYPE, JSON.stringify(paths))
-    e.dataTransfer.setData('text/plain', paths.join('\n'))
-    e.dataTransfer.effectAllowed = 'move'
-  }
+  const { menu, previewActions } = useEntryActions({
+    root,
+    kept,
+    may,
+    mayCreateAnywhere,
+    openDialog: setDialog,
+  })
+  const { drop, onDragStart, zone, dropping } = useDragDrop({
+    root,
+    folder,
+    mayCreateHere,
+    may,
+    byPath,
+    knownFolders,
+    selected,
+    clearSelection,
+  })
 
   const uploads = (entries ?? []).filter((e) => e.pending?.kind === 'upload')
   const sent = uploads.reduce((n, e) => n + (e.pending?.sent ?? 0), 0)
@@ -298,7 +170,6 @@ function Browser({ root, title, target }: { root: StorageRoot; title: string; ta
         : mayCreateHere
           ? STORAGE_BROWSER_TEXT.empty
           : STORAGE_BROWSER_TEXT.emptyReadOnly
-  const siblings = new Set(rows.map((r) => r.name))
 
   return (
     <section className="screen storage-screen" aria-labelledby="page-heading">
@@ -310,152 +181,37 @@ function Browser({ root, title, target }: { root: StorageRoot; title: string; ta
           </p>
         </div>
         {mayCreateHere && (
-          <div className="actions">
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => filesInput.current?.click()}
-            >
-              <Upload size={16} aria-hidden="true" /> Upload files
-            </button>
-            <button
-              type="button"
-              className="button button-quiet"
-              onClick={() => folderInput.current?.click()}
-            >
-              <FolderUp size={16} aria-hidden="true" /> Upload folder
-            </button>
-            <button
-              type="button"
-              className="button button-quiet"
-              onClick={() => setDialog({ kind: 'mkdir' })}
-            >
-              <FolderPlus size={16} aria-hidden="true" /> New folder
-            </button>
-            <input
-              ref={filesInput}
-              type="file"
-              multiple
-              className="visually-hidden"
-              tabIndex={-1}
-              aria-label="Files to upload"
-              data-testid="upload-files"
-              onChange={(e) => {
-                void act.upload(root, folder, act.pickedOfInput(e.target.files), knownFolders)
-                e.target.value = ''
-              }}
-            />
-            <input
-              ref={folderInput}
-              type="file"
-              multiple
-              className="visually-hidden"
-              tabIndex={-1}
-              aria-label="Folder to upload"
-              data-testid="upload-folder"
-              {...({ webkitdirectory: '' } as Record<string, string>)}
-              onChange={(e) => {
-                void act.upload(root, folder, act.pickedOfInput(e.target.files), knownFolders)
-                e.target.value = ''
-              }}
-            />
-          </div>
+          <UploadActions
+            root={root}
+            folder={folder}
+            knownFolders={knownFolders}
+            onNewFolder={() => setDialog({ kind: 'mkdir' })}
+          />
         )}
       </header>
 
-      <div className="storage-toolbar">
-        <button
-          type="button"
-          className="button button-quiet storage-tree-button"
-          aria-expanded={treeOpen}
-          aria-controls="storage-tree"
-          onClick={() => setTreeOpen((v) => !v)}
-        >
-          <TreeIcon size={16} aria-hidden="true" /> Folders
-        </button>
-        <div className="search-row storage-search">
-          <Search size={16} aria-hidden="true" />
-          <input
-            className="input"
-            type="search"
-            aria-label="Search in this folder"
-            placeholder="Search in this folder"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-        </div>
-        <label className="storage-sort">
-          <span className="visually-hidden">Sort by</span>
-          <select
-            className="input"
-            aria-label="Sort by"
-            value={`${sort.by}:${sort.reverse ? 'desc' : 'asc'}`}
-            onChange={(e) => {
-              const [by, dir] = e.target.value.split(':') as [SortKey, string]
-              setSort({ by, reverse: dir === 'desc' })
-            }}
-          >
-            <option value="name:asc">Name A–Z</option>
-            <option value="name:desc">Name Z–A</option>
-            <option value="size:asc">Size, smallest first</option>
-            <option value="size:desc">Size, largest first</option>
-            <option value="modified:desc">Date, newest first</option>
-            <option value="modified:asc">Date, oldest first</option>
-          </select>
-        </label>
-        <fieldset className="storage-views">
-          <legend className="visually-hidden">View</legend>
-          <button
-            type="button"
-            className="button button-quiet"
-            aria-pressed={view === 'list'}
-            aria-label="List view"
-            onClick={() => setView('list')}
-          >
-            <List size={16} aria-hidden="true" /> <span className="storage-view-label">List</span>
-          </button>
-          <button
-            type="button"
-            className="button button-quiet"
-            aria-pressed={view === 'grid'}
-            aria-label="Grid view"
-            onClick={() => setView('grid')}
-          >
-            <LayoutGrid size={16} aria-hidden="true" /> <span className="storage-view-label">Grid</span>
-          </button>
-        </fieldset>
-      </div>
+      <StorageToolbar
+        treeOpen={treeOpen}
+        onToggleTree={() => setTreeOpen((v) => !v)}
+        query={query}
+        onQuery={setQuery}
+        sort={sort}
+        onSort={setSort}
+        view={view}
+        onView={setView}
+      />
 
       {selected.size > 0 && (
-        <section className="storage-selection" aria-label="Selection">
-          <span>{countOf(selected.size, 'item')} selected</span>
-          {movable && (
-            <button
-              type="button"
-              className="button button-quiet"
-              onClick={() => setDialog({ kind: 'move', entries: selectedEntries })}
-            >
-              Move to…
-            </button>
-          )}
-          {mayCreateAnywhere && (
-            <button
-              type="button"
-              className="button button-quiet"
-              onClick={() => setDialog({ kind: 'copy', entries: selectedEntries })}
-            >
-              Copy to…
-            </button>
-          )}
-          {deletable && (
-            <button type="button" className="button button-danger" onClick={removeSelected}>
-              Delete {selected.size}
-            </button>
-          )}
-          <button type="button" className="button button-quiet" onClick={() => setSelected(new Set())}>
-            <X size={14} aria-hidden="true" /> Clear selection
-          </button>
-        </section>
+        <SelectionBar
+          count={selected.size}
+          movable={movable}
+          copyable={mayCreateAnywhere}
+          deletable={deletable}
+          onMove={() => setDialog({ kind: 'move', entries: selectedEntries })}
+          onCopy={() => setDialog({ kind: 'copy', entries: selectedEntries })}
+          onDelete={removeSelected}
+          onClear={clearSelection}
+        />
       )}
 
       {uploads.length > 0 && (
@@ -479,18 +235,9 @@ function Browser({ root, title, target }: { root: StorageRoot; title: string; ta
         {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; the Upload buttons are its keyboard way. */}
         <div
           className={`storage-main${dropping ? ' is-dropping' : ''}`}
-          onDragOver={(e) => {
-            if (!hasFiles(e) || !mayCreateHere) return
-            e.preventDefault()
-            setDropping(true)
-          }}
-          onDragLeave={(e) => {
-            if (e.currentTarget === e.target) setDropping(false)
-          }}
-          onDrop={(e) => {
-            if (!hasFiles(e) || !mayCreateHere) return
-            drop.onDrop(e, folder)
-          }}
+          onDragOver={zone.onDragOver}
+          onDragLeave={zone.onDragLeave}
+          onDrop={zone.onDrop}
           data-testid="storage-drop"
         >
           {dropping && <p className="storage-drop-hint">{STORAGE_BROWSER_TEXT.dropHere}</p>}
@@ -536,89 +283,21 @@ function Browser({ root, title, target }: { root: StorageRoot; title: string; ta
           entry={previewing}
           kept={kept.has(previewing.path)}
           onClose={() => navigate(browserHref(root, folder))}
-          actions={
-            <>
-              <label className="check-row">
-                <input
-                  type="checkbox"
-                  checked={kept.has(previewing.path)}
-                  onChange={() => void toggleKeep(previewing)}
-                />
-                Keep offline
-              </label>
-              {may('u', previewing.path) && (
-                <button
-                  type="button"
-                  className="mc-button"
-                  onClick={() => setDialog({ kind: 'describe', entry: previewing })}
-                >
-                  Edit description
-                </button>
-              )}
-              <button type="button" className="mc-button" onClick={() => void copyLink(previewing)}>
-                Copy link
-              </button>
-              <button
-                type="button"
-                className="mc-button mc-button-primary"
-                onClick={() => void download(previewing)}
-              >
-                Download
-              </button>
-            </>
-          }
+          actions={previewActions(previewing)}
         />
       )}
 
-      {dialog?.kind === 'mkdir' && (
-        <NameDialog
-          title="New folder"
-          label="Folder name"
-          submitLabel="Create folder"
-          taken={siblings}
-          onSubmit={(name) => act.createFolder(root, folder, name)}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === 'rename' && (
-        <NameDialog
-          title={`Rename ${dialog.entry.name}`}
-          label="New name"
-          submitLabel="Rename"
-          initial={dialog.entry.name}
-          taken={new Set((entries ?? []).filter((e) => e.parent === dialog.entry.parent).map((e) => e.name))}
-          onSubmit={(name) => act.rename(root, dialog.entry, name)}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === 'describe' && (
-        <DescriptionDialog
-          name={dialog.entry.name}
-          initial={dialog.entry.description ?? ''}
-          onSubmit={(text) => act.describe(root, dialog.entry, text)}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {(dialog?.kind === 'move' || dialog?.kind === 'copy') && (
-        <FolderPickerDialog
-          root={root}
-          title={`${dialog.kind === 'move' ? 'Move' : 'Copy'} ${dialog.entries.length === 1 ? dialog.entries[0]!.name : countOf(dialog.entries.length, 'item')} to…`}
-          submitLabel={dialog.kind === 'move' ? 'Move here' : 'Copy here'}
-          folders={(dialog.kind === 'move'
-            ? moveTargets(folders, dialog.entries)
-            : folders.filter(
-                (f) => !dialog.entries.some((s) => s.type === 'directory' && isWithin(f, s.path)),
-              )
-          ).filter((f) => may('c', f))}
-          initial={folder}
-          onSubmit={async (to) => {
-            if (dialog.kind === 'move') await act.moveInto(root, dialog.entries, to)
-            else await act.copyInto(root, dialog.entries, to)
-            setSelected(new Set())
-          }}
-          onClose={() => setDialog(null)}
-        />
-      )}
+      <BrowserDialogs
+        dialog={dialog}
+        root={root}
+        folder={folder}
+        entries={entries ?? []}
+        siblings={new Set(rows.map((r) => r.name))}
+        folders={folders}
+        mayCreate={(f) => may('c', f)}
+        onDone={clearSelection}
+        onClose={() => setDialog(null)}
+      />
     </section>
   )
 }

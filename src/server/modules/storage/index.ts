@@ -34,6 +34,7 @@ import { STORAGE_ROOTS, type StorageRoot, storageAccess } from './paths'
 import { type RootContext, readRoute } from './read'
 import { s3ClientFor } from './s3-client'
 import { s3BlobStore } from './s3-store'
+import { registerRootContexts } from './save-file'
 import { shareRoutes } from './share'
 import { tusRoutes } from './tus'
 import type { RootContexts } from './tus-finish'
@@ -117,6 +118,8 @@ export async function storageModule(
       api.delete(url, { config }, remove)
     }
   }
+  // Other modules that save files (POST /api/pdf with `save`) write through these contexts.
+  registerRootContexts(services, contexts)
   // Share links: POST /api/share, GET /api/share/{token}[/file] (share.ts).
   shareRoutes(api, services, stores)
   // Resumable uploads (tus): POST /api/uploads, HEAD/PATCH/DELETE /api/uploads/{id} (tus.ts).

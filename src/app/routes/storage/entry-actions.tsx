@@ -1,0 +1,119 @@
+/**
+ * What can be done with one entry of the file browser: download, copy a share link, keep offline
+ * (each needing the network where it must), and the row menu and preview buttons that offer them
+ * with the rename, move, copy, describe and delete of actions.ts, each only where the session may.
+ */
+import type { ReactNode } from 'react'
+import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
+import type { StorageRoot } from '../../../shared/storage'
+import { createShareLink } from '../../api/share'
+import { downloadBlob } from '../../components/format'
+import { toast } from '../../feedback/toast-store'
+import { dropOffline, fileBlob, keepOffline } from '../../storage/queue'
+import * as act from './actions'
+import type { BrowserDialog } from './BrowserDialogs'
+import type { MenuItem } from './EntryList'
+import type { Entry } from './entries'
+
+export function useEntryActions({
+  root,
+  kept,
+  may,
+  mayCreateAnywhere,
+  openDialog,
+}: {
+  root: StorageRoot
+  /** Paths kept offline on this device. */
+  kept: ReadonlySet<string>
+  may: (letter: 'r' | 'c' | 'u' | 'd', path: string) => boolean
+  mayCreateAnywhere: boolean
+  openDialog: (dialog: BrowserDialog) => void
+}) {
+  const offlineAndNotKept = (e: Entry) => !kept.has(e.path) && !navigator.onLine
+  const download = async (e: Entry) => {
+    if (offlineAndNotKept(e)) return toast.warning(STORAGE_BROWSER_TEXT.needsNetwork)
+    try {
+      downloadBlob(await fileBlob(root, e.path), e.name)
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err))
+    }
+  }
+  const copyLink = async (e: Entry) => {
+    if (!navigator.onLine) return toast.warning(STORAGE_BROWSER_TEXT.linkNeedsNetwork)
+    try {
+      const { url } = await createShareLink(root, e.path)
+      try {
+        await navigator.clipboard.writeText(url)
+        toast.success(STORAGE_BROWSER_TEXT.linkCopied)
+      } catch {
+        // No clipboard permission: the link is still useful, shown to copy by hand.
+        toast.success(url, 'Link')
+      }
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err))
+    }
+  }
+  const toggleKeep = async (e: Entry) => {
+    try {
+      if (kept.has(e.path)) await dropOffline(root, e.path)
+      else {
+        if (!navigator.onLine) return toast.warning(STORAGE_BROWSER_TEXT.needsNetwork)
+        await keepOffline(root, e.path)
+        toast.success(STORAGE_BROWSER_TEXT.keptOffline(e.name))
+      }
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err))
+    }
+  }
+
+  const menu = (e: Entry): MenuItem[] => {
+    const items: MenuItem[] = []
+    const file = e.type === 'file'
+    if (file) {
+      items.push({ label: 'Download', run: () => void download(e) })
+      items.push({ label: 'Copy link', run: () => void copyLink(e) })
+      items.push({
+        label: kept.has(e.path) ? 'Stop keeping offline' : 'Keep offline',
+        run: () => void toggleKeep(e),
+      })
+    }
+    if (may('u', e.path)) {
+      items.push({ label: 'Rename…', run: () => openDialog({ kind: 'rename', entry: e }) })
+      items.push({ label: 'Move to…', run: () => openDialog({ kind: 'move', entries: [e] }) })
+    }
+    if (may('r', e.path) && mayCreateAnywhere)
+      items.push({ label: 'Copy to…', run: () => openDialog({ kind: 'copy', entries: [e] }) })
+    if (may('u', e.path))
+      items.push({ label: 'Edit description…', run: () => openDialog({ kind: 'describe', entry: e }) })
+    if (may('d', e.path))
+      items.push({ label: 'Delete', danger: true, run: () => void act.deleteEntries(root, [e]) })
+    return items
+  }
+
+  /** The preview dialog's buttons for the file it shows. */
+  const previewActions = (e: Entry): ReactNode => (
+    <>
+      <label className="check-row">
+        <input type="checkbox" checked={kept.has(e.path)} onChange={() => void toggleKeep(e)} />
+        Keep offline
+      </label>
+      {may('u', e.path) && (
+        <button
+          type="button"
+          className="mc-button"
+          onClick={() => openDialog({ kind: 'describe', entry: e })}
+        >
+          Edit description
+        </button>
+      )}
+      <button type="button" className="mc-button" onClick={() => void copyLink(e)}>
+        Copy link
+      </button>
+      <button type="button" className="mc-button mc-button-primary" onClick={() => void download(e)}>
+        Download
+      </button>
+    </>
+  )
+
+  return { menu, previewActions }
+}

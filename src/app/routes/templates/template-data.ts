@@ -1,0 +1,74 @@
+/**
+ * Reading templates from the local mirror, live (they are a synced collection, so the screens work
+ * offline), and the online-only calls the editor makes: a preview render and a PDF, which the server
+ * makes and which therefore never wait in the outbox.
+ */
+import { useLiveQuery } from 'dexie-react-hooks'
+import { browse } from '../../../db/browse'
+import type { SyncDoc } from '../../../db/types'
+import type { PdfPage, RenderedTemplate, TemplateDoc, TemplateErrorDetails } from '../../../shared/templates'
+import { ApiError, api } from '../../api/client'
+import { useSyncDb } from '../../data/sync-context'
+import type { Rows } from '../users/auth-data'
+
+export const TEMPLATES = 'templates'
+
+/** Every template of this device's mirror, live; undefined while loading. */
+export function useTemplates(): Rows | undefined {
+  const db = useSyncDb()
+  return useLiveQuery(async () => {
+    if (!db) return undefined
+    const [docs, pendingRows] = await Promise.all([
+      browse(db, TEMPLATES),
+      db.docs.where('[collection+pending]').equals([TEMPLATES, 1]).toArray(),
+    ])
+    return { docs, pending: new Set(pendingRows.map((r) => r.id)) }
+  }, [db])
+}
+
+/** One template, live: undefined while loading, null when this device does not have it. */
+export function useTemplate(id: string): { doc: SyncDoc; pending: boolean } | null | undefined {
+  const db = useSyncDb()
+  return useLiveQuery(async () => {
+    if (!db) return undefined
+    const row = await db.docs.get([TEMPLATES, id])
+    return row ? { doc: row.doc, pending: row.pending === 1 } : null
+  }, [db, id])
+}
+
+export type RenderOutcome =
+  | { ok: true; result: RenderedTemplate }
+  | { ok: false; offline: boolean; message: string; details?: TemplateErrorDetails }
+
+/** POST /api/templates/render with the unsaved draft; errors come back as values, not throws. */
+export async function renderDraft(
+  draft: TemplateDoc,
+  data: Record<string, unknown> | undefined,
+  signal?: AbortSignal,
+): Promise<RenderOutcome> {
+  try {
+    const result = await api.request<RenderedTemplate>('/api/templates/render', {
+      method: 'POST',
+      body: data ? { template: draft, data } : { template: draft },
+      signal,
+    })
+    return { ok: true, result }
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const body = (error.body ?? {}) as TemplateErrorDetails & { details?: TemplateErrorDetails }
+      return { ok: false, offline: false, message: error.message, details: body.details ?? body }
+    }
+    if ((error as Error)?.name === 'AbortError') throw error
+    return { ok: false, offline: true, message: String((error as Error)?.message ?? error) }
+  }
+}
+
+/** POST /api/pdf {template, data, options}: the saved template rendered to a PDF Blob. */
+export function fetchPdf(id: string, data: Record<string, unknown> | undefined, options?: PdfPage) {
+  return api.request<Blob>('/api/pdf', {
+    method: 'POST',
+    body: { template: id, ...(data ? { data } : {}), ...(options ? { options } : {}) },
+  })
+}
+
+export const kindOf = (doc: SyncDoc | undefined): string => (typeof doc?.kind === 'string' ? doc.kind : '')

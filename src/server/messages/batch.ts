@@ -1,0 +1,68 @@
+/**
+ * One send request → the `queued` records of its recipients, shared by POST /api/email|sms|call and
+ * the synced `message-requests` collection (modules/message-requests.ts), so a message composed in the
+ * console (online or replayed from the outbox) is checked, expanded and rendered exactly as a direct
+ * API send. Nothing is written here: the caller commits the writes in one transaction.
+ */
+import crypto from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import { MESSAGING_TEXT } from '../../shared/messages'
+import { MESSAGE_BATCH_CONTENT_MAX, MESSAGES_COLLECTION, type MessageChannel } from '../../shared/messaging'
+import { ApiError } from '../errors'
+import type { Services } from '../services'
+import type { Write } from '../store/types'
+import { contentFor, parseDraft } from './compose'
+import { type Resolved, resolveRecipients } from './recipients'
+
+export interface Batch {
+  batch: string
+  writes: Write[]
+  skipped: Resolved['skipped']
+}
+
+export async function composeBatch(
+  services: Services,
+  req: FastifyRequest,
+  channel: MessageChannel,
+  body: Record<string, unknown>,
+  batch = crypto.randomBytes(12).toString('base64url'),
+): Promise<Batch> {
+  const draft = await parseDraft(services, req, channel, body)
+  const { recipients, skipped } = await resolveRecipients(services.store, channel, body.to)
+  const now = new Date().toISOString()
+  const writes: Write[] = []
+  let bytes = 0
+  for (const recipient of recipients) {
+    const content = await contentFor(services, draft, recipient)
+    bytes += Buffer.byteLength(JSON.stringify(content))
+    if (bytes > MESSAGE_BATCH_CONTENT_MAX) {
+      throw new ApiError(
+        'payload_too_large',
+        MESSAGING_TEXT.batchTooLarge(MESSAGE_BATCH_CONTENT_MAX / 2 ** 20),
+      )
+    }
+    writes.push({
+      op: 'create',
+      collection: MESSAGES_COLLECTION,
+      body: {
+        channel,
+        batch,
+        to: recipient.to,
+        user: recipient.user,
+        group: recipient.group,
+        bcc: draft.bcc,
+        template: draft.template?._id ?? null,
+        content,
+        status: 'queued',
+        attempts: 0,
+        nextAttempt: now,
+        lastError: null,
+        sentAt: null,
+        providerId: null,
+        sentBy: req.auth.user,
+        resent: 0,
+      },
+    })
+  }
+  return { batch, writes, skipped }
+}

@@ -1,0 +1,232 @@
+/**
+ * The Messages console (issue 13, docs/messages-console.md) against real peers: an SMTP server
+ * (smtp-server) and an HTTP peer speaking Twilio's Messages API, wired to a server of its own. Sends
+ * go through the synced `message-requests` collection, so the offline case is the sync outbox's.
+ */
+import type { Browser, Page } from '@playwright/test'
+import axe from 'axe-core'
+import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
+import { startTwilioPeer, type TwilioPeer } from '../helpers/twilio-peer'
+import { type E2EServer, expect, openLoggedIn, passwordOf, startServer, test } from './fixtures'
+import { MessagesPage } from './pages/messages'
+
+let server: E2EServer
+let stop: () => Promise<void>
+let smtp: SmtpPeer
+let twilio: TwilioPeer
+let admin: string
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  smtp = await startSmtpPeer()
+  twilio = await startTwilioPeer()
+  ;({ server, stop } = await startServer('none', {
+    MOMENTUM_SMTP_URL: smtp.url,
+    MOMENTUM_MAIL_FROM: 'Momentum <messages@momentum.test>',
+    MOMENTUM_SMS_URL: twilio.url,
+    MOMENTUM_SMS_ACCOUNT_SID: twilio.accountSid,
+    MOMENTUM_SMS_AUTH_TOKEN: twilio.authToken,
+    MOMENTUM_SMS_FROM: '+15550001111',
+  }))
+  admin = await server.login()
+  const ok = async (path: string, json: unknown, method = 'POST') => {
+    const res = await server.api(path, { token: admin, json, method })
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`)
+  }
+  await ok('/api/groups', { _id: 'team', name: 'Team', permissions: [] })
+  await server.createUser('ann', ['messages:r'], 'Ann')
+  // A sender who may send SMS only: the console's write guard must let the request through.
+  await server.createUser('texter', ['messages/sms:c', 'messages:r'], 'Texter')
+  await ok('/api/users/ann', { groups: ['g-ann', 'team'], phone: '+15550000001' }, 'PATCH')
+  await ok('/api/users', {
+    _id: 'bob',
+    name: 'Bob',
+    email: 'bob@example.com',
+    password: passwordOf('bob'),
+    groups: ['team'],
+  })
+  await ok('/api/templates', {
+    _id: 'frame',
+    kind: 'layout',
+    content: '<div class="frame">{% block content %}{% endblock %}</div>',
+  })
+  await ok('/api/templates', {
+    _id: 'welcome',
+    kind: 'email',
+    subject: 'Welcome to {{ product }}',
+    html: '{% layout "frame" %}{% block content %}<p>Hello {{ recipient.user }}, {{ product }}</p>{% endblock %}',
+    text: 'Hello {{ recipient.user }}, welcome to {{ product }}',
+    sample: { product: 'Sample' },
+  })
+})
+
+test.afterAll(async () => {
+  await stop?.()
+  await smtp?.close()
+  await twilio?.close()
+})
+
+/** The server's message records to one address (read through the API, not the console). */
+async function recordsTo(to: string): Promise<unknown[]> {
+  const res = await server.api<Array<{ to: string }>>('/api/messages?limit=1000', { token: admin })
+  if (res.status !== 200) throw new Error(`GET /api/messages: ${res.status}`)
+  return res.body.filter((m) => m.to === to)
+}
+
+async function openMessages(page: Page, token = admin): Promise<MessagesPage> {
+  await openLoggedIn(page, server, token, '/messages')
+  const messages = new MessagesPage(page)
+  await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible()
+  return messages
+}
+
+test('an e-mail template sent to a group: one rendered mail per member, each with the bcc', async ({
+  page,
+}) => {
+  const messages = await openMessages(page)
+  await messages.channel('Email')
+  await messages.addRecipient('group:team', 'Team (group)')
+  await messages.field('Bcc').fill('audit@example.com')
+  await messages.template('welcome')
+  await messages.field('Data (JSON)').fill('{"product": "Momentum"}')
+  // The preview renders per member, as the send will.
+  await messages.composer.getByRole('button', { name: 'Preview per recipient' }).click()
+  await expect(messages.composer.getByText('For ann@example.com')).toBeVisible()
+  await expect(
+    messages.composer
+      .frameLocator('iframe[title="Preview for bob@example.com"]')
+      .getByText('Hello bob, Momentum'),
+  ).toBeVisible()
+  await messages.send()
+  await expect(messages.status).toContainText('Sent to the queue')
+
+  for (const user of ['ann', 'bob']) {
+    const mail = await smtp.waitForMail((m) => m.to.includes(`${user}@example.com`))
+    expect(mail.to.sort()).toEqual(['audit@example.com', `${user}@example.com`].sort())
+    expect(mail.decoded).toContain('Subject: Welcome to Momentum')
+    expect(mail.decoded).toContain(`Hello ${user}, welcome to Momentum`)
+  }
+  // The history follows the queue live.
+  for (const to of ['ann@example.com', 'bob@example.com']) {
+    await expect(messages.entries(to).first()).toHaveAttribute('data-status', 'sent')
+  }
+  expect(smtp.mails.filter((m) => m.decoded.includes('Welcome to Momentum'))).toHaveLength(2)
+})
+
+test('an SMS arrives at the Twilio peer, sent by a user who may send SMS only', async ({ page }) => {
+  const messages = await openMessages(page, await server.login('texter', passwordOf('texter')))
+  await messages.channel('Email')
+  await expect(messages.composer.getByText('You may not send Email messages')).toBeVisible()
+  await expect(messages.composer.getByRole('button', { name: 'Send' })).toBeDisabled()
+  await messages.channel('SMS')
+  const input = messages.composer.getByLabel('Add a recipient')
+  await input.fill('+12')
+  await input.press('Enter')
+  await expect(messages.composer.getByRole('alert')).toContainText(
+    'not a phone number in international E.164 form',
+  )
+  await messages.addRecipient('+1 555 000 7777', '+15550007777')
+  await messages.field('Text').fill('Your parcel is at the door')
+  await messages.send()
+  const [sms] = await twilio.waitForMessages(1)
+  expect(sms).toMatchObject({ to: '+15550007777', body: 'Your parcel is at the door' })
+  await expect(messages.entries('+15550007777')).toHaveAttribute('data-status', 'sent')
+})
+
+test('a message composed offline is sent exactly once after reconnect', async ({ page, context }) => {
+  const messages = await openMessages(page)
+  await messages.channel('SMS')
+  await messages.addRecipient('ann', 'Ann')
+  await context.setOffline(true)
+  await messages.field('Text').fill('Composed on the train')
+  await messages.send()
+  await expect(messages.status).toContainText('queued on this device')
+  await expect(page.getByText('1 message waits on this device')).toBeVisible()
+  const before = twilio.requests
+  expect(await recordsTo('+15550000001')).toHaveLength(0)
+
+  await context.setOffline(false)
+  await expect
+    .poll(() => twilio.messages.filter((m) => m.body === 'Composed on the train').length, { timeout: 30_000 })
+    .toBe(1)
+  await expect(page.getByText('1 message waits on this device')).toBeHidden()
+  await expect(messages.entries('+15550000001')).toHaveAttribute('data-status', 'sent')
+  // A reload (and its sync) sends nothing again.
+  await page.reload()
+  await expect(messages.entries('+15550000001')).toHaveCount(1)
+  expect(await recordsTo('+15550000001')).toHaveLength(1)
+  expect(twilio.requests - before).toBe(1)
+})
+
+test('a failing provider shows "failed" with its error, and a later Resend succeeds', async ({ page }) => {
+  const messages = await openMessages(page)
+  await messages.channel('Email')
+  await messages.addRecipient('carol@example.com', 'carol@example.com')
+  await messages.field('Subject').fill('Quarterly report')
+  await messages.field('Text').fill('Attached, as promised')
+  smtp.rejectWith = 550
+  await messages.send()
+  const entry = messages.entries('carol@example.com')
+  await expect(entry).toHaveAttribute('data-status', 'failed')
+  await expect(entry).toContainText('550')
+  smtp.rejectWith = null
+  await entry.getByRole('button', { name: 'Resend' }).click()
+  await expect(entry).toHaveAttribute('data-status', 'sent')
+  const mail = await smtp.waitForMail((m) => m.to.includes('carol@example.com'))
+  expect(mail.decoded).toContain('Subject: Quarterly report')
+})
+
+test('a call invitation rings in the invitee’s console with a link to the room', async ({
+  page,
+  browser,
+}) => {
+  const annPage = await loggedInAs(browser, 'ann')
+  const messages = await openMessages(page)
+  await messages.channel('Call')
+  await messages.addRecipient('user:ann', 'Ann')
+  await messages.field('Room').fill('standup-42')
+  await messages.send()
+  const invite = annPage.getByRole('alertdialog', { name: 'admin invites you to a call' })
+  await expect(invite).toBeVisible({ timeout: 20_000 })
+  await expect(invite.getByRole('link', { name: 'Join room standup-42' })).toHaveAttribute(
+    'href',
+    '/ui/video?room=standup-42',
+  )
+  expect(await axeViolations(annPage, '.call-invitations')).toEqual([])
+  await annPage.context().close()
+})
+
+async function loggedInAs(browser: Browser, user: string): Promise<Page> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const token = await server.login(user, passwordOf(user))
+  await openLoggedIn(page, server, token, '/')
+  await expect(page.getByRole('main')).toBeVisible()
+  return page
+}
+
+test('the screen works at 375 px', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 })
+  const messages = await openMessages(page)
+  await messages.channel('Email')
+  await messages.addRecipient('group:team', 'Team (group)')
+  await messages.composer.getByRole('button', { name: 'Preview per recipient' }).click()
+  await page.screenshot({ path: 'test-results/screenshots/messages-375.png', fullPage: true })
+  expect(await axeViolations(page)).toEqual([])
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  expect(overflow).toBeLessThanOrEqual(0)
+  await expect(messages.composer.getByRole('button', { name: 'Send' })).toBeVisible()
+})
+
+/** axe-core's findings in `scope` (default: the page's main content). */
+async function axeViolations(page: Page, scope = 'main'): Promise<string[]> {
+  await page.evaluate(axe.source)
+  return page.evaluate(async (selector) => {
+    const w = window as unknown as { axe: typeof axe }
+    const r = await w.axe.run(document.querySelector(selector) ?? document)
+    return r.violations.map(
+      (v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    )
+  }, scope)
+}
