@@ -76,6 +76,11 @@ export interface ServerConfig {
    * (MOMENTUM_S3_BUCKET and friends, docs/storage.md "S3-compatible storage"); unset keeps them on disk.
    */
   s3?: S3Config
+  /**
+   * Stripe (MOMENTUM_STRIPE_SECRET_KEY, _WEBHOOK_SECRET, _API_URL; docs/payments.md). Unset, checkouts
+   * use the built-in TEST provider: no account, no money, test card numbers only.
+   */
+  stripe?: { secretKey: string; webhookSecret?: string; apiUrl?: string }
 }
 
 export interface S3Config {
@@ -176,5 +181,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       static: quotaBytes(env.MOMENTUM_STATIC_QUOTA_BYTES),
     },
     s3: s3FromEnv(env),
+    stripe: env.MOMENTUM_STRIPE_SECRET_KEY
+      ? {
+          secretKey: env.MOMENTUM_STRIPE_SECRET_KEY,
+          webhookSecret: env.MOMENTUM_STRIPE_WEBHOOK_SECRET || undefined,
+          apiUrl: env.MOMENTUM_STRIPE_API_URL?.trim() || undefined,
+        }
+      : undefined,
   }
 }

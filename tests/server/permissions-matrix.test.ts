@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Doc } from '../../src/server/store/types'
 import { MODULES, type ModuleName, PUBLIC_SETTING_IDS } from '../../src/shared/constants'
-import { requiresOneOf, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
+import { PAYMENT_TEXT, requiresOneOf, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 let server: TestServer
@@ -62,6 +62,20 @@ function needed(module: ModuleName, route: Route): string {
   }[route]
 }
 
+/**
+ * Every permission the 403 lists: transactions also accept the menu key `payments` (SPEC §6) for
+ * reads (`payments:r`) and refunds (`payments/{id}:u`), docs/payments.md.
+ */
+function neededAll(module: ModuleName, route: Route): string[] {
+  if (module !== 'transactions') return [needed(module, route)]
+  const one = 'payments/m-transactions'
+  const alias = { list: 'payments:r', get: `${one}:r`, delete: `${one}:u` } as Record<
+    Route,
+    string | undefined
+  >
+  return [needed(module, route), ...(alias[route] ? [alias[route]] : [])]
+}
+
 /** What was written after `seq`, leaving out the security lines each refusal adds to logs/server. */
 async function writesSince(seq: number): Promise<string[]> {
   const { changes } = await server.services.store.changes(seq, 1000)
@@ -87,7 +101,7 @@ describe.each(MODULES)('/api/%s', (module) => {
       expect(anonymous.status, `anonymous ${route}`).toBe(401)
       expect(anonymous.body).toEqual({ error: 'unauthorized', message: SERVER_TEXT.notAuthenticated })
       expect(noGroups.status, `no groups ${route}`).toBe(403)
-      expect(noGroups.body).toEqual({ error: 'forbidden', message: requiresOneOf([needed(module, route)]) })
+      expect(noGroups.body).toEqual({ error: 'forbidden', message: requiresOneOf(neededAll(module, route)) })
     }
     expect(await writesSince(before)).toEqual([])
   })
@@ -101,7 +115,7 @@ describe.each(MODULES)('/api/%s', (module) => {
         continue
       }
       expect(res.status, route).toBe(403)
-      expect((res.body as { message: string }).message).toBe(requiresOneOf([needed(module, route)]))
+      expect((res.body as { message: string }).message).toBe(requiresOneOf(neededAll(module, route)))
       expect((res.body as { message: string }).message.startsWith('Requires one of: ')).toBe(true)
     }
     expect(await writesSince(before)).toEqual([])
@@ -112,14 +126,23 @@ describe.each(MODULES)('/api/%s', (module) => {
     for (const route of ROUTES) {
       const res = await request(module, route, tokens.full)
       if (module === 'transactions' && route === 'delete') {
+        // Nothing was paid: DELETE can only mean deleting the record (SPEC §5).
         expect(res.status).toBe(405)
         expect(res.body).toMatchObject({ message: VALIDATION.transactionDeleteNotSupported })
+        continue
+      }
+      if (module === 'transactions' && (route === 'create' || route === 'patch')) {
+        // Only the payment routes write transactions (docs/payments.md).
+        expect(res.status, route).toBe(405)
+        expect(res.body).toMatchObject({ message: PAYMENT_TEXT.transactionWrite })
         continue
       }
       expect(res.status, route).toBeGreaterThanOrEqual(200)
       expect(res.status, route).toBeLessThan(300)
     }
-    expect(await server.services.store.get(module, `new-${module}`)).not.toBeNull()
+    const created = await server.services.store.get(module, `new-${module}`)
+    if (module === 'transactions') expect(created).toBeNull()
+    else expect(created).not.toBeNull()
   })
 })
 

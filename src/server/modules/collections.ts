@@ -2,14 +2,14 @@
  * The ten collection modules of SPEC §7 at /api/{module}: list, read, create, merge-patch, delete.
  * One route factory serves them all so paging, If-Match, Idempotency-Key, ETag and errors behave the
  * same on every module (the sync engine relies on that); a module differs only through the hooks of
- * CollectionOptions (users hash passwords, settings have public ids, transactions refuse deletes).
+ * CollectionOptions (users hash passwords, settings have public ids, transactions refund on delete).
  * Permissions are the guard's default — `{module}:r` for a list, `{module}/{id}:{letter}` for one
  * document — so `users/secret:n` hides one record from reads, writes and lists alike.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ModuleName } from '../../shared/constants'
 import { isValidId } from '../../shared/ids'
-import { COLLECTION_TEXT, SERVER_TEXT, VALIDATION } from '../../shared/messages'
+import { COLLECTION_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { decide, PermissionSyntaxError, parsePermission } from '../../shared/permissions'
 import { type Access, isLoggedIn, requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
@@ -52,8 +52,13 @@ export interface CollectionOptions {
   publicIds?: readonly string[]
   /** Refuses writes to some ids (server-managed settings); throws ApiError. */
   checkWritable?: (id: string, op: WriteOp) => void
-  /** When set, DELETE answers 405 with this message (transactions, SPEC §5). */
-  deleteRefused?: string
+  /**
+   * Another permission path that also grants reads (transactions: the menu key `payments`, SPEC §6),
+   * so `payments:r` reads what `transactions:r` reads.
+   */
+  readAlso?: string
+  /** Replaces DELETE /{id} with a route of the module's own (transactions: a refund, issue 14). */
+  deleteRoute?: { access: Access; handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> }
 }
 
 export function registerCollection(api: FastifyInstance, services: Services, options: CollectionOptions) {
@@ -61,16 +66,23 @@ export function registerCollection(api: FastifyInstance, services: Services, opt
   const { store } = services
   const present = (doc: unknown): unknown => (options.present && isDoc(doc) ? options.present(doc) : doc)
   const isPublic = (id: string) => publicIds?.includes(id) ?? false
+  const { readAlso } = options
   const readAccess: { access?: Access } = publicIds ? { access: 'public' } : {}
+  const listAccess: { access?: Access } = readAlso
+    ? { access: () => [`${name}:r`, `${readAlso}:r`] }
+    : readAccess
+  const oneAccess: { access?: Access } = readAlso
+    ? { access: (req) => [`${name}/${idParam(req)}:r`, `${readAlso}/${idParam(req)}:r`] }
+    : readAccess
 
-  api.get(`/${name}`, { config: readAccess }, async (req, reply) => {
+  api.get(`/${name}`, { config: listAccess }, async (req, reply) => {
     const q = parseListQuery(req.query)
     const result = await listVisible(store, name, q, visibility(req))
     reply.header('x-total-count', String(result.total))
     return result.items.map(present)
   })
 
-  api.get(`/${name}/:id`, { config: readAccess }, async (req, reply) => {
+  api.get(`/${name}/:id`, { config: oneAccess }, async (req, reply) => {
     const id = idParam(req)
     if (publicIds && !isPublic(id)) {
       // A public route still guards private ids: 401 without a session, 403 without the permission.
@@ -126,9 +138,10 @@ export function registerCollection(api: FastifyInstance, services: Services, opt
     },
   )
 
-  api.delete(`/${name}/:id`, async (req, reply) => {
+  const custom = options.deleteRoute
+  api.delete(`/${name}/:id`, { config: custom ? { access: custom.access } : {} }, async (req, reply) => {
+    if (custom) return custom.handler(req, reply)
     const id = idParam(req)
-    if (options.deleteRefused) throw new ApiError('method_not_allowed', options.deleteRefused)
     options.checkWritable?.(id, 'delete')
     const expectedRev = parseIfMatch(req)
     await options.beforeDelete?.(id, req)
@@ -209,12 +222,10 @@ function prepareGroup(body: Body): Prepared {
 /** The modules with no behaviour of their own beyond the shared routes; users and settings have files. */
 export async function collectionsModule(api: FastifyInstance, services: Services): Promise<void> {
   // tokens: its own module (tokens.ts) — the secret is shown once and never stored in a document.
-  for (const name of ['actions', 'discounts', 'forms', 'products', 'schemas'] as const) {
+  // products, discounts, transactions: the payments module (payments.ts, issue 14).
+  // actions: its own module (actions.ts, issue 15).
+  for (const name of ['forms', 'schemas'] as const) {
     registerCollection(api, services, { name })
   }
   registerCollection(api, services, { name: 'groups', prepare: prepareGroup })
-  registerCollection(api, services, {
-    name: 'transactions',
-    deleteRefused: VALIDATION.transactionDeleteNotSupported,
-  })
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { Services } from '../services'
+import { actionsModule } from './actions'
 import { aiModule } from './ai'
 import { authModule } from './auth'
 import { batchModule } from './batch'
@@ -12,6 +13,7 @@ import { dataModule } from './data'
 import { logsModule } from './logs'
 import { messagesModule } from './messages'
 import { notificationsModule } from './notifications'
+import { paymentsModule } from './payments'
 import { pdfModule } from './pdf'
 import { settingsModule } from './settings'
 import { storageModule } from './storage'
@@ -28,6 +30,7 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await authModule(api, services)
   await registerSync(api, services)
   await collectionsModule(api, services)
+  await paymentsModule(api, services)
   await usersModule(api, services)
   await tokensModule(api, services)
   await settingsModule(api, services)
@@ -39,5 +42,6 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await messagesModule(api, services)
   await storageModule(api, services)
   await templatesModule(api, services)
+  await actionsModule(api, services)
   await pdfModule(api, services)
 }

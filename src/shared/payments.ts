@@ -1,0 +1,145 @@
+/**
+ * Payments (issue 14): the shapes of products, discount codes and transactions, and the one pricing
+ * function. Money is always an integer count of the currency's minor unit (cents; yen for JPY), so no
+ * float ever rounds a price. Only the server prices a checkout (src/server/payments/checkout.ts); the
+ * console imports these types to show what the server wrote.
+ */
+
+export const TRANSACTION_STATUSES = ['pending', 'paid', 'failed', 'refunded', 'partially_refunded'] as const
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
+
+/** 'test' is the built-in TEST provider (no money moves); 'stripe' is Stripe's PaymentIntents API. */
+export type PaymentProviderName = 'test' | 'stripe'
+
+/** Largest price, discount or total accepted: 10^10 minor units, far below 2^53. */
+export const MAX_AMOUNT = 10_000_000_000
+/** Largest quantity of one product in a checkout. */
+export const MAX_QUANTITY = 100
+/** A checkout token can be paid with for this long after init; the record stays forever. */
+export const CHECKOUT_TTL_MS = 24 * 60 * 60_000
+
+/**
+ * The TEST provider's card numbers (docs/payments.md). They are the numbers Stripe documents for its
+ * test mode, so one habit serves both: 4242… succeeds, 4000 0000 0000 0002 is declined.
+ */
+export const TEST_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+} as const
+
+export interface Product {
+  _id: string
+  name: string
+  description?: string
+  /** Minor units of `currency`. */
+  price: number
+  /** ISO 4217, upper case (EUR, USD, JPY). */
+  currency: string
+  image?: string
+  active: boolean
+  /** Units left; absent means unlimited. */
+  stock?: number | null
+}
+
+export interface Discount {
+  _id: string
+  /** Exactly one of percent (1–100) and amount (minor units of `currency`). */
+  percent?: number
+  amount?: number
+  currency?: string
+  /** ISO dates (YYYY-MM-DD or a full timestamp); `expires` is inclusive of its whole day. */
+  starts?: string
+  expires?: string
+  /** Most transactions that may carry the code; absent means unlimited. */
+  maxUses?: number | null
+  /** Transactions carrying the code, counted by the server only (atomically, at checkout). */
+  uses?: number
+  /** Product ids the code applies to; absent or empty means every product. */
+  products?: string[]
+  active?: boolean
+  description?: string
+}
+
+export interface TransactionItem {
+  product: string
+  name: string
+  quantity: number
+  /** The product's price when the checkout began. */
+  unitPrice: number
+  amount: number
+}
+
+export interface TransactionEvent {
+  time: string
+  /** created, discount, payment_started, paid, failed, refund_requested, refunded, refund_failed, … */
+  type: string
+  /** Who said so: the server, the browser's confirmation, the provider's webhook, a staff user. */
+  source: 'server' | 'browser' | 'webhook' | 'staff'
+  amount?: number
+  detail?: string
+  /** The provider's event id: a webhook already in the timeline is never applied twice. */
+  eventId?: string
+  user?: string
+}
+
+export interface TransactionRefund {
+  id: string
+  amount: number
+  status: 'pending' | 'succeeded' | 'failed'
+  providerRef: string | null
+  time: string
+  user: string | null
+}
+
+export interface Transaction {
+  _id: string
+  items: TransactionItem[]
+  currency: string
+  subtotal: number
+  discount: { code: string; amount: number } | null
+  total: number
+  status: TransactionStatus
+  provider: PaymentProviderName
+  /** True for the TEST provider: no money moved. */
+  test: boolean
+  /** The provider's payment id (a PaymentIntent id for Stripe). */
+  providerRef: string | null
+  /** Captured amount (0 until paid) and the sum of succeeded refunds. */
+  paid: number
+  refunded: number
+  refunds: TransactionRefund[]
+  customer: { email?: string; name?: string } | null
+  expires: string
+  events: TransactionEvent[]
+}
+
+/** Whether the code can be used at `now` at all (active, in its window); use count aside. */
+export function discountOpen(discount: Discount, now: Date): boolean {
+  if (discount.active === false) return false
+  const day = now.toISOString().slice(0, 10)
+  const at = now.toISOString()
+  if (discount.starts && (discount.starts.length === 10 ? day < discount.starts : at < discount.starts)) {
+    return false
+  }
+  if (discount.expires && (discount.expires.length === 10 ? day > discount.expires : at > discount.expires)) {
+    return false
+  }
+  return true
+}
+
+/**
+ * The discount a code gives on some items, in minor units: a percent of the eligible items (rounded to
+ * the nearest unit, halves up) or a fixed amount in the same currency, never more than those items
+ * cost. 0 when the code does not apply to any item (or is in another currency).
+ */
+export function discountAmount(discount: Discount, items: TransactionItem[], currency: string): number {
+  const scope = discount.products?.length ? new Set(discount.products) : null
+  const eligible = items.filter((i) => !scope || scope.has(i.product)).reduce((s, i) => s + i.amount, 0)
+  if (eligible === 0) return 0
+  if (typeof discount.percent === 'number') return Math.floor((eligible * discount.percent + 50) / 100)
+  if (typeof discount.amount === 'number' && discount.currency === currency) {
+    return Math.min(discount.amount, eligible)
+  }
+  return 0
+}
