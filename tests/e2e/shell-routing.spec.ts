@@ -22,7 +22,6 @@ for (const { name, viewport } of WIDTHS) {
       await login.login('admin', ADMIN_PASSWORD)
       await expect(page).toHaveURL(`${server.ui}/templates?tab=all`)
       await expect(page.getByRole('heading', { level: 1, name: 'Templates' })).toBeVisible()
-      await expect(page.getByText('Templates — this screen is coming in a later release.')).toBeVisible()
       await expect(page).toHaveTitle('Templates · Momentum')
 
       // A logged-in user asking for the login page goes home.

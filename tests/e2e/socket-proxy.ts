@@ -24,6 +24,12 @@ export interface SocketProxy {
   refuse: boolean
   /** Rewrites server → engine frames; null relays them as they are. */
   hook: FrameHook | null
+  /**
+   * true: the server is unreachable for every part of the browser (page, workers, service worker):
+   * API requests and websockets are cut at once; the console's static files still pass (the offline
+   * start itself comes from the service worker's cache either way).
+   */
+  offline: boolean
   /** Engine sockets open right now. */
   engineSockets(): number
   /** Cuts every open engine socket, both sides, as a dropped connection would. */
@@ -39,6 +45,10 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
   const sockets = new Set<Socket>()
 
   const httpServer = http.createServer((req, res) => {
+    if (proxy.offline && (req.url ?? '').startsWith('/api')) {
+      req.socket.destroy()
+      return
+    }
     const up = http.request(
       {
         host: upstream.hostname,
@@ -66,6 +76,7 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
     via: (server) => ({ ...server, ui: `${proxy.url}/ui` }),
     refuse: false,
     hook: null,
+    offline: false,
     engineSockets: () => [...open].filter((p) => p.client.readyState === WebSocket.OPEN).length,
     killEngineSockets() {
       for (const p of open) {
@@ -85,7 +96,7 @@ export async function startSocketProxy(target: string): Promise<SocketProxy> {
 
   httpServer.on('upgrade', (req, socket, head) => {
     const engine = isEngineSocket(req.url ?? '')
-    if (engine && proxy.refuse) {
+    if ((engine && proxy.refuse) || proxy.offline) {
       socket.destroy()
       return
     }

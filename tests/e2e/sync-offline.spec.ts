@@ -7,7 +7,9 @@
  * The restarted browser is also given a proxy that does not exist: `setOffline` reaches the service
  * worker only once Playwright has attached to it, and a relaunched Chromium starts the worker for the
  * pending Background Sync before that, which would send the write "while offline". A dead proxy is
- * offline from the first packet, for every part of the browser.
+ * offline from the first packet, for every part of the browser. Before the restart the same holds for
+ * the reloaded page's new worker and for Background Sync (fired by the real network state), so the
+ * console runs through a proxy (socket-proxy.ts) that cuts the server off for all of them.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -25,6 +27,7 @@ import {
   SyncPanel,
   writesPerDoc,
 } from './pages/sync-panel'
+import { startSocketProxy } from './socket-proxy'
 
 /** Nothing listens on the discard port: every request through this proxy fails at once. */
 const DEAD_PROXY = ['--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>']
@@ -54,16 +57,23 @@ test('an offline write survives reload and browser restart, then reaches the ser
   const { collection } = freshCollection('offline')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-profile-'))
   const token = await server.login()
+  // Every start opens the console through one proxy origin (its IndexedDB and service worker live there).
+  const proxy = await startSocketProxy(server.url)
+  const via = proxy.via(server)
   let context = await launch(dir)
   try {
     let page = await firstPage(context)
-    await openLoggedIn(page, server, token, '/')
+    await openLoggedIn(page, via, token, '/')
     await engineReady(page)
     expect(await page.evaluate(() => (window as unknown as HandleWindow).__momentum?.mode())).toBe('worker')
     await serviceWorkerReady(page)
     await engineReady(page)
 
     await context.setOffline(true)
+    // The emulation reaches a worker started after the reload late, and Chromium fires the service
+    // worker's Background Sync by the real network state: the proxy cuts the server off for all of them.
+    proxy.offline = true
+    proxy.killEngineSockets()
     const written = await mutate(page, 'create', collection, 'offline-pen', { name: 'Offline pen', price: 4 })
     expect(written.ok).toBe(true)
     let sync = new SyncPanel(page)
@@ -84,7 +94,7 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await context.close()
     context = await launch(dir, 'unplugged')
     page = await firstPage(context)
-    const response = await page.goto(`${server.ui}/`)
+    const response = await page.goto(`${via.ui}/`)
     expect(response?.fromServiceWorker()).toBe(true)
     await engineReady(page)
     sync = new SyncPanel(page)
@@ -99,9 +109,10 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await context.close()
     context = await launch(dir, 'offline')
     page = await firstPage(context)
-    await page.goto(`${server.ui}/`)
+    await page.goto(`${via.ui}/`)
     await engineReady(page)
     sync = new SyncPanel(page)
+    proxy.offline = false
     await context.setOffline(false)
     await expect(sync.pendingCount).toBeHidden()
     await expect
@@ -111,6 +122,7 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await expectConverged(page, server, token, collection)
   } finally {
     await context.close()
+    await proxy.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
