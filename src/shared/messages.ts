@@ -596,6 +596,9 @@ export const TEMPLATES_CONSOLE_TEXT = {
   testNotSent: (detail: string): string => `The test was not sent: ${detail}`,
   noTestForKind: 'Layouts, partials and PDFs have no test message; preview them instead',
   duplicated: (id: string): string => `Duplicated as ${id}`,
+  pdfSaveOffline: 'Saving to Storage needs the network: the server renders the PDF.',
+  pdfPathMissing: 'Type where the PDF goes in Storage, such as pdf/invoice.pdf',
+  pdfSaved: (path: string): string => `The PDF was saved to Storage as ${path}`,
 } as const
 
 /** POST /api/pdf (issue 13, docs/pdf.md); the spec gives only VALIDATION.pdfMissing. */
@@ -628,7 +631,7 @@ export const MESSAGING_TEXT = {
   phoneInvalid: (value: string): string =>
     `'${value}' is not a phone number in international E.164 form, such as +15551234567`,
   notForChannel: (value: string, channel: string): string =>
-    `'${value}' cannot receive ${channel === 'sms' ? 'an SMS' : channel === 'call' ? 'a call' : 'an e-mail'}`,
+    `'${value}' cannot receive ${channel === 'sms' ? 'an SMS' : channel === 'call' ? 'a call' : channel === 'push' ? 'a push' : 'an e-mail'}`,
   noAddress: (user: string, channel: string): string =>
     `User ${user} has no ${channel === 'sms' ? 'phone number' : 'e-mail address'}`,
   noRecipients: 'No recipients: the groups given have no members with an address for this channel',
@@ -654,7 +657,11 @@ export const MESSAGING_TEXT = {
   smtpNotConfigured: 'No SMTP server is configured (MOMENTUM_SMTP_URL)',
   noSubscription: 'The user has no push subscription; the call rang only in their open consoles, if any',
   callTitle: (caller: string): string => `${caller} is calling you`,
-  channelInvalid: 'channel must be email, sms or call',
+  pushNoSubscription: 'The user has no push subscription (they have not turned on notifications in a browser)',
+  pushTitleMissing: 'A push needs a title, or a template',
+  pushLinkInvalid: 'link must be a path on this site (/ui/…) or an http(s) address',
+  pushTooLarge: (bytes: number): string => `A push is at most ${bytes} bytes of title, body and link`,
+  channelInvalid: 'channel must be email, sms, push or call',
 } as const
 
 /** Payments (issue 14): the server's refusals and the checkout's words; docs/decisions/payments.md. */
@@ -704,7 +711,8 @@ export const ACTION_TEXT = {
   timeLimitInvalid: 'timeLimitMs must be a whole number from 10 to 10,000',
   memoryLimitInvalid: 'memoryLimitBytes must be a whole number from 1 MB (1048576) to 64 MB (67108864)',
   runAsInvalid: 'runAs must be a user id',
-  runAsForbidden: 'Only a user who may update users can make an action run as someone else',
+  runAsForbidden:
+    'Only a user who may update users (users:u) can save an action that runs as someone else; set runAs to yourself',
   runAsUnknown: (user: string): string => `runAs: no user '${user}'`,
   triggerInvalid: 'trigger.type must be one of CRON, EVENT, DELETE, GET, PATCH, POST, PUT',
   cronMissing: 'A CRON trigger needs trigger.cron, a cron expression',

@@ -3,7 +3,7 @@
  * channels, the shape of a record in the synced `messages` collection, and the recipient checks, so a
  * message composed offline is refused by the console with the server's words.
  */
-export const MESSAGE_CHANNELS = ['email', 'sms', 'call'] as const
+export const MESSAGE_CHANNELS = ['email', 'sms', 'push', 'call'] as const
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number]
 
 export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const
@@ -47,6 +47,12 @@ export interface EmailContent {
 export interface SmsContent {
   text: string
 }
+/** A Web Push notification; `url` is a site path or an http(s) address (checked when composed). */
+export interface PushContent {
+  title: string
+  body: string | null
+  url: string | null
+}
 export interface CallContent {
   room: string
   title: string
@@ -61,7 +67,7 @@ export interface MessageRecord {
   channel: MessageChannel
   /** The request it came from; every recipient of one POST shares it. */
   batch: string
-  /** The address used: an e-mail address, an E.164 number, or a user id (call). */
+  /** The address used: an e-mail address, an E.164 number, or a user id (push, call). */
   to: string
   /** The user it was sent to, when the recipient was a user or came from a group. */
   user: string | null
@@ -69,7 +75,7 @@ export interface MessageRecord {
   group: string | null
   bcc: string[]
   template: string | null
-  content: EmailContent | SmsContent | CallContent
+  content: EmailContent | SmsContent | PushContent | CallContent
   status: MessageStatus
   attempts: number
   /** When the worker may next claim it (a retry's time, or the end of a claim's lease). */

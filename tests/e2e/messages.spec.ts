@@ -1,10 +1,12 @@
 /**
  * The Messages console (issue 13, docs/messages-console.md) against real peers: an SMTP server
- * (smtp-server) and an HTTP peer speaking Twilio's Messages API, wired to a server of its own. Sends
+ * (smtp-server), an HTTP peer speaking Twilio's Messages API and a Web Push endpoint that decrypts what
+ * it receives (tests/helpers/push-endpoint.ts), wired to a server of its own. Sends
  * go through the synced `message-requests` collection, so the offline case is the sync outbox's.
  */
 import type { Browser, Page } from '@playwright/test'
 import axe from 'axe-core'
+import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
 import { startTwilioPeer, type TwilioPeer } from '../helpers/twilio-peer'
 import { type E2EServer, expect, openLoggedIn, passwordOf, startServer, test } from './fixtures'
@@ -14,6 +16,7 @@ let server: E2EServer
 let stop: () => Promise<void>
 let smtp: SmtpPeer
 let twilio: TwilioPeer
+let push: PushEndpoint
 let admin: string
 
 test.describe.configure({ mode: 'serial' })
@@ -21,6 +24,7 @@ test.describe.configure({ mode: 'serial' })
 test.beforeAll(async () => {
   smtp = await startSmtpPeer()
   twilio = await startTwilioPeer()
+  push = await startPushEndpoint()
   ;({ server, stop } = await startServer('none', {
     MOMENTUM_SMTP_URL: smtp.url,
     MOMENTUM_MAIL_FROM: 'Momentum <messages@momentum.test>',
@@ -28,6 +32,8 @@ test.beforeAll(async () => {
     MOMENTUM_SMS_ACCOUNT_SID: twilio.accountSid,
     MOMENTUM_SMS_AUTH_TOKEN: twilio.authToken,
     MOMENTUM_SMS_FROM: '+15550001111',
+    // The push endpoint is http on loopback, allowed only with this.
+    MOMENTUM_PUSH_ALLOW_PRIVATE: 'true',
   }))
   admin = await server.login()
   const ok = async (path: string, json: unknown, method = 'POST') => {
@@ -65,6 +71,7 @@ test.afterAll(async () => {
   await stop?.()
   await smtp?.close()
   await twilio?.close()
+  await push?.close()
 })
 
 /** The server's message records to one address (read through the API, not the console). */
@@ -132,6 +139,38 @@ test('an SMS arrives at the Twilio peer, sent by a user who may send SMS only', 
   const [sms] = await twilio.waitForMessages(1)
   expect(sms).toMatchObject({ to: '+15550007777', body: 'Your parcel is at the door' })
   await expect(messages.entries('+15550007777')).toHaveAttribute('data-status', 'sent')
+})
+
+test('a push arrives at its peer, rendered per recipient', async ({ page }) => {
+  // Bob's browser subscribed: what the PWA's notification toggle sends, with the peer's keys.
+  const sub = push.subscribe()
+  const bob = await server.login('bob', passwordOf('bob'))
+  const res = await server.api('/api/notifications', { method: 'PATCH', json: sub.json, token: bob })
+  expect(res.status).toBe(200)
+  const created = await server.api('/api/templates', {
+    token: admin,
+    json: {
+      _id: 'nudge',
+      kind: 'push',
+      title: 'Hi {{ recipient.user }}',
+      body: '{{ what }}',
+      link: '/ui/logs',
+    },
+  })
+  expect(created.status).toBe(201)
+
+  const messages = await openMessages(page)
+  await messages.channel('Push')
+  await messages.addRecipient('bob', 'Bob')
+  await messages.template('nudge')
+  await messages.field('Data (JSON)').fill('{"what": "Orders are in"}')
+  await messages.send()
+  await expect(messages.status).toContainText('Sent to the queue')
+  await expect(messages.entries('bob')).toHaveAttribute('data-status', 'sent')
+  const received = push.received.filter((p) => p.subscription === sub.id)
+  expect(received.map((p) => p.payload)).toEqual([
+    { type: 'notification', title: 'Hi bob', body: 'Orders are in', url: '/ui/logs' },
+  ])
 })
 
 test('a message composed offline is sent exactly once after reconnect', async ({ page, context }) => {

@@ -2,9 +2,13 @@
  * The Templates console (issue 13) against the real server: an e-mail template with a variable and a
  * layout previewed in the sandboxed iframe (escaped), a syntax error with its line and column, "Send a
  * test to me" received by a real SMTP peer, a PDF template downloaded and read back with pdftotext,
+ * a PDF saved to Storage and read back through the storage API,
  * duplicate and delete, and an offline edit that reaches the server once on reconnect.
  */
 import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
 import { test as base, type E2EServer, expect, openLoggedIn, passwordOf } from './fixtures'
 import { engineReady, writesPerDoc } from './pages/sync-panel'
@@ -147,6 +151,54 @@ test('a PDF template downloads a PDF whose text pdftotext reads back', async ({ 
   const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })
   expect(text).toContain('Invoice for Ada Lovelace')
   expect(text).toContain('Total 42.00 EUR')
+})
+
+test('"Save to Storage" stores the rendered PDF under a stamped path, with a link to it', async ({
+  page,
+  server,
+}) => {
+  test.setTimeout(120_000)
+  const admin = await server.login()
+  await server.createUser('archivist', [...AUTHOR_PERMISSIONS, 'storage:*'], 'Archivist')
+  const token = await server.login('archivist', passwordOf('archivist'))
+  await openLoggedIn(page, server, token, '/templates')
+  await engineReady(page)
+  const list = new TemplatesPage(page)
+  await list.create('pdf', 'receipt-pdf', 'Receipt')
+  const editor = new TemplateEditor(page)
+  await editor.setCode('HTML', '<h1>Receipt for {{ customer }}</h1>')
+  await editor.setCode('Sample data (JSON)', '{"customer": "Grace Hopper"}')
+  await editor.save('receipt-pdf')
+  const pathField = page.getByLabel('Path in Storage')
+  await expect(pathField).toHaveValue('pdf/receipt-pdf-{{TIMESTAMP}}.pdf')
+  await page.getByRole('button', { name: 'Save to Storage' }).click()
+  const toast = page
+    .getByRole('status')
+    .filter({ hasText: 'The PDF was saved to Storage as pdf/receipt-pdf-' })
+  await expect(toast).toBeVisible({ timeout: 60_000 })
+
+  // The folder was made and the stamped file is in it.
+  const listed = await server.api<Array<{ path: string; contentType: string }>>('/api/storage/pdf', {
+    token: admin,
+  })
+  expect(listed.status).toBe(200)
+  const [entry] = listed.body.filter((e) =>
+    /^pdf\/receipt-pdf-\d{4}-\d{2}-\d{2}_\d{2}-\d{2}\.pdf$/.test(e.path),
+  )
+  expect(entry?.contentType).toBe('application/pdf')
+  const res = await fetch(`${server.url}/api/storage/${entry!.path}`, {
+    headers: { authorization: `Bearer ${admin}` },
+  })
+  expect(res.status).toBe(200)
+  const file = path.join(os.tmpdir(), `h14-${Date.now()}.pdf`)
+  fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()))
+  const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })
+  fs.rmSync(file, { force: true })
+  expect(text).toContain('Receipt for Grace Hopper')
+
+  // The toast's link opens the file in the Storage screen.
+  await toast.getByRole('link', { name: 'Open in Storage' }).click()
+  await expect(page).toHaveURL(new RegExp(`/ui/storage/${entry!.path.replace(/[.]/g, '\\.')}$`))
 })
 
 test('duplicate and delete, with the list filtered by kind and searched', async ({ page, server }) => {

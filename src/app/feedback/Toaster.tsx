@@ -5,6 +5,7 @@
  * or focusing a toast pauses its timer (SPEC §4), so it can be read or its text copied.
  */
 import { useSyncExternalStore } from 'react'
+import { Link } from 'wouter'
 import { TOAST_TIMEOUT_MS } from '../../shared/constants'
 import { FEEDBACK_TEXT } from '../../shared/messages'
 import './feedback.css'
@@ -39,6 +40,11 @@ function ToastCard({ toast, store }: { toast: Toast; store: ToastStore }) {
       <div className="mc-toast-text">
         <strong className="mc-toast-title">{toast.title}</strong>
         <span className="mc-toast-message">{toast.message}</span>
+        {toast.link && (
+          <Link href={toast.link.href} className="mc-toast-link">
+            {toast.link.label}
+          </Link>
+        )}
       </div>
       <button
         type="button"

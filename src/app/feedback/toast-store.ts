@@ -16,9 +16,16 @@ export interface Toast {
   colour: ToastColour
   title: string
   message: string
+  /** A place the toast points to (a console path, such as the file just saved in /storage/…). */
+  link?: ToastLink
   /** Milliseconds left before it closes. */
   remaining: number
   paused: boolean
+}
+
+export interface ToastLink {
+  href: string
+  label: string
 }
 
 export interface ToastTimers {
@@ -67,7 +74,7 @@ export function createToastStore(timers: ToastTimers) {
   const update = (id: number, patch: Partial<Toast>) =>
     set(toasts.map((t) => (t.id === id ? { ...t, ...patch } : t)))
 
-  function show(kind: ToastKind, message: string, title = DEFAULT_TITLES[kind]): number {
+  function show(kind: ToastKind, message: string, title = DEFAULT_TITLES[kind], link?: ToastLink): number {
     const same = toasts.find((t) => t.kind === kind && t.title === title && t.message === message)
     if (same) {
       update(same.id, { remaining: TOAST_TIMEOUT_MS })
@@ -79,6 +86,7 @@ export function createToastStore(timers: ToastTimers) {
       colour: TOAST_COLOURS[kind],
       title,
       message,
+      ...(link ? { link } : {}),
       remaining: TOAST_TIMEOUT_MS,
       paused: false,
     }
@@ -87,7 +95,7 @@ export function createToastStore(timers: ToastTimers) {
   }
 
   return {
-    success: (message: string, title?: string) => show('success', message, title),
+    success: (message: string, title?: string, link?: ToastLink) => show('success', message, title, link),
     error: (message: string, title?: string) => show('error', message, title),
     warning: (message: string, title?: string) => show('warning', message, title),
     show,

@@ -15,18 +15,21 @@ import {
   EMAIL_SUBJECT_MAX,
   type EmailContent,
   type MessageChannel,
+  type PushContent,
   SMS_TEXT_MAX,
   type SmsContent,
 } from '../../shared/messaging'
 import { decide } from '../../shared/permissions'
+import { isHttpUrl, isSitePath } from '../../shared/safe-urls'
 import { badRequest } from '../errors'
+import { MAX_PUSH_PAYLOAD_BYTES } from '../modules/notifications'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import type { Doc } from '../store/types'
 import { renderTemplate, TEMPLATES } from '../templates/render'
 import { entries, type Recipient } from './recipients'
 
-export type Content = EmailContent | SmsContent | CallContent
+export type Content = EmailContent | SmsContent | PushContent | CallContent
 
 /** What one request asks for, before recipients are known. */
 export interface Draft {
@@ -108,6 +111,17 @@ export async function parseDraft(
     if (text.length > SMS_TEXT_MAX) throw badRequest(MESSAGING_TEXT.smsTooLong(SMS_TEXT_MAX))
     return { channel, bcc: [], template: null, data: {}, content: { text } }
   }
+  if (channel === 'push') {
+    const template = await templateOf(services, req, body, 'push', channel)
+    const title = optionalString(body, 'title', 200)
+    const text = optionalString(body, 'body', 1000)
+    const link = optionalString(body, 'link', 2000)
+    if (template) {
+      if (title || text || link) throw badRequest(MESSAGING_TEXT.contentAndTemplate)
+      return { channel, bcc: [], template, data: dataOf(body, template), content: null }
+    }
+    return { channel, bcc: [], template: null, data: {}, content: pushContent(title, text, link) }
+  }
   const room = body.room
   if (!isValidId(room) || room.length > 128) throw badRequest(MESSAGING_TEXT.roomMissing)
   const caller = req.auth.user ?? 'Someone'
@@ -132,6 +146,8 @@ export async function contentFor(services: Services, draft: Draft, recipient: Re
   }
   // The sender's right to the template was checked in parseDraft; layouts are the server's to read.
   const { parts } = await renderTemplate(services, draft.template, data, null)
+  if (draft.channel === 'push')
+    return pushContent(parts.title ?? null, parts.body ?? null, parts.link ?? null)
   if (draft.channel === 'sms') {
     const text = (parts.text ?? '').trim()
     if (!text) throw badRequest(MESSAGING_TEXT.smsTextMissing)
@@ -147,4 +163,22 @@ export async function contentFor(services: Services, draft: Draft, recipient: Re
     throw badRequest(MESSAGING_TEXT.tooLong('The rendered e-mail'))
   }
   return { subject: subject.slice(0, EMAIL_SUBJECT_MAX), html, text }
+}
+
+/**
+ * A push's content, free or rendered: a title, and a link the service worker opens on a click, so only
+ * a path on this site or an http(s) address (never javascript: or data:); the whole payload must fit
+ * what push services carry.
+ */
+function pushContent(title: string | null, body: string | null, link: string | null): PushContent {
+  const t = (title ?? '').replace(/\s+/g, ' ').trim()
+  if (!t) throw badRequest(MESSAGING_TEXT.pushTitleMissing)
+  const b = body?.trim() ? body.trim() : null
+  const url = link?.trim() ? link.trim() : null
+  if (url !== null && !isSitePath(url) && !isHttpUrl(url)) throw badRequest(MESSAGING_TEXT.pushLinkInvalid)
+  const content: PushContent = { title: t, body: b, url }
+  if (Buffer.byteLength(JSON.stringify(content)) > MAX_PUSH_PAYLOAD_BYTES) {
+    throw badRequest(MESSAGING_TEXT.pushTooLarge(MAX_PUSH_PAYLOAD_BYTES))
+  }
+  return content
 }

@@ -1,13 +1,20 @@
 /**
  * The providers the queue hands records to, one per channel: SMTP through nodemailer (email), an
- * SmsProvider (Twilio's wire format, twilio.ts), and Web Push (call invitations, push/send.ts). A
+ * SmsProvider (Twilio's wire format, twilio.ts), and Web Push (push messages and call invitations,
+ * push/send.ts). A
  * provider resolves with its id for the message or throws ProviderError; `permanent` errors (an
  * address the SMTP server refuses for good, a 4xx from the SMS API) fail the record at once, the
  * others are retried with backoff (queue.ts).
  */
 import nodemailer from 'nodemailer'
 import { MESSAGING_TEXT } from '../../shared/messages'
-import type { CallContent, EmailContent, MessageChannel, SmsContent } from '../../shared/messaging'
+import type {
+  CallContent,
+  EmailContent,
+  MessageChannel,
+  PushContent,
+  SmsContent,
+} from '../../shared/messaging'
 import type { PushSender } from '../push/send'
 import type { Doc } from '../store/types'
 
@@ -97,6 +104,23 @@ export function createProviders(options: {
       })
       if (result.status === 'sent' || result.status === 'partial') return { providerId: null }
       if (result.status === 'no_subscription') throw new ProviderError(MESSAGING_TEXT.noSubscription, true)
+      throw new ProviderError(result.errors?.join('; ') || 'push failed', false)
+    }
+    byChannel.push = async (record) => {
+      const sender = push()
+      if (!sender) throw new ProviderError('Web Push is not set up on this server', false)
+      const content = record.content as PushContent
+      const result = await sender.sendToUser(String(record.to), {
+        type: 'notification',
+        title: content.title,
+        ...(content.body ? { body: content.body } : {}),
+        ...(content.url ? { url: content.url } : {}),
+      })
+      // 'partial': some of the user's browsers took it; a retry would notify those again.
+      if (result.status === 'sent' || result.status === 'partial') return { providerId: null }
+      // Nothing to retry until the user subscribes; they may never do so.
+      if (result.status === 'no_subscription')
+        throw new ProviderError(MESSAGING_TEXT.pushNoSubscription, true)
       throw new ProviderError(result.errors?.join('; ') || 'push failed', false)
     }
   }

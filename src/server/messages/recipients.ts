@@ -4,8 +4,8 @@
  *   a phone number (starts with +)     sms only; E.164
  *   `user:{id}` or `group:{id}`        explicit
  *   a bare id                          the user with that id, else the group with that id
- * A user is reached at their `email` (email), `phone` (sms) or their own id (call: push subscriptions
- * and open consoles). A group stands for its members (users whose `groups` holds it). One delivery per
+ * A user is reached at their `email` (email), `phone` (sms) or their own id (push: their push
+ * subscriptions; call: push subscriptions and open consoles). A group stands for its members (users whose `groups` holds it). One delivery per
  * distinct address, so a member named twice, or directly and through a group, gets one message.
  *
  * A user named directly without the address the channel needs is a 400: the sender can fix it. A
@@ -44,7 +44,7 @@ export function entries(value: unknown, message: string, max = MESSAGE_RECIPIENT
 
 /** The address of a user on a channel, or null when they have none. */
 function addressOf(user: Doc, channel: MessageChannel): string | null {
-  if (channel === 'call') return user._id
+  if (channel === 'call' || channel === 'push') return user._id
   if (channel === 'email') return isValidEmail(user.email) ? user.email : null
   const phone = typeof user.phone === 'string' ? user.phone.replace(/[\s().-]/g, '') : ''
   return isE164(phone) ? phone : null

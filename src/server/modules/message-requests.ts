@@ -1,7 +1,7 @@
 /**
  * The synced `message-requests` collection (docs/messages-console.md): the console's one way to send.
  *   POST /api/message-requests  {_id, channel, to, …the fields of POST /api/{channel}}   messages/{channel}:c
- * A create is checked, expanded and rendered exactly as POST /api/email|sms|call (messages/batch.ts)
+ * A create is checked, expanded and rendered exactly as POST /api/email|sms|push|call (messages/batch.ts)
  * and commits the request document together with its per-recipient `messages` records (batch = the
  * request's id) in ONE transaction. The sync engine's outbox replays a document create as this POST
  * with the client's `_id` and an Idempotency-Key, so a message composed offline is sent on reconnect,
@@ -24,7 +24,19 @@ import { validId } from './collections'
 
 const COLLECTION = MESSAGE_REQUESTS_COLLECTION
 /** What a request keeps of its body: the fields POST /api/{channel} reads. */
-const FIELDS = ['to', 'bcc', 'template', 'data', 'subject', 'html', 'text', 'room', 'title', 'body'] as const
+const FIELDS = [
+  'to',
+  'bcc',
+  'template',
+  'data',
+  'subject',
+  'html',
+  'text',
+  'room',
+  'title',
+  'body',
+  'link',
+] as const
 
 export function messageRequestRoutes(api: FastifyInstance, services: Services, kick: () => void): void {
   const { store } = services

@@ -1,8 +1,9 @@
 /**
- * Messages (issue 13, docs/messages.md): sending e-mail, SMS and call invitations through the queue,
+ * Messages (issue 13, docs/messages.md): sending e-mail, SMS, push and call invitations through the queue,
  * and the history they leave.
  *   POST /api/email  {to, bcc?, subject, html?, text? | template, data?}   messages/email:c
  *   POST /api/sms    {to, text | template, data?}                          messages/sms:c
+ *   POST /api/push   {to, title, body?, link? | template, data?}           messages/push:c
  *   POST /api/call   {to, room, title?, body?}                             messages/call:c
  *   GET  /api/messages[?filter…], GET /api/messages/{id}                   messages/{id}:r
  *   POST /api/messages/{id}/resend                                         messages/{id}:u
@@ -22,6 +23,7 @@ import {
   CALL_EVENT,
   type CallContent,
   type CallInvitation,
+  MESSAGE_CHANNELS,
   MESSAGES_COLLECTION,
   type MessageChannel,
 } from '../../shared/messaging'
@@ -86,7 +88,7 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
 
   messageRequestRoutes(api, services, () => void queue.kick())
 
-  for (const channel of ['email', 'sms', 'call'] as const) {
+  for (const channel of MESSAGE_CHANNELS) {
     api.post(`/${channel}`, { config: { access: () => `messages/${channel}:c` } }, (req, reply) =>
       send(channel, req, reply),
     )

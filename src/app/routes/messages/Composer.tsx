@@ -1,28 +1,25 @@
 /**
  * The composer (docs/messages-console.md): channel tabs, recipients, a template of the tab's kind or
- * free text, data JSON, a preview per recipient, Send. Email, SMS and call are sent by creating a
- * `message-requests` document through the sync engine, online or not: the outbox carries it, so a
- * message composed offline goes out on reconnect, once (its id makes the replay idempotent). Push is
- * a direct call (/api/notifications is not queued), so it needs the network and says so.
+ * free text, data JSON, a preview per recipient, Send. Every channel (email, SMS, push, call) is sent
+ * by creating a `message-requests` document through the sync engine, online or not: the outbox
+ * carries it, so a message composed offline goes out on reconnect, once (its id makes the replay
+ * idempotent).
  */
 import { type FormEvent, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { MESSAGE_REQUESTS_COLLECTION, SMS_TEXT_MAX } from '../../../shared/messaging'
-import { api } from '../../api/client'
 import { useMutate } from '../../data/sync-context'
 import { useCan } from '../../session/use-can'
-import { onlineOnlyError } from '../users/auth-data'
 import {
   COMPOSER_TABS,
   type ComposerTab,
   type Draft,
   EMPTY_DRAFT,
-  parseData,
   requestBody,
   TAB_LABEL,
   TEMPLATE_KIND,
 } from './compose'
-import { expandTargets, Preview } from './Preview'
+import { Preview } from './Preview'
 import { RecipientPicker } from './RecipientPicker'
 
 interface Props {
@@ -36,7 +33,7 @@ const PERMISSION: Record<ComposerTab, string> = {
   email: 'messages/email:c',
   sms: 'messages/sms:c',
   call: 'messages/call:c',
-  push: 'notifications:c',
+  push: 'messages/push:c',
 }
 
 export function Composer({ users, groups, templates }: Props) {
@@ -63,7 +60,6 @@ export function Composer({ users, groups, templates }: Props) {
     e.preventDefault()
     setError(null)
     setStatus(null)
-    if (tab === 'push') return sendPush()
     const planned = requestBody(draft)
     if (!planned.ok) {
       setError(planned.error)
@@ -80,37 +76,6 @@ export function Composer({ users, groups, templates }: Props) {
       setDraft({ ...EMPTY_DRAFT, tab })
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err))
-    } finally {
-      setBusy(false)
-    }
-  }
-
-  async function sendPush() {
-    const to = [...new Set(expandTargets(draft.to, users, 'push').map((t) => t.user ?? t.address))]
-    if (to.length === 0) return setError('Pick at least one user or group')
-    if (!navigator.onLine) return setError('Push is sent directly, not queued: it needs the network.')
-    setBusy(true)
-    try {
-      let content = { title: draft.title, body: draft.text, url: draft.link || undefined }
-      if (draft.template) {
-        const data = parseData(draft.data)
-        if (!data.ok) return setError(data.error)
-        const res = await api.request<{ parts: Record<string, string | null> }>(
-          `/api/templates/${encodeURIComponent(draft.template)}/render`,
-          { method: 'POST', body: data.value ? { data: data.value } : {} },
-        )
-        content = {
-          title: res.parts.title ?? '',
-          body: res.parts.body ?? '',
-          url: res.parts.link ?? undefined,
-        }
-      }
-      if (!content.title.trim()) return setError('A push needs a title, or a template')
-      await api.request('/api/notifications', { method: 'POST', body: { to, ...content } })
-      setStatus(`Push sent to ${to.length} ${to.length === 1 ? 'user' : 'users'}.`)
-      setDraft({ ...EMPTY_DRAFT, tab })
-    } catch (err) {
-      setError(onlineOnlyError('Sending a push', err))
     } finally {
       setBusy(false)
     }

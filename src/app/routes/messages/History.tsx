@@ -13,7 +13,7 @@ import { useCan } from '../../session/use-can'
 import { formatDate, onlineOnlyError } from '../users/auth-data'
 import { HISTORY_LIMIT, type HistoryFilter, useHistory } from './use-messages'
 
-const CHANNEL_LABEL: Record<string, string> = { email: 'Email', sms: 'SMS', call: 'Call' }
+const CHANNEL_LABEL: Record<string, string> = { email: 'Email', sms: 'SMS', push: 'Push', call: 'Call' }
 
 function summary(doc: SyncDoc): string {
   const c = (doc.content ?? {}) as Record<string, unknown>

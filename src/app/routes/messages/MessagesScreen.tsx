@@ -18,7 +18,7 @@ export function MessagesScreen() {
   const templates = useAll('templates') ?? []
   const pending = usePendingRequests()
   const can = useCan()
-  const sends = MESSAGE_CHANNELS.some((c) => can(`messages/${c}:c`)) || can('notifications:c')
+  const sends = MESSAGE_CHANNELS.some((c) => can(`messages/${c}:c`))
 
   return (
     <div className="messages-screen">

@@ -54,6 +54,18 @@ describe('requestBody', () => {
       body: { channel: 'call', to: ['group:team'], room: 'standup-1' },
     })
   })
+  it('a push is a queued request too: a title, and a link that is a site path or http(s)', () => {
+    expect(
+      requestBody({ ...EMPTY_DRAFT, tab: 'push', to, title: ' Hi ', text: 'Body', link: '/ui/logs' }),
+    ).toEqual({
+      ok: true,
+      body: { channel: 'push', to: ['group:team'], title: 'Hi', body: 'Body', link: '/ui/logs' },
+    })
+    expect(requestBody({ ...EMPTY_DRAFT, tab: 'push', to })).toMatchObject({ ok: false })
+    expect(
+      requestBody({ ...EMPTY_DRAFT, tab: 'push', to, title: 'x', link: 'javascript:alert(1)' }),
+    ).toMatchObject({ ok: false })
+  })
 })
 
 describe('parseData', () => {

@@ -5,8 +5,9 @@
  */
 import { isValidEmail } from '../../../shared/email'
 import { isE164, type MessageChannel, SMS_TEXT_MAX } from '../../../shared/messaging'
+import { isHttpUrl, isSitePath } from '../../../shared/safe-urls'
 
-/** The composer's tabs: the three queued channels, and push (a direct send, online only). */
+/** The composer's tabs, one per queued channel. */
 export const COMPOSER_TABS = ['email', 'sms', 'push', 'call'] as const
 export type ComposerTab = (typeof COMPOSER_TABS)[number]
 
@@ -121,13 +122,12 @@ export function bccList(text: string): string[] {
 
 /**
  * The draft as the body of a `message-requests` document (the fields of POST /api/{channel}), or the
- * first problem with it. Push is not a queued channel and has its own call (pushBody).
+ * first problem with it.
  */
 export function requestBody(
   draft: Draft,
 ): { ok: true; body: Record<string, unknown> } | { ok: false; error: string } {
   const channel = draft.tab as MessageChannel
-  if (draft.tab === 'push') return { ok: false, error: 'Push is sent directly' }
   if (draft.to.length === 0) return { ok: false, error: 'Pick at least one recipient' }
   const body: Record<string, unknown> = { channel, to: draft.to.map((p) => p.entry) }
   if (channel === 'call') {
@@ -160,6 +160,17 @@ export function requestBody(
     body.subject = draft.subject.trim()
     if (draft.text.trim()) body.text = draft.text
     if (draft.html.trim()) body.html = draft.html
+    return { ok: true, body }
+  }
+  if (channel === 'push') {
+    if (!draft.title.trim()) return { ok: false, error: 'A push needs a title, or a template' }
+    const link = draft.link.trim()
+    if (link && !isSitePath(link) && !isHttpUrl(link)) {
+      return { ok: false, error: 'The link must be a path on this site (/ui/…) or an http(s) address' }
+    }
+    body.title = draft.title.trim()
+    if (draft.text.trim()) body.body = draft.text.trim()
+    if (link) body.link = link
     return { ok: true, body }
   }
   if (!draft.text.trim()) return { ok: false, error: 'An SMS needs text, or a template' }

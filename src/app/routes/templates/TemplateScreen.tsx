@@ -3,7 +3,8 @@
  * sample data as JSON, and a live preview the server renders from the unsaved draft. Save (toolbar or
  * Ctrl/Cmd+S) writes the changed fields through the outbox, so editing works offline; the preview, the
  * PDF and "Send a test to me" need the server and say so. Heading, Undo and Delete come from the
- * shared RecordScreen; Duplicate, the test send and the PDF download are this section's own buttons.
+ * shared RecordScreen; Duplicate, the test send and the PDF download are this section's own buttons,
+ * and a pdf template has a Save to Storage form (SavePdf.tsx).
  */
 import { Copy, FileDown, Send } from 'lucide-react'
 import { useMemo, useState } from 'react'
@@ -25,6 +26,7 @@ import { NoAccess } from '../users/NoAccess'
 import { CodeField } from './CodeField'
 import { PageOptions } from './PageOptions'
 import { Preview } from './Preview'
+import { SavePdf } from './SavePdf'
 import { TemplateFields } from './TemplateFields'
 import { fetchPdf, kindOf, TEMPLATES, useTemplate, useTemplates } from './template-data'
 import { draftOf, formOf, patchOf, sampleOf, type TemplateForm } from './template-form'
@@ -114,6 +116,9 @@ function TemplatePage({ id }: { id: string }) {
                 modified={edit.modified}
                 onChange={(page) => edit.setValue((v) => ({ ...v, page }))}
               />
+            )}
+            {kind === 'pdf' && allowed('pdf:c') && (
+              <SavePdf id={id} data={sample ?? undefined} modified={edit.modified} />
             )}
             <CodeField
               label="Sample data (JSON)"

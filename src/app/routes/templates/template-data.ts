@@ -72,3 +72,36 @@ export function fetchPdf(id: string, data: Record<string, unknown> | undefined, 
 }
 
 export const kindOf = (doc: SyncDoc | undefined): string => (typeof doc?.kind === 'string' ? doc.kind : '')
+
+/**
+ * POST /api/pdf {template, data, save: {root: 'storage', path}}: the saved template rendered into a
+ * Storage file (docs/pdf.md "Save to Storage"); answers the file's entry. The server wants the folder
+ * to exist, so a 404 creates the missing folders (a taken name, 409, is a folder already there) and
+ * tries once more.
+ */
+export async function savePdfToStorage(
+  id: string,
+  data: Record<string, unknown> | undefined,
+  path: string,
+): Promise<{ path: string; name: string }> {
+  const save = () =>
+    api.request<{ path: string; name: string }>('/api/pdf', {
+      method: 'POST',
+      body: { template: id, ...(data ? { data } : {}), save: { root: 'storage', path } },
+    })
+  try {
+    return await save()
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 404) throw error
+    const parts = path.split('/').slice(0, -1)
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = parts.slice(0, i).map(encodeURIComponent).join('/')
+      try {
+        await api.request(`/api/storage/${folder}`, { method: 'POST', body: { directory: true } })
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 409) throw e
+      }
+    }
+    return save()
+  }
+}
