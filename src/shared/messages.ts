@@ -657,7 +657,8 @@ export const MESSAGING_TEXT = {
   smtpNotConfigured: 'No SMTP server is configured (MOMENTUM_SMTP_URL)',
   noSubscription: 'The user has no push subscription; the call rang only in their open consoles, if any',
   callTitle: (caller: string): string => `${caller} is calling you`,
-  pushNoSubscription: 'The user has no push subscription (they have not turned on notifications in a browser)',
+  pushNoSubscription:
+    'The user has no push subscription (they have not turned on notifications in a browser)',
   pushTitleMissing: 'A push needs a title, or a template',
   pushLinkInvalid: 'link must be a path on this site (/ui/…) or an http(s) address',
   pushTooLarge: (bytes: number): string => `A push is at most ${bytes} bytes of title, body and link`,
@@ -678,7 +679,8 @@ export const PAYMENT_TEXT = {
   dateInvalid: (field: string): string => `${field} must be a date such as 2027-12-31`,
   maxUsesInvalid: 'maxUses must be a whole number, 1 or more, or null for unlimited',
   productsInvalid: 'products must be a list of product ids',
-  transactionWrite: 'Transactions are written by the payment routes only (init, the checkout, notify, refund)',
+  transactionWrite:
+    'Transactions are written by the payment routes only (init, the checkout, notify, refund)',
   productUnavailable: (id: string): string => `Product ${id} is not for sale`,
   outOfStock: (id: string): string => `Product ${id} is out of stock`,
   quantityInvalid: (max: number): string => `quantity must be a whole number from 1 to ${max}`,
@@ -699,7 +701,8 @@ export const PAYMENT_TEXT = {
   refundAmountInvalid: 'amount must be a whole number of minor units (cents), more than 0',
   refundTooLarge: (left: number): string => `A refund cannot exceed what is left of the payment (${left})`,
   refundFailed: 'The payment provider refused the refund',
-  testBanner: 'TEST MODE: no money moves; use card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)',
+  testBanner:
+    'TEST MODE: no money moves; use card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)',
 } as const
 
 /** Actions (issue 15, docs/actions.md). */

@@ -26,7 +26,11 @@ async function changesAfter(seq: number): Promise<Change[]> {
 }
 
 const sampleBody = (module: string): Record<string, unknown> =>
-  module === 'groups' ? { name: 'Sample', permissions: ['products:r'] } : { name: 'Sample', n: 1 }
+  module === 'groups'
+    ? { name: 'Sample', permissions: ['products:r'] }
+    : module === 'actions' // validated (issue 15): a trigger and code are required
+      ? { name: 'Sample', n: 1, trigger: { type: 'GET' }, code: 'return 1' }
+      : { name: 'Sample', n: 1 }
 
 // Transactions are written by the payment routes only (POST/PATCH 405, DELETE refunds):
 // tests/server/payments*.test.ts.
@@ -101,7 +105,10 @@ describe.each(MODULES.filter((m) => m !== 'transactions'))('/api/%s CRUD', (modu
       (await server.api(`/api/${module}`, { json: { _id: dup, ...sampleBody(module) }, token: admin }))
         .status,
     ).toBe(201)
-    const again = await server.api(`/api/${module}`, { json: { _id: dup, other: 1 }, token: admin })
+    const again = await server.api(`/api/${module}`, {
+      json: { _id: dup, ...sampleBody(module), other: 1 },
+      token: admin,
+    })
     expect(again.status).toBe(409)
     expect(again.body).toMatchObject({
       error: 'conflict',
@@ -276,7 +283,7 @@ describe('Idempotency-Key', () => {
   it('replays the first response and writes once', async () => {
     const before = await server.services.store.headSeq()
     const send = () =>
-      server.api('/api/actions', {
+      server.api('/api/forms', {
         json: { _id: 'idem-1', trigger: 'CRON' },
         token: admin,
         headers: { 'idempotency-key': 'k-create-1' },
@@ -292,7 +299,7 @@ describe('Idempotency-Key', () => {
     expect(keyForReader(log[0]!.idempotencyKey, 'admin')).toBe('k-create-1')
 
     const patch = () =>
-      server.api('/api/actions/idem-1', {
+      server.api('/api/forms/idem-1', {
         method: 'PATCH',
         json: { count: 1 },
         token: admin,
@@ -301,17 +308,17 @@ describe('Idempotency-Key', () => {
     const p1 = await patch()
     const p2 = await patch()
     expect(p2.body).toEqual(p1.body)
-    expect((await server.services.store.get('actions', 'idem-1'))?._rev).toBe(2)
+    expect((await server.services.store.get('forms', 'idem-1'))?._rev).toBe(2)
   })
 
   it('refuses a key reused for a different body and writes nothing', async () => {
-    await server.api('/api/actions', {
+    await server.api('/api/forms', {
       json: { _id: 'idem-2' },
       token: admin,
       headers: { 'idempotency-key': 'k-reuse' },
     })
     const before = await server.services.store.headSeq()
-    const reused = await server.api('/api/actions', {
+    const reused = await server.api('/api/forms', {
       json: { _id: 'idem-3' },
       token: admin,
       headers: { 'idempotency-key': 'k-reuse' },
@@ -319,7 +326,7 @@ describe('Idempotency-Key', () => {
     expect(reused.status).toBe(400)
     expect(reused.body).toMatchObject({ message: SERVER_TEXT.idempotencyMismatch })
     expect(await server.services.store.headSeq()).toBe(before)
-    expect(await server.services.store.get('actions', 'idem-3')).toBeNull()
+    expect(await server.services.store.get('forms', 'idem-3')).toBeNull()
   })
 
   it('replays a delete', async () => {

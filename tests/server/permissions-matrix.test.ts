@@ -23,13 +23,18 @@ beforeAll(async () => {
     op: 'create' as const,
     collection: module,
     id: `m-${module}`,
-    body: module === 'groups' ? { permissions: [] } : { name: 'fixture' },
+    body: module === 'groups' ? { permissions: [] } : { name: 'fixture', ...VALID[module] },
   }))
   await server.services.store.writeMany(writes, { user: null })
 })
 afterAll(async () => {
   await server?.close()
 })
+
+/** Fields a module's validation requires (actions, issue 15), so a permitted write succeeds. */
+const VALID: Partial<Record<ModuleName, Record<string, unknown>>> = {
+  actions: { name: 'fixture', trigger: { type: 'GET' }, code: '' },
+}
 
 type Route = 'list' | 'get' | 'create' | 'patch' | 'delete'
 const ROUTES: Route[] = ['list', 'get', 'create', 'patch', 'delete']
@@ -42,7 +47,7 @@ function request(module: ModuleName, route: Route, token: string | undefined) {
     case 'get':
       return server.api(one, { token })
     case 'create':
-      return server.api(`/api/${module}`, { json: { _id: `new-${module}` }, token })
+      return server.api(`/api/${module}`, { json: { _id: `new-${module}`, ...VALID[module] }, token })
     case 'patch':
       return server.api(one, { method: 'PATCH', json: { touched: true }, token })
     case 'delete':

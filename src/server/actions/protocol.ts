@@ -1,0 +1,33 @@
+/** Messages between the action pool (pool.ts) and its sandbox workers (worker.ts). */
+
+export type DbOp = 'get' | 'list' | 'create' | 'update' | 'delete'
+/** A host call: a db method, or the guarded fetch. */
+export type HostOp = DbOp | 'fetch'
+
+export interface SandboxJob {
+  code: string
+  /** The trigger's input, as JSON text. */
+  input: string
+  timeLimitMs: number
+  memoryLimitBytes: number
+}
+
+export interface SandboxError {
+  /** script: the script threw; time, memory, stack, result, killed: a limit stopped it. */
+  kind: 'script' | 'syntax' | 'time' | 'memory' | 'stack' | 'result' | 'killed' | 'internal'
+  message: string
+  /** The script's line, when the error names one. */
+  line?: number
+}
+
+export type SandboxResult = { ok: true; result: string } | { ok: false; error: SandboxError }
+
+export type ToWorker =
+  | ({ type: 'job'; id: number; limits: { maxStackBytes: number; maxResultBytes: number } } & SandboxJob)
+  | { type: 'db-reply'; request: number; ok: boolean; value?: string; error?: string }
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'log'; id: number; line: string }
+  | { type: 'db'; id: number; request: number; op: HostOp; args: unknown[] }
+  | ({ type: 'done'; id: number } & SandboxResult)

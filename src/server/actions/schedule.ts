@@ -1,0 +1,155 @@
+/**
+ * CRON and EVENT triggers (docs/actions.md). Their progress is kept in the database, one document per
+ * action in `_action_state` (internal, so never synced): a CRON action's next run time, an EVENT
+ * action's change-log cursor. A due run or an event is claimed by a patch of that document that
+ * names its revision (If-Match): of several server instances on one database only one patch
+ * succeeds, and only that one runs it.
+ * The claim comes before the run, so a crash between them loses that run rather than repeating it
+ * (at most once); a restart or a lost claim otherwise never skips or repeats, the state being stored.
+ *
+ * `tickActions(services, now)` does one round; the server calls it every TICK_MS with the real clock,
+ * and tests call it with their own.
+ */
+import { Cron } from 'croner'
+import type { ActionDoc } from '../../shared/actions'
+import { ApiError } from '../errors'
+import type { Services } from '../services'
+import type { Change, Doc } from '../store/types'
+import { ACTIONS, runAction } from './run'
+
+export const ACTION_STATE = '_action_state'
+export const TICK_MS = 1000
+/** Changes read per EVENT action per tick. */
+const EVENT_PAGE = 50
+
+/** The next time a cron expression fires after `after`; throws on a bad expression or time zone. */
+export function nextCronRun(cron: string, timezone: string | undefined, after: Date): Date | null {
+  const job = new Cron(cron, { paused: true, ...(timezone ? { timezone } : {}) })
+  return job.nextRun(after)
+}
+
+/** The store collection an EVENT trigger watches: a data collection by its name, or a module. */
+export function watchedCollection(name: string): string {
+  return name.includes('/') ? name : `data/${name}`
+}
+
+const timers = new WeakMap<Services, NodeJS.Timeout>()
+
+export function startActionScheduler(services: Services): void {
+  let busy = false
+  const timer = setInterval(() => {
+    if (busy) return
+    busy = true
+    tickActions(services, new Date())
+      .catch(() => {})
+      .finally(() => {
+        busy = false
+      })
+  }, TICK_MS)
+  timer.unref()
+  timers.set(services, timer)
+}
+
+export function stopActionScheduler(services: Services): void {
+  clearInterval(timers.get(services))
+  timers.delete(services)
+}
+
+/** One round: every due CRON action and every new event of EVENT actions, each claimed first. */
+export async function tickActions(services: Services, now: Date): Promise<void> {
+  const { items } = await services.store.list(ACTIONS, {
+    filter: { 'trigger.type': { $in: ['CRON', 'EVENT'] } },
+    limit: 1000,
+  })
+  for (const doc of items) {
+    const action = doc as unknown as ActionDoc & Doc
+    if (action.enabled === false) continue
+    if (action.trigger.type === 'CRON') await tickCron(services, action, now)
+    else await tickEvent(services, action)
+  }
+}
+
+/** Writes the state with its revision; false when another instance changed it first. */
+async function claim(services: Services, id: string, state: Doc | null, body: Record<string, unknown>) {
+  try {
+    await services.store.write(
+      state
+        ? { op: 'patch', collection: ACTION_STATE, id, body, expectedRev: state._rev }
+        : { op: 'create', collection: ACTION_STATE, id, body },
+      { user: null },
+    )
+    return true
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === 'conflict' || error.code === 'not_found')) return false
+    throw error
+  }
+}
+
+async function tickCron(services: Services, action: ActionDoc, now: Date): Promise<void> {
+  const { cron = '', timezone } = action.trigger
+  const state = await services.store.get(ACTION_STATE, action._id)
+  let next: Date | null
+  try {
+    next = nextCronRun(cron, timezone, now)
+  } catch {
+    return
+  }
+  const schedule = `${cron}|${timezone ?? ''}`
+  // A new or changed schedule starts from now: the next time it fires, no catching up.
+  if (!state || state.schedule !== schedule || typeof state.nextRun !== 'string') {
+    await claim(services, action._id, state, { schedule, nextRun: next?.toISOString() ?? null })
+    return
+  }
+  const due = new Date(state.nextRun)
+  if (due > now) return
+  // Missed times (the server was down) are one run, not a burst: the next is counted from now.
+  if (
+    !(await claim(services, action._id, state, {
+      nextRun: next?.toISOString() ?? null,
+      lastRun: now.toISOString(),
+    }))
+  )
+    return
+  await runAction(services, action, {
+    trigger: 'CRON',
+    input: {
+      schedule: { cron, timezone: timezone ?? null, scheduledFor: state.nextRun, now: now.toISOString() },
+    },
+  })
+}
+
+function operationOf(change: Change): 'create' | 'update' | 'delete' {
+  if (change.op === 'delete') return 'delete'
+  return change.rev === 1 ? 'create' : 'update'
+}
+
+async function tickEvent(services: Services, action: ActionDoc): Promise<void> {
+  const { store } = services
+  const watched = watchedCollection(action.trigger.collection ?? '')
+  const ops = action.trigger.operations ?? []
+  let state = await store.get(ACTION_STATE, action._id)
+  const key = `${watched}|${ops.join(',')}`
+  // A new action (or a changed trigger) starts at the head of the log: it reacts to what happens next.
+  if (!state || state.watch !== key || typeof state.cursor !== 'number') {
+    await claim(services, action._id, state, { watch: key, cursor: await store.headSeq() })
+    return
+  }
+  const page = await store.changes(state.cursor, EVENT_PAGE, (collection) => collection === watched)
+  for (const change of page.changes) {
+    const cursor = change.seq
+    if (!(await claim(services, action._id, state, { cursor }))) return
+    state = await store.get(ACTION_STATE, action._id)
+    if (!state) return
+    const operation = operationOf(change)
+    if (!ops.includes(operation)) continue
+    await runAction(services, action, {
+      trigger: 'EVENT',
+      input: {
+        event: { collection: change.collection, id: change.id, operation, seq: change.seq, doc: change.doc },
+      },
+    })
+  }
+  // Changes the filter dropped still move the cursor, so they are not read again.
+  if (page.changes.length === 0 && page.cursor > (state.cursor as number))
+    await claim(services, action._id, state, { cursor: page.cursor })
+}
