@@ -705,6 +705,33 @@ export const PAYMENT_TEXT = {
     'TEST MODE: no money moves; use card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)',
 } as const
 
+/** The hosted checkout page's own words (/ui/checkout, docs/checkout.md); its errors to the opener are UI_TEXT's. */
+export const CHECKOUT_TEXT = {
+  title: 'Checkout',
+  loading: 'Loading your order…',
+  missing: 'This checkout link is incomplete: it needs a token and the host that opened it',
+  badHost: 'This checkout was opened with an invalid host, so its result could not be returned',
+  item: 'Item',
+  quantity: 'Qty',
+  amount: 'Amount',
+  subtotal: 'Subtotal',
+  discount: (code: string): string => `Discount (${code})`,
+  total: 'Total',
+  codeLabel: 'Discount code',
+  apply: 'Apply',
+  removeCode: 'Remove code',
+  cardLabel: 'Card number',
+  testBadge: 'TEST',
+  testCards: (ok: string, declined: string): string => `Test cards: ${ok} pays, ${declined} is declined`,
+  pay: (total: string): string => `Pay ${total}`,
+  paying: 'Paying…',
+  paid: 'Payment complete',
+  done: 'You can close this window.',
+  close: 'Close',
+  alreadyPaid: 'This order is already paid.',
+  stripeUnsupported: 'This checkout uses Stripe, which this page cannot show yet',
+} as const
+
 /** Actions (issue 15, docs/actions.md). */
 export const ACTION_TEXT = {
   nameInvalid: 'name must be a non-empty string of at most 200 characters',

@@ -18,7 +18,7 @@ import { text } from '../routes/users/auth-data'
 import { SyncMarker, useConflictIds } from '../sync-ui/SyncMarker'
 
 export interface RecordScreenProps<T> {
-  collection: 'users' | 'groups' | 'templates'
+  collection: 'users' | 'groups' | 'templates' | 'discounts' | 'products'
   id: string
   /** useRow's answer: undefined while loading, null when this device does not have the record. */
   row: { doc: SyncDoc; pending: boolean } | null | undefined

@@ -3,7 +3,9 @@
  * to ComingSoon; when it is built, add one line here.
  */
 import type { ComponentType } from 'react'
+import { CheckoutRoute } from './checkout' // hosted checkout
 import { DatabaseRoute, DataEditorRoute } from './data' // screens: database
+import { DiscountRoute, DiscountsRoute } from './discounts' // payments console
 import { DownloadRoute } from './download' // screens: share-link download
 import { Home } from './home/Home'
 import { LoginPage } from './login/LoginPage'
@@ -11,6 +13,7 @@ import { ClientLogsRoute, ServerLogsRoute } from './logs' // screens: logs
 import { MessagesRoute } from './messages' // messages console
 import { NotFound } from './not-found/NotFound'
 import { ComingSoon } from './placeholder/ComingSoon'
+import { ProductRoute, ProductsRoute } from './products' // payments console
 import { SettingsRoute } from './settings' // screens: settings
 import { StaticRoute, StorageRoute } from './storage' // file browser
 import { TemplateRoute, TemplatesRoute } from './templates' // screens: templates
@@ -28,6 +31,7 @@ const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   'not-found': NotFound,
   data: DatabaseRoute, // screens: database
   download: DownloadRoute, // screens: share-link download
+  checkout: CheckoutRoute, // hosted checkout
   'data-editor': DataEditorRoute, // screens: database
   'logs-client': ClientLogsRoute, // screens: logs
   'logs-server': ServerLogsRoute, // screens: logs
@@ -41,6 +45,10 @@ const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   group: GroupRoute, // auth screens
   templates: TemplatesRoute, // screens: templates
   template: TemplateRoute, // screens: templates
+  discounts: DiscountsRoute, // payments console
+  discount: DiscountRoute, // payments console
+  products: ProductsRoute, // payments console
+  product: ProductRoute, // payments console
 }
 
 export function screenFor(id: string): ComponentType<ScreenProps> {

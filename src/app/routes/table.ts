@@ -70,6 +70,10 @@ export const ROUTES: readonly RouteDef[] = [
   { ...page('/messages', 'Messages', 'messages', 'required'), linkedOnly: true },
   { ...page('/templates', 'Templates', 'templates', 'required'), linkedOnly: true },
   { ...page('/templates/:id', 'Template', 'template', 'required'), linkedOnly: true },
+  // Payments console (docs/payments-console.md): one code, and the products (a tab of Discounts).
+  { ...page('/discounts/:id', 'Discount code', 'discount', 'required'), linkedOnly: true },
+  { ...page('/products', 'Products', 'products', 'required'), linkedOnly: true },
+  { ...page('/products/:id', 'Product', 'product', 'required'), linkedOnly: true },
 ]
 
 /** "any other path": the 404 page, shown inside the shell, with no auth flag. */
