@@ -5,12 +5,9 @@
  * and replaced. The worker's V8 heap is capped too, beyond QuickJS's own memory limit.
  * Jobs beyond the workers wait in a bounded queue; past ACTION_QUEUE_MAX the caller gets 'busy'.
  */
-import fs from 'node:fs'
-import { createRequire } from 'node:module'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { ACTION_LIMITS } from '../../shared/actions'
+import { tsWorkerBootScript } from '../ts-worker'
 import type { FromWorker, HostOp, SandboxJob, SandboxResult, ToWorker } from './protocol'
 
 export const ACTION_WORKERS = 2
@@ -37,15 +34,6 @@ interface Slot {
   worker: Worker
   ready: Promise<void>
   current?: { id: number; pending: Pending; timer?: NodeJS.Timeout }
-}
-
-/** The worker is TypeScript: start it through tsx's loader, as `npm start` runs the server. */
-function bootScript(): string {
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json')
-  const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8'))
-  const tsx = pathToFileURL(path.join(path.dirname(manifest), exports['./esm/api'].import.default)).href
-  const entry = new URL('./worker.ts', import.meta.url).href
-  return `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`
 }
 
 export class ActionPool {
@@ -111,7 +99,7 @@ export class ActionPool {
   }
 
   private spawn(index: number): Slot {
-    const worker = new Worker(bootScript(), {
+    const worker = new Worker(tsWorkerBootScript(new URL('./worker.ts', import.meta.url)), {
       eval: true,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
     })

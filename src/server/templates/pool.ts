@@ -5,11 +5,8 @@
  * (resourceLimits), so a template that allocates without bound kills its worker, not the server.
  * Jobs beyond the workers wait in a bounded queue; past TEMPLATE_QUEUE_MAX the caller gets 'busy'.
  */
-import fs from 'node:fs'
-import { createRequire } from 'node:module'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { tsWorkerBootScript } from '../ts-worker'
 import type { FromWorker, Job, JobResult, LookupDir, ToWorker } from './protocol'
 
 /** Workers rendering at once; the machine's other work needs the remaining cores. */
@@ -45,16 +42,6 @@ interface Slot {
   worker: Worker
   ready: Promise<void>
   current?: { id: number; pending: Pending; timer?: NodeJS.Timeout }
-}
-
-/** The worker is TypeScript: start it through tsx's loader, as `npm start` runs the server. */
-function bootScript(): string {
-  // The ESM entry of tsx's API (require.resolve would give its CommonJS one, which cannot tsImport).
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json')
-  const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8'))
-  const tsx = pathToFileURL(path.join(path.dirname(manifest), exports['./esm/api'].import.default)).href
-  const entry = new URL('./render-worker.ts', import.meta.url).href
-  return `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`
 }
 
 export class RenderPool {
@@ -121,7 +108,7 @@ export class RenderPool {
   }
 
   private spawn(index: number): Slot {
-    const worker = new Worker(bootScript(), {
+    const worker = new Worker(tsWorkerBootScript(new URL('./render-worker.ts', import.meta.url)), {
       eval: true,
       workerData: TEMPLATE_LIMITS,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
