@@ -3,38 +3,18 @@
  * offline), and the online-only calls the editor makes: a preview render and a PDF, which the server
  * makes and which therefore never wait in the outbox.
  */
-import { useLiveQuery } from 'dexie-react-hooks'
-import { browse } from '../../../db/browse'
 import type { SyncDoc } from '../../../db/types'
 import type { PdfPage, RenderedTemplate, TemplateDoc, TemplateErrorDetails } from '../../../shared/templates'
 import { ApiError, api } from '../../api/client'
-import { useSyncDb } from '../../data/sync-context'
-import type { Rows } from '../users/auth-data'
+import { type Rows, useRow, useRows } from '../../data/collection-rows'
 
 export const TEMPLATES = 'templates'
 
 /** Every template of this device's mirror, live; undefined while loading. */
-export function useTemplates(): Rows | undefined {
-  const db = useSyncDb()
-  return useLiveQuery(async () => {
-    if (!db) return undefined
-    const [docs, pendingRows] = await Promise.all([
-      browse(db, TEMPLATES),
-      db.docs.where('[collection+pending]').equals([TEMPLATES, 1]).toArray(),
-    ])
-    return { docs, pending: new Set(pendingRows.map((r) => r.id)) }
-  }, [db])
-}
+export const useTemplates = (): Rows | undefined => useRows(TEMPLATES)
 
 /** One template, live: undefined while loading, null when this device does not have it. */
-export function useTemplate(id: string): { doc: SyncDoc; pending: boolean } | null | undefined {
-  const db = useSyncDb()
-  return useLiveQuery(async () => {
-    if (!db) return undefined
-    const row = await db.docs.get([TEMPLATES, id])
-    return row ? { doc: row.doc, pending: row.pending === 1 } : null
-  }, [db, id])
-}
+export const useTemplate = (id: string) => useRow(TEMPLATES, id)
 
 export type RenderOutcome =
   | { ok: true; result: RenderedTemplate }

@@ -3,45 +3,11 @@
  * rule for calls that must reach the server (passwords, TOTP, images, token secrets): they run only
  * online and are never queued, so no secret ever waits in the outbox on this device.
  */
-import { useLiveQuery } from 'dexie-react-hooks'
-import { browse } from '../../../db/browse'
-import type { SyncDoc } from '../../../db/types'
 import { AUTH_SCREENS_TEXT } from '../../../shared/messages'
-import { useSyncDb } from '../../data/sync-context'
 
 export type AuthCollection = 'users' | 'groups' | 'tokens'
 
-export interface Rows {
-  docs: SyncDoc[]
-  /** Ids with local writes the server has not confirmed yet. */
-  pending: ReadonlySet<string>
-}
-
-/** Every row of a small collection, live; undefined while loading. */
-export function useRows(collection: AuthCollection): Rows | undefined {
-  const db = useSyncDb()
-  return useLiveQuery(async () => {
-    if (!db) return undefined
-    const [docs, pendingRows] = await Promise.all([
-      browse(db, collection),
-      db.docs.where('[collection+pending]').equals([collection, 1]).toArray(),
-    ])
-    return { docs, pending: new Set(pendingRows.map((r) => r.id)) }
-  }, [db, collection])
-}
-
-/** One document, live: undefined while loading, null when this device does not have it. */
-export function useRow(
-  collection: AuthCollection,
-  id: string,
-): { doc: SyncDoc; pending: boolean } | null | undefined {
-  const db = useSyncDb()
-  return useLiveQuery(async () => {
-    if (!db) return undefined
-    const row = await db.docs.get([collection, id])
-    return row ? { doc: row.doc, pending: row.pending === 1 } : null
-  }, [db, collection, id])
-}
+export { type Rows, useRow, useRows } from '../../data/collection-rows'
 
 export function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
