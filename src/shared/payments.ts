@@ -17,6 +17,27 @@ export const MAX_AMOUNT = 10_000_000_000
 export const MAX_QUANTITY = 100
 /** A checkout token can be paid with for this long after init; the record stays forever. */
 export const CHECKOUT_TTL_MS = 24 * 60 * 60_000
+/**
+ * A checkout still unpaid (pending or failed) this long after init is abandoned: the sweeper
+ * (src/server/payments/sweeper.ts) cancels its provider payment and gives its discount code's use back.
+ * The same window as the token's, so a code is never released while its checkout can still be paid.
+ */
+export const ABANDONED_CHECKOUT_MS = CHECKOUT_TTL_MS
+/** How often the sweeper looks for abandoned checkouts. */
+export const ABANDONED_SWEEP_INTERVAL_MS = 15 * 60_000
+/**
+ * POST /api/transactions/init/{id} is public and each call holds a discount code's use for a day, so
+ * it is rate-limited: at most this many calls per window from one IP, and from one signed-in user
+ * (whatever their IP); more answer 429 with Retry-After.
+ */
+export const CHECKOUT_INIT_MAX_PER_IP = 30
+export const CHECKOUT_INIT_MAX_PER_USER = 30
+export const CHECKOUT_INIT_WINDOW_MS = 10 * 60_000
+
+/** The hosted checkout page (SPEC §2); the only console page whose CSP admits the card provider's script. */
+export const CHECKOUT_PAGE = '/ui/checkout'
+/** Stripe.js (SPEC §7 "a card payment provider script is loaded"); MOMENTUM_STRIPE_JS_URL replaces it. */
+export const STRIPE_JS_URL = 'https://js.stripe.com/v3/'
 
 /**
  * The TEST provider's card numbers (docs/payments.md). They are the numbers Stripe documents for its
@@ -90,6 +111,11 @@ export interface TransactionRefund {
   providerRef: string | null
   time: string
   user: string | null
+  /**
+   * 'provider': made outside our API (Stripe's dashboard), learnt from its `charge.refunded` webhook;
+   * absent: made through DELETE /api/transactions/{id}.
+   */
+  source?: 'provider'
 }
 
 export interface Transaction {
@@ -97,7 +123,8 @@ export interface Transaction {
   items: TransactionItem[]
   currency: string
   subtotal: number
-  discount: { code: string; amount: number } | null
+  /** `released`: when the sweeper gave the code's use back (an abandoned checkout, ABANDONED_CHECKOUT_MS). */
+  discount: { code: string; amount: number; released?: string } | null
   total: number
   status: TransactionStatus
   provider: PaymentProviderName

@@ -4,57 +4,25 @@
  * page would load it), the popup shows the server's prices, takes a discount code and the TEST card,
  * and posts the server's result back to the opener's origin only. Real server, real SQLite, Chromium.
  */
-import path from 'node:path'
-import { buildSync } from 'esbuild'
 import { CHECKOUT_TEXT, PAYMENT_TEXT, UI_TEXT } from '../../src/shared/messages'
 import { TEST_CARDS } from '../../src/shared/payments'
 import { type E2EServer, expect, openLoggedIn, startServer, test } from './fixtures'
 import { CheckoutPage } from './pages/checkout'
+import {
+  type CheckoutResult,
+  eur,
+  checkoutHelper as helper,
+  type Opener,
+  openerPage,
+  seedShop,
+  startCheckout,
+} from './pages/checkout-opener'
 import { type PartnerSite, startPartnerSite } from './partner-site'
 import { DESKTOP, PHONE } from './widths'
 
-const helper = buildSync({
-  entryPoints: [path.resolve(import.meta.dirname, '../../src/app/api/checkout-popup.ts')],
-  bundle: true,
-  write: false,
-  format: 'iife',
-  globalName: 'MomentumCheckout',
-}).outputFiles[0]!.text
-
-type Result = { type: string; transaction: string; status: string; total: number; currency: string }
-type Opener = { MomentumCheckout: { openCheckout(product: string): Promise<Result> } }
 type ShopOpener = {
-  MomentumCheckout: { openCheckout(product: string, o: { base?: string }): Promise<Result> }
+  MomentumCheckout: { openCheckout(product: string, o: { base?: string }): Promise<CheckoutResult> }
 }
-
-const eur = (minor: number) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(minor / 100)
-
-let seq = 0
-/** A product at €12.50 and a 10 % code for it, made through the API as a shop owner would. */
-async function seedShop(server: E2EServer, admin: string): Promise<{ product: string; code: string }> {
-  const n = `${Date.now().toString(36)}${++seq}`
-  const product = `poster-${n}`
-  const code = `TEN${n}`.toUpperCase()
-  const p = await server.api('/api/products', {
-    json: { _id: product, name: 'Lantern poster', price: 1250, currency: 'EUR' },
-    token: admin,
-  })
-  expect(p.status).toBeLessThan(300)
-  const d = await server.api('/api/discounts', { json: { _id: code, percent: 10 }, token: admin })
-  expect(d.status).toBeLessThan(300)
-  return { product, code }
-}
-
-/** A logged-in console page with the opener helper loaded. */
-async function openerPage(page: import('@playwright/test').Page, server: E2EServer, admin: string) {
-  await openLoggedIn(page, server, admin, '/')
-  // Evaluated rather than a <script> tag: the console's CSP (script-src 'self') rightly refuses inline code.
-  await page.evaluate(`${helper};window.MomentumCheckout = MomentumCheckout`)
-}
-
-const startCheckout = (page: import('@playwright/test').Page, product: string) =>
-  page.evaluate((id) => (window as never as Opener).MomentumCheckout.openCheckout(id), product)
 
 test.describe('hosted checkout at phone width', () => {
   test.use({ viewport: PHONE })

@@ -5,10 +5,9 @@
  * once; a forged, tampered or stale signature is refused; the webhook may come before or after the
  * browser's confirmation; refunds go through the provider, partial then full, never more than paid.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PAYMENT_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
-import { type StripePeer, startStripePeer } from '../helpers/stripe-peer'
+import { stripeShopForSuite } from '../helpers/stripe-shop'
 
 interface Started {
   token: string
@@ -16,33 +15,12 @@ interface Started {
 }
 
 describe('payments through Stripe (local peer)', () => {
-  let server: TestServer
-  let peer: StripePeer
-  let admin: string
-  let hook: string
-
-  beforeAll(async () => {
-    peer = await startStripePeer()
-    server = await startTestServer({
-      stripe: { secretKey: peer.secretKey, webhookSecret: peer.webhookSecret, apiUrl: peer.url },
-    })
-    admin = await server.login()
-    hook = `${server.url}/api/transactions/notify/stripe`
-    await server.api('/api/products', {
-      json: { _id: 'lamp', name: 'Lamp', price: 4900, currency: 'USD' },
-      token: admin,
-    })
-    await server.api('/api/settings', { json: { _id: 'stripe_token', value: 'pk_test_local' }, token: admin })
-  })
-  afterAll(async () => {
-    await server?.close()
-    await peer?.close()
-  })
+  const shop = stripeShopForSuite()
 
   /** init, then the checkout page's pay: the PaymentIntent and its client secret. */
   async function begin(json: unknown = {}): Promise<{ id: string; token: string; intent: string }> {
-    const init = (await server.api('/api/transactions/init/lamp', { json })).body as Started
-    const paid = await server.api(`/api/transactions/checkout/${init.transaction._id}/pay`, {
+    const init = (await shop.server.api('/api/transactions/init/lamp', { json })).body as Started
+    const paid = await shop.server.api(`/api/transactions/checkout/${init.transaction._id}/pay`, {
       json: { amount: 1, total: 1 },
       headers: { 'x-checkout-token': init.token },
     })
@@ -50,16 +28,16 @@ describe('payments through Stripe (local peer)', () => {
     const body = paid.body as { clientSecret: string; publishableKey: string; provider: string }
     expect(body).toMatchObject({ provider: 'stripe', publishableKey: 'pk_test_local', test: false })
     const intent = body.clientSecret.split('_secret_')[0]!
-    expect(peer.intents.get(intent)).toMatchObject({ metadata: { transaction: init.transaction._id } })
+    expect(shop.peer.intents.get(intent)).toMatchObject({ metadata: { transaction: init.transaction._id } })
     return { id: init.transaction._id, token: init.token, intent }
   }
   const confirmFromBrowser = (c: { id: string; token: string }) =>
-    server.api(`/api/transactions/checkout/${c.id}/confirm`, {
+    shop.server.api(`/api/transactions/checkout/${c.id}/confirm`, {
       method: 'POST',
       headers: { 'x-checkout-token': c.token },
     })
   const record = async (id: string) =>
-    (await server.api(`/api/transactions/${id}`, { token: admin })).body as {
+    (await shop.server.api(`/api/transactions/${id}`, { token: shop.admin })).body as {
       status: string
       paid: number
       refunded: number
@@ -68,16 +46,16 @@ describe('payments through Stripe (local peer)', () => {
 
   it('charges the amount the server computed, whatever the request said', async () => {
     const c = await begin({ quantity: 2, price: 1 })
-    expect(peer.intents.get(c.intent)).toMatchObject({ amount: 9800, currency: 'usd' })
+    expect(shop.peer.intents.get(c.intent)).toMatchObject({ amount: 9800, currency: 'usd' })
   })
 
   it('applies a webhook that arrives before the browser, once, however often it is replayed', async () => {
     const c = await begin()
-    const intent = peer.confirm(c.intent, '4242 4242 4242 4242')
-    const payload = JSON.stringify(peer.event('payment_intent.succeeded', intent))
-    const first = await peer.deliver(hook, payload)
+    const intent = shop.peer.confirm(c.intent, '4242 4242 4242 4242')
+    const payload = JSON.stringify(shop.peer.event('payment_intent.succeeded', intent))
+    const first = await shop.peer.deliver(shop.hook, payload)
     expect(first).toEqual({ status: 200, body: { received: true, applied: 1 } })
-    const replays = await Promise.all([1, 2, 3].map(() => peer.deliver(hook, payload)))
+    const replays = await Promise.all([1, 2, 3].map(() => shop.peer.deliver(shop.hook, payload)))
     for (const r of replays) expect(r).toEqual({ status: 200, body: { received: true, applied: 0 } })
     expect((await confirmFromBrowser(c)).body).toMatchObject({ status: 'paid' })
     const tx = await record(c.id)
@@ -89,9 +67,12 @@ describe('payments through Stripe (local peer)', () => {
 
   it('takes the browser confirmation first and the later webhook changes nothing', async () => {
     const c = await begin()
-    const intent = peer.confirm(c.intent, '4242424242424242')
+    const intent = shop.peer.confirm(c.intent, '4242424242424242')
     expect((await confirmFromBrowser(c)).body).toMatchObject({ status: 'paid' })
-    const late = await peer.deliver(hook, JSON.stringify(peer.event('payment_intent.succeeded', intent)))
+    const late = await shop.peer.deliver(
+      shop.hook,
+      JSON.stringify(shop.peer.event('payment_intent.succeeded', intent)),
+    )
     expect(late.body).toEqual({ received: true, applied: 0 })
     const tx = await record(c.id)
     expect(tx.events.filter((e) => e.type === 'paid')).toEqual([
@@ -101,26 +82,26 @@ describe('payments through Stripe (local peer)', () => {
 
   it('refuses a forged, tampered or stale signature and changes nothing', async () => {
     const c = await begin()
-    const intent = peer.confirm(c.intent, '4242424242424242')
-    const payload = JSON.stringify(peer.event('payment_intent.succeeded', intent))
+    const intent = shop.peer.confirm(c.intent, '4242424242424242')
+    const payload = JSON.stringify(shop.peer.event('payment_intent.succeeded', intent))
     const refused = [
-      await peer.deliver(hook, payload, { secret: 'whsec_forged' }),
-      await peer.deliver(hook, payload, { timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+      await shop.peer.deliver(shop.hook, payload, { secret: 'whsec_forged' }),
+      await shop.peer.deliver(shop.hook, payload, { timestamp: Math.floor(Date.now() / 1000) - 3600 }),
     ]
     // Signed, then altered in transit: the raw bytes no longer match.
-    const tampered = await fetch(hook, {
+    const tampered = await fetch(shop.hook, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'stripe-signature': (await import('stripe')).default.webhooks.generateTestHeaderString({
           payload,
-          secret: peer.webhookSecret,
+          secret: shop.peer.webhookSecret,
         }),
       },
       body: payload.replace('"amount":4900', '"amount":1'),
     })
     refused.push({ status: tampered.status, body: await tampered.json() })
-    const unsigned = await fetch(hook, {
+    const unsigned = await fetch(shop.hook, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: payload,
@@ -135,13 +116,16 @@ describe('payments through Stripe (local peer)', () => {
 
   it('records a declined card, then the payment of a second card', async () => {
     const c = await begin()
-    const declined = peer.confirm(c.intent, '4000 0000 0000 0002')
-    await peer.deliver(hook, JSON.stringify(peer.event('payment_intent.payment_failed', declined)))
+    const declined = shop.peer.confirm(c.intent, '4000 0000 0000 0002')
+    await shop.peer.deliver(
+      shop.hook,
+      JSON.stringify(shop.peer.event('payment_intent.payment_failed', declined)),
+    )
     expect((await confirmFromBrowser(c)).body).toMatchObject({
       status: 'failed',
       error: 'Your card was declined.',
     })
-    peer.confirm(c.intent, '4242424242424242')
+    shop.peer.confirm(c.intent, '4242424242424242')
     expect((await confirmFromBrowser(c)).body).toMatchObject({ status: 'paid' })
     expect((await record(c.id)).events.map((e) => e.type)).toEqual([
       'created',
@@ -153,40 +137,57 @@ describe('payments through Stripe (local peer)', () => {
 
   it('refunds through Stripe: partial, then the rest, idempotently, never more than paid', async () => {
     const c = await begin()
-    peer.confirm(c.intent, '4242424242424242')
+    shop.peer.confirm(c.intent, '4242424242424242')
     await confirmFromBrowser(c)
     const url = `/api/transactions/${c.id}`
-    const over = await server.api(`${url}?amount=4901`, { method: 'DELETE', token: admin })
+    const over = await shop.server.api(`${url}?amount=4901`, { method: 'DELETE', token: shop.admin })
     expect(over.status).toBe(400)
     const key = { 'idempotency-key': `refund-${c.id}` }
-    const part = await server.api(`${url}?amount=900`, { method: 'DELETE', token: admin, headers: key })
+    const part = await shop.server.api(`${url}?amount=900`, {
+      method: 'DELETE',
+      token: shop.admin,
+      headers: key,
+    })
     expect(part.body).toMatchObject({ status: 'partially_refunded', refunded: 900 })
-    const again = await server.api(`${url}?amount=900`, { method: 'DELETE', token: admin, headers: key })
+    const again = await shop.server.api(`${url}?amount=900`, {
+      method: 'DELETE',
+      token: shop.admin,
+      headers: key,
+    })
     expect(again.status).toBe(200)
-    const mine = () => peer.refunds.filter((r) => r.payment_intent === c.intent).map((r) => r.amount)
+    const mine = () => shop.peer.refunds.filter((r) => r.payment_intent === c.intent).map((r) => r.amount)
     expect(mine()).toEqual([900])
-    const rest = await server.api(url, { method: 'DELETE', token: admin })
+    const rest = await shop.server.api(url, { method: 'DELETE', token: shop.admin })
     expect(rest.body).toMatchObject({ status: 'refunded', refunded: 4900 })
     expect(mine()).toEqual([900, 4000])
-    expect((await server.api(`${url}?amount=1`, { method: 'DELETE', token: admin })).status).toBe(405)
+    expect((await shop.server.api(`${url}?amount=1`, { method: 'DELETE', token: shop.admin })).status).toBe(
+      405,
+    )
     expect(mine()).toEqual([900, 4000])
   })
 
   it('lets only one of two racing refunds through when together they exceed the payment', async () => {
     const c = await begin()
-    peer.confirm(c.intent, '4242424242424242')
+    shop.peer.confirm(c.intent, '4242424242424242')
     await confirmFromBrowser(c)
     const url = `/api/transactions/${c.id}?amount=3000`
-    const both = await Promise.all([1, 2].map(() => server.api(url, { method: 'DELETE', token: admin })))
+    const both = await Promise.all(
+      [1, 2].map(() => shop.server.api(url, { method: 'DELETE', token: shop.admin })),
+    )
     expect(both.map((r) => r.status).sort()).toEqual([200, 400])
-    expect(peer.refunds.filter((r) => r.payment_intent === c.intent).map((r) => r.amount)).toEqual([3000])
+    expect(shop.peer.refunds.filter((r) => r.payment_intent === c.intent).map((r) => r.amount)).toEqual([
+      3000,
+    ])
     expect(await record(c.id)).toMatchObject({ status: 'partially_refunded', refunded: 3000 })
   })
 
   it('acknowledges events it has nothing to do with, and 404s an unknown provider', async () => {
-    const other = await peer.deliver(hook, JSON.stringify({ ...peer.event('customer.created', {} as never) }))
+    const other = await shop.peer.deliver(
+      shop.hook,
+      JSON.stringify({ ...shop.peer.event('customer.created', {} as never) }),
+    )
     expect(other).toEqual({ status: 200, body: { received: true, applied: 0 } })
-    const unknown = await server.api('/api/transactions/notify/paypal', { json: {} })
+    const unknown = await shop.server.api('/api/transactions/notify/paypal', { json: {} })
     expect(unknown.status).toBe(404)
   })
 })

@@ -16,9 +16,16 @@
 import crypto from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { PAYMENT_TEXT } from '../../shared/messages'
-import type { Transaction } from '../../shared/payments'
+import {
+  ABANDONED_SWEEP_INTERVAL_MS,
+  CHECKOUT_INIT_MAX_PER_IP,
+  CHECKOUT_INIT_MAX_PER_USER,
+  CHECKOUT_INIT_WINDOW_MS,
+  type Transaction,
+} from '../../shared/payments'
 import { ApiError, badRequest } from '../errors'
 import { scopedKey } from '../http/idempotency'
+import { createRateWindow } from '../http/rate-window'
 import { discountPreparer, productPreparer } from '../payments/catalog'
 import {
   assertPayable,
@@ -29,7 +36,15 @@ import {
   parseInit,
   transactionForToken,
 } from '../payments/checkout'
-import { applyReport, refundTransaction, type TxDoc, takeStock, updateTransaction } from '../payments/ledger'
+import {
+  applyProviderRefunds,
+  applyReport,
+  refundTransaction,
+  TRANSACTIONS,
+  type TxDoc,
+  takeStock,
+  updateTransaction,
+} from '../payments/ledger'
 import {
   createTestProvider,
   PaymentError,
@@ -37,6 +52,8 @@ import {
   type PaymentReport,
 } from '../payments/providers'
 import { createStripeProvider } from '../payments/stripe'
+import { createCheckoutSweeper, registerCheckoutSweeper } from '../payments/sweeper'
+import { READ_ALSO } from '../realtime/visibility'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import { idParam, registerCollection } from './collections'
@@ -60,7 +77,7 @@ export async function paymentsModule(api: FastifyInstance, services: Services): 
   registerCollection(api, services, { name: 'discounts', prepare: discountPreparer(store) })
   registerCollection(api, services, {
     name: 'transactions',
-    readAlso: 'payments',
+    readAlso: READ_ALSO.transactions,
     prepare: () => {
       throw new ApiError('method_not_allowed', PAYMENT_TEXT.transactionWrite)
     },
@@ -85,7 +102,25 @@ export async function paymentsModule(api: FastifyInstance, services: Services): 
     },
   })
 
+  // init is public and each call holds a code's use for a day: limited per IP and per signed-in user.
+  const limits = config.checkoutInitLimit ?? {
+    perIp: CHECKOUT_INIT_MAX_PER_IP,
+    perUser: CHECKOUT_INIT_MAX_PER_USER,
+  }
+  const perIp = createRateWindow({ max: limits.perIp, windowMs: CHECKOUT_INIT_WINDOW_MS })
+  const perUser = createRateWindow({ max: limits.perUser, windowMs: CHECKOUT_INIT_WINDOW_MS })
+
   api.post('/transactions/init/:id', { config: { access: 'public' } }, async (req, reply) => {
+    // Checked and counted with no await between, so parallel calls cannot share the last slot.
+    const user = req.auth.user
+    const wait = Math.max(perIp.wait(req.ip), user ? perUser.wait(user) : 0)
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000)
+      reply.header('retry-after', String(seconds))
+      throw new ApiError('too_many_requests', PAYMENT_TEXT.initRateLimited(seconds))
+    }
+    perIp.hit(req.ip)
+    if (user) perUser.hit(user)
     const input = parseInit(idParam(req), req.body)
     const { tx, token } = await initCheckout(store, active, input)
     return reply.status(201).send({
@@ -182,9 +217,14 @@ export async function paymentsModule(api: FastifyInstance, services: Services): 
       }
       let applied = 0
       for (const e of events) {
-        if (!e.transaction) continue
+        const id = e.transaction ?? (await transactionOfPayment(e.providerRef))
+        if (!id) continue
         try {
-          if ((await settle(e.transaction, e.report, e.providerRef, 'webhook', e.id)).changed) applied++
+          const result =
+            e.kind === 'refund'
+              ? await applyProviderRefunds(store, id, e.refundedTotal, e.id)
+              : await settle(id, e.report, e.providerRef, 'webhook', e.id)
+          if (result.changed) applied++
         } catch (err) {
           // Another shop's payment on the same account, or a deleted record: acknowledged, so the
           // provider stops retrying; there is nothing here to update.
@@ -194,6 +234,25 @@ export async function paymentsModule(api: FastifyInstance, services: Services): 
       return { received: true, applied }
     })
   })
+
+  /** Our transaction for a provider payment whose event carried no metadata. */
+  async function transactionOfPayment(providerRef: string): Promise<string | null> {
+    const { items } = await store.list(TRANSACTIONS, { filter: { providerRef }, limit: 1 })
+    return items[0]?._id ?? null
+  }
+
+  // Abandoned checkouts give their discount code's use back (payments/sweeper.ts).
+  const sweeper = createCheckoutSweeper({
+    store,
+    providerOf,
+    settle: (id, report, ref) => settle(id, report, ref, 'browser'),
+  })
+  registerCheckoutSweeper(services, sweeper)
+  const sweep = () =>
+    sweeper.sweep().catch((error: Error) => services.serverLog('ERROR', `checkout sweep: ${error.message}`))
+  const timer = setInterval(sweep, ABANDONED_SWEEP_INTERVAL_MS)
+  timer.unref()
+  api.addHook('onClose', async () => clearInterval(timer))
 
   /** Applies a payment report and, on the step to paid, takes the items out of stock. */
   async function settle(

@@ -100,7 +100,8 @@ function priceWith(
   return amount
 }
 
-const usesPatch = (d: Doc & Discount, delta: number): Write => ({
+/** A code's `uses` moved by `delta`, at the revision read (a concurrent count makes it a 409). */
+export const usesPatch = (d: Doc & Discount, delta: number): Write => ({
   op: 'patch',
   collection: 'discounts',
   id: d._id,
@@ -109,7 +110,7 @@ const usesPatch = (d: Doc & Discount, delta: number): Write => ({
 })
 
 /** Runs `attempt` until its batch commits without a revision conflict. */
-async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
+export async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
   for (let i = 0; i < MAX_RETRIES; i++) {
     try {
       return await attempt()

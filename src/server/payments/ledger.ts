@@ -209,6 +209,49 @@ export async function refundTransaction(
 }
 
 /**
+ * Records refunds the provider reports that our API did not make (Stripe's dashboard): `refundedTotal`
+ * is the provider's running total for the payment (a charge's `amount_refunded`). Whatever of it the
+ * record does not hold yet — succeeded refunds plus those reserved and in flight, since the provider's
+ * total already includes a refund our API is still settling — becomes one succeeded refund entry with
+ * `source: 'provider'`. A running total makes replays, out-of-order deliveries and our own refunds'
+ * echoes change nothing, and never pushes `refunded` past `paid`.
+ */
+export async function applyProviderRefunds(
+  store: DocumentStore,
+  id: string,
+  refundedTotal: number,
+  eventId: string,
+): Promise<{ tx: TxDoc; changed: boolean }> {
+  return updateTransaction(store, id, null, (tx) => {
+    if (tx.events.some((e) => e.eventId === eventId)) return null
+    if (tx.status !== 'paid' && tx.status !== 'partially_refunded') return null
+    const known = tx.refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0)
+    const extra = Math.min(refundedTotal, tx.paid) - known
+    if (extra <= 0) return null
+    const refunded = tx.refunded + extra
+    const entry: TransactionRefund = {
+      id: `p-${eventId}`,
+      amount: extra,
+      status: 'succeeded',
+      providerRef: null,
+      time: nowIso(),
+      user: null,
+      source: 'provider',
+    }
+    return {
+      ...tx,
+      refunded,
+      status: refunded >= tx.paid ? 'refunded' : 'partially_refunded',
+      refunds: [...tx.refunds, entry],
+      events: [
+        ...tx.events,
+        event({ type: 'refunded', source: 'webhook', amount: extra, detail: 'provider', eventId }),
+      ],
+    }
+  })
+}
+
+/**
  * Takes a paid transaction's items out of stock (products with a `stock`), each a conditional patch
  * retried on conflict. Stock is checked at init but taken only once paid, so abandoned checkouts hold
  * none; two last-unit checkouts paid at once leave 0, never a negative count, and the second's

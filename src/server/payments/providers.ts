@@ -30,13 +30,16 @@ export interface PaymentReport {
   error?: string
 }
 
-/** One event of a webhook, after its signature was verified. */
-export interface ProviderEvent {
+/**
+ * One event of a webhook, after its signature was verified: a payment's new state, or the total now
+ * refunded on a payment (refunds made in the provider's dashboard come only this way).
+ */
+export type ProviderEvent = {
   id: string
+  /** Our transaction id from the provider's metadata; null: look it up by providerRef. */
   transaction: string | null
   providerRef: string
-  report: PaymentReport
-}
+} & ({ kind: 'payment'; report: PaymentReport } | { kind: 'refund'; refundedTotal: number })
 
 export class PaymentError extends Error {
   constructor(
@@ -65,6 +68,12 @@ export interface PaymentProvider {
   }): Promise<StartedPayment>
   /** The payment's state as the provider sees it now (the browser's confirmation asks this). */
   status(providerRef: string): Promise<PaymentReport>
+  /**
+   * Cancels a payment nobody finished, so it can no longer be paid (the abandoned-checkout sweeper,
+   * before it gives a discount code's use back). Answers the payment's state afterwards: `succeeded`
+   * when it was paid after all. Absent: the provider's payments cannot outlive the checkout (TEST).
+   */
+  cancel?(providerRef: string): Promise<PaymentReport>
   /** TEST only: charges a test card number (Stripe cards never reach our server). */
   chargeTestCard?(providerRef: string, card: string, amount: number): PaymentReport
   /** Refunds part of a payment; `key` is the provider-side idempotency key. */

@@ -10,6 +10,7 @@
  */
 import Stripe from 'stripe'
 import { PAYMENT_TEXT } from '../../shared/messages'
+import { STRIPE_JS_URL } from '../../shared/payments'
 import type { DocumentStore } from '../store/types'
 import { PaymentError, type PaymentProvider, type PaymentReport, type ProviderEvent } from './providers'
 
@@ -18,6 +19,8 @@ export interface StripeConfig {
   webhookSecret?: string
   /** e.g. http://127.0.0.1:12111 for a local peer; unset is Stripe itself. */
   apiUrl?: string
+  /** Stripe.js for the checkout page; unset is STRIPE_JS_URL (payments/csp.ts admits its origin). */
+  jsUrl?: string
 }
 
 export function createStripeProvider(config: StripeConfig, store: DocumentStore): PaymentProvider {
@@ -51,7 +54,11 @@ export function createStripeProvider(config: StripeConfig, store: DocumentStore)
     name: 'stripe',
     async publicInfo() {
       const setting = await store.get('settings', 'stripe_token')
-      return { test: false, publishableKey: typeof setting?.value === 'string' ? setting.value : null }
+      return {
+        test: false,
+        publishableKey: typeof setting?.value === 'string' && setting.value ? setting.value : null,
+        stripeJs: config.jsUrl ?? STRIPE_JS_URL,
+      }
     },
     async start({ transaction, amount, currency, existing, key }) {
       const intent = await wrap(() =>
@@ -71,6 +78,19 @@ export function createStripeProvider(config: StripeConfig, store: DocumentStore)
     },
     async status(providerRef) {
       return report(await wrap(() => stripe.paymentIntents.retrieve(providerRef)))
+    },
+    async cancel(providerRef) {
+      const intent = await wrap(() => stripe.paymentIntents.retrieve(providerRef))
+      if (intent.status === 'succeeded' || intent.status === 'canceled') return report(intent)
+      try {
+        return report(await wrap(() => stripe.paymentIntents.cancel(providerRef)))
+      } catch (err) {
+        // Stripe refuses to cancel an intent that succeeded (or is processing) meanwhile: ask again.
+        if (err instanceof PaymentError && err.declined) {
+          return report(await wrap(() => stripe.paymentIntents.retrieve(providerRef)))
+        }
+        throw err
+      }
     },
     async refund({ providerRef, amount, key }) {
       const refund = await wrap(() =>
@@ -92,6 +112,23 @@ export function createStripeProvider(config: StripeConfig, store: DocumentStore)
       } catch {
         throw new PaymentError(PAYMENT_TEXT.signatureInvalid, true)
       }
+      if (event.type === 'charge.refunded') {
+        // Every refund of the charge, ours or the dashboard's, as the charge's running total: the
+        // ledger adds only what it does not know yet, so a refund is never counted twice.
+        const charge = event.data.object as Stripe.Charge
+        const intent =
+          typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id
+        if (!intent) return []
+        return [
+          {
+            kind: 'refund',
+            id: event.id,
+            transaction: charge.metadata?.transaction ?? null,
+            providerRef: intent,
+            refundedTotal: charge.amount_refunded,
+          },
+        ]
+      }
       if (
         event.type !== 'payment_intent.succeeded' &&
         event.type !== 'payment_intent.payment_failed' &&
@@ -102,6 +139,7 @@ export function createStripeProvider(config: StripeConfig, store: DocumentStore)
       const intent = event.data.object as Stripe.PaymentIntent
       return [
         {
+          kind: 'payment',
           id: event.id,
           transaction: intent.metadata?.transaction ?? null,
           providerRef: intent.id,

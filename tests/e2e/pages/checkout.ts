@@ -13,6 +13,8 @@ export class CheckoutPage {
   readonly pay: Locator
   readonly testBanner: Locator
   readonly alert: Locator
+  /** The error line of the card form only (a console toast is an alert too). */
+  readonly payAlert: Locator
   readonly done: Locator
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1, name: CHECKOUT_TEXT.title })
@@ -25,6 +27,7 @@ export class CheckoutPage {
     this.pay = page.getByRole('button', { name: /^Pay / })
     this.testBanner = page.getByRole('note')
     this.alert = page.getByRole('alert')
+    this.payAlert = page.locator('form.checkout-pay').getByRole('alert')
     this.done = page.getByRole('status').filter({ hasText: CHECKOUT_TEXT.paid })
   }
 

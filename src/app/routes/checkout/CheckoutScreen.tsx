@@ -1,6 +1,6 @@
 /**
  * The hosted checkout (/ui/checkout?token=…&host=…): the order as the server priced it, a discount code
- * field, the TEST provider's card form, Pay. Every number shown is the server's answer, formatted
+ * field, the provider's card form (TestCardForm, or StripeCardForm with Stripe.js), Pay. Every number shown is the server's answer, formatted
  * only. When paid, the result goes to `window.opener` by postMessage targeted at `host` alone (never
  * '*'), so no other page that might now be the opener can read it. A declined card shows the
  * server's message and the form stays, for another card.
@@ -10,15 +10,10 @@ import { type FormEvent, useCallback, useEffect, useId, useState } from 'react'
 import { useSearch } from 'wouter'
 import { CHECKOUT_TEXT } from '../../../shared/messages'
 import { CHECKOUT_MESSAGE, type CheckoutResult } from '../../api/checkout-popup'
-import {
-  applyCode,
-  type CheckoutView,
-  formatMoney,
-  groupCard,
-  hostOrigin,
-  loadCheckout,
-  payWithTestCard,
-} from './checkout-api'
+import { applyCode, type CheckoutView, formatMoney, hostOrigin, loadCheckout } from './checkout-api'
+import { messageOf } from './pay-form'
+import { StripeCardForm } from './StripeCardForm'
+import { TestCardForm } from './TestCardForm'
 import './checkout.css'
 
 type PageState =
@@ -26,8 +21,6 @@ type PageState =
   | { kind: 'refused'; message: string }
   | { kind: 'ready'; order: CheckoutView }
   | { kind: 'done'; order: CheckoutView; sent: boolean }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** Sends the result to the opener at `host` only; false when there is no opener to tell. */
 function tellOpener(order: CheckoutView, host: string): boolean {
@@ -156,12 +149,8 @@ function CheckoutForm(props: { token: string; initial: CheckoutView; onPaid: (o:
   const [order, setOrder] = useState(props.initial)
   const [code, setCode] = useState(props.initial.discount?.code ?? '')
   const [codeError, setCodeError] = useState<string | null>(null)
-  const [card, setCard] = useState('')
-  const [payError, setPayError] = useState<string | null>(
-    order.status === 'failed' ? (order.error ?? null) : null,
-  )
   const [busy, setBusy] = useState<'code' | 'pay' | null>(null)
-  const ids = { code: useId(), codeError: useId(), card: useId(), cardHint: useId(), payError: useId() }
+  const ids = { code: useId(), codeError: useId() }
 
   useEffect(() => {
     if (props.initial.status === 'paid') onPaid(props.initial)
@@ -182,23 +171,16 @@ function CheckoutForm(props: { token: string; initial: CheckoutView; onPaid: (o:
     }
   }
 
-  const pay = async (event: FormEvent) => {
-    event.preventDefault()
-    setBusy('pay')
-    setPayError(null)
-    try {
-      const next = await payWithTestCard(token, card.replace(/\D/g, ''))
+  const paying = {
+    token,
+    order,
+    onOrder: (next: CheckoutView) => {
       setOrder(next)
       if (next.status === 'paid') onPaid(next)
-      else setPayError(next.error ?? next.status)
-    } catch (error) {
-      setPayError(messageOf(error))
-    } finally {
-      setBusy(null)
-    }
+    },
+    busy: busy !== null,
+    setBusy: (on: boolean) => setBusy(on ? 'pay' : null),
   }
-
-  const total = formatMoney(order.total, order.currency)
   return (
     <>
       {order.test && order.banner && (
@@ -244,43 +226,7 @@ function CheckoutForm(props: { token: string; initial: CheckoutView; onPaid: (o:
         )}
       </form>
 
-      {order.provider === 'test' ? (
-        <form className="checkout-pay" onSubmit={pay} noValidate>
-          <div className="field">
-            <label htmlFor={ids.card}>
-              {CHECKOUT_TEXT.cardLabel} <span className="checkout-badge">{CHECKOUT_TEXT.testBadge}</span>
-            </label>
-            <input
-              id={ids.card}
-              name="card"
-              inputMode="numeric"
-              autoComplete="off"
-              value={card}
-              onChange={(e) => setCard(e.target.value)}
-              aria-describedby={`${ids.cardHint}${payError ? ` ${ids.payError}` : ''}`}
-              aria-invalid={payError ? true : undefined}
-            />
-            {order.cards && (
-              <p id={ids.cardHint} className="login-sub checkout-hint">
-                {CHECKOUT_TEXT.testCards(groupCard(order.cards.success), groupCard(order.cards.declined))}
-              </p>
-            )}
-          </div>
-          {payError && (
-            <p id={ids.payError} className="form-error" role="alert">
-              {payError}
-            </p>
-          )}
-          <button type="submit" className="button button-primary button-block" disabled={busy !== null}>
-            {busy === 'pay' ? <LoaderCircle className="spin" size={18} aria-hidden="true" /> : null}
-            {busy === 'pay' ? CHECKOUT_TEXT.paying : CHECKOUT_TEXT.pay(total)}
-          </button>
-        </form>
-      ) : (
-        <p className="form-error" role="alert">
-          {CHECKOUT_TEXT.stripeUnsupported}
-        </p>
-      )}
+      {order.provider === 'stripe' ? <StripeCardForm {...paying} /> : <TestCardForm {...paying} />}
     </>
   )
 }

@@ -17,6 +17,11 @@ export type CheckoutView = Pick<
   error?: string
   banner?: string
   cards?: { success: string; declined: string; insufficientFunds: string }
+  /** Stripe: the `stripe_token` setting (null until an operator sets it) and the Stripe.js URL. */
+  publishableKey?: string | null
+  stripeJs?: string
+  /** Stripe, from …/pay: the PaymentIntent's client secret for confirmCardPayment. */
+  clientSecret?: string
 }
 
 /** A token is `{transaction id}.{secret}`; the id is what the routes are addressed by. */
@@ -36,6 +41,10 @@ function call(token: string, suffix: string, body?: unknown): Promise<CheckoutVi
 export const loadCheckout = (token: string) => call(token, '')
 export const applyCode = (token: string, code: string | null) => call(token, '/discount', { code })
 export const payWithTestCard = (token: string, card: string) => call(token, '/pay', { card })
+/** Stripe: creates (or re-prices) the PaymentIntent; no card data, only the client secret comes back. */
+export const startCardPayment = (token: string) => call(token, '/pay', {})
+/** Stripe: after Stripe.js confirmed, the server asks Stripe for the intent's state and applies it. */
+export const confirmCardPayment = (token: string) => call(token, '/confirm', {})
 
 /** `host` must be an origin (scheme, host, port; nothing else): the only target the result is sent to. */
 export function hostOrigin(host: string | null): string | null {

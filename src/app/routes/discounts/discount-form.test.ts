@@ -1,7 +1,8 @@
 /** The discount editor's form → record: exact minor units, the server's messages, changed fields only. */
 import { describe, expect, it } from 'vitest'
 import { PAYMENT_TEXT } from '../../../shared/messages'
-import { changedFields, discountFields, discountFormOf } from './discount-form'
+import { changedFields } from '../catalog/catalog-kind'
+import { discountFields, discountFormOf } from './discount-form'
 
 const form = (over: Partial<ReturnType<typeof discountFormOf>>) => ({ ...discountFormOf(null), ...over })
 

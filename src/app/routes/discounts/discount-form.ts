@@ -74,18 +74,6 @@ export function discountFields(f: DiscountForm): { fields: Record<string, unknow
   return { fields }
 }
 
-/** Only what changed relative to the version the edit started from (a merge patch). */
-export function changedFields(
-  base: Record<string, unknown>,
-  next: Record<string, unknown>,
-): Record<string, unknown> {
-  const patch: Record<string, unknown> = {}
-  // JSON equality: `products` is a list, compared by its (sorted) contents.
-  for (const [k, v] of Object.entries(next))
-    if (JSON.stringify(base[k] ?? null) !== JSON.stringify(v ?? null)) patch[k] = v
-  return patch
-}
-
 /** "3 / 10", "3 / ∞": a code's uses against its limit. */
 export function usesText(doc: SyncDoc): string {
   const uses = typeof doc.uses === 'number' ? doc.uses : 0

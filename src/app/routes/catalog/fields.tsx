@@ -1,0 +1,110 @@
+/**
+ * The form fields of the catalogue editors (discount codes, products): a labelled text input (or
+ * textarea) and the Active switch, bound to one key of the form object. Each editor lists only its
+ * own fields with these; the label/id wiring lives here once.
+ */
+import type { InputHTMLAttributes, ReactNode } from 'react'
+
+type TextKeys<F> = { [K in keyof F]: F[K] extends string ? K : never }[keyof F] & string
+type BoolKeys<F> = { [K in keyof F]: F[K] extends boolean ? K : never }[keyof F] & string
+
+/** What an editor's fields component receives, from both the create form and the editor. */
+export interface FieldsProps<F> {
+  form: F
+  onChange: (next: F) => void
+  readOnly: boolean
+  /** Id prefix, so the create form and the editor never share ids. */
+  prefix: string
+}
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'form'>
+
+/** `bind('name', 'Name')` → the props of a TextField for `form.name`. */
+export function binder<F>({ form, onChange, prefix }: FieldsProps<F>) {
+  const text = <K extends TextKeys<F>>(key: K, label: string) => ({
+    id: `${prefix}-${key}`,
+    label,
+    value: form[key] as string,
+    onChange: (v: string) => onChange({ ...form, [key]: v }),
+  })
+  const toggle = <K extends BoolKeys<F>>(key: K, label: string) => ({
+    label,
+    checked: form[key] as boolean,
+    onChange: (v: boolean) => onChange({ ...form, [key]: v }),
+  })
+  return { text, toggle, id: (name: string) => `${prefix}-${name}` }
+}
+
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  hint,
+  rows,
+  upper,
+  ...input
+}: InputProps & {
+  id: string
+  label: string
+  value: string
+  onChange: (v: string) => void
+  hint?: ReactNode
+  /** A textarea of this many rows instead of a one-line input. */
+  rows?: number
+  /** Upper-cases what is typed (currency codes, discount codes). */
+  upper?: boolean
+}) {
+  const change = (v: string) => onChange(upper ? v.toUpperCase() : v)
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {rows ? (
+        <textarea
+          id={id}
+          className="input"
+          rows={rows}
+          value={value}
+          onChange={(e) => change(e.target.value)}
+        />
+      ) : (
+        <input
+          id={id}
+          className="input"
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          value={value}
+          onChange={(e) => change(e.target.value)}
+          {...input}
+        />
+      )}
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  )
+}
+
+export function SwitchField({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string
+  checked: boolean
+  onChange: (v: boolean) => void
+}) {
+  return (
+    <label className="check-row">
+      <input
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        aria-checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      {label}
+    </label>
+  )
+}

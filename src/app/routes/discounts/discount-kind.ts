@@ -1,0 +1,22 @@
+/** Discount codes as a catalogue section (catalog/catalog-kind.ts): the code is the record's id. */
+import { isValidId } from '../../../shared/ids'
+import type { CatalogKind } from '../catalog/catalog-kind'
+import { DiscountFields } from './DiscountFields'
+import { type DiscountForm, discountFields, discountFormOf } from './discount-form'
+
+export const DISCOUNTS: CatalogKind<DiscountForm> = {
+  collection: 'discounts',
+  noun: ['discount code', 'discount codes'],
+  title: 'Discount codes',
+  label: 'Discount code',
+  listHref: '/discounts',
+  formOf: discountFormOf,
+  fieldsOf: discountFields,
+  Fields: DiscountFields,
+  savedName: (id) => id,
+  idField: {
+    label: 'Code',
+    normalize: (typed) => typed.trim().toUpperCase(),
+    check: (id) => (isValidId(id) ? null : 'Use 1-128 letters, digits and . _ @ + - for the code'),
+  },
+}

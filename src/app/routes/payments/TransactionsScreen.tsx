@@ -1,0 +1,188 @@
+/**
+ * Transactions (SPEC §2 /payments, menu key `payments:ru`, issue 14): the ledger read from the local
+ * mirror, live (a checkout paid anywhere arrives through the change feed), so it reads offline too.
+ * Filters by status, amount, customer and date; the chart of net takings per day and the CSV export
+ * follow the same filters. The list is a VirtualTable: a busy shop's ledger costs one screenful.
+ * Transactions are never created or deleted here (only the payment routes write them), so there is no
+ * "New" and no bulk delete; a refund is on the detail screen (TransactionScreen.tsx).
+ */
+import { Download } from 'lucide-react'
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react'
+import { Link, useLocation } from 'wouter'
+import type { SyncDoc } from '../../../db/types'
+import { countOfTotal } from '../../../shared/plural'
+import { downloadBlob } from '../../components/format'
+import { type Column, VirtualTable } from '../../components/VirtualTable'
+import { useRows } from '../../data/collection-rows'
+import { toast } from '../../feedback/toast-store'
+import { useCan } from '../../session/use-can'
+import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import { formatMoney } from '../products/money'
+import { NoAccess } from '../users/NoAccess'
+import { StatusPill } from './StatusPill'
+import { TransactionFilters } from './TransactionFilters'
+import { customerText, minor, NO_FILTER, type TxFilter, txFilter } from './transaction-view'
+import '../../components/ui.css'
+import '../users/auth.css'
+import './payments.css'
+
+// chart.js is the heaviest piece of the screen: the list shows first, the chart when it has loaded.
+const DayTotalsChart = lazy(async () => ({ default: (await import('./DayTotalsChart')).DayTotalsChart }))
+
+export const transactionHref = (id: string) => `/payments/${encodeURIComponent(id)}`
+
+/** The menu key `payments:ru` reads transactions as `payments:r`; the collection's own key works too. */
+export const useMayReadTransactions = () => {
+  const allowed = useCan()
+  return (id?: string) =>
+    id
+      ? allowed(`transactions/${id}:r`) || allowed(`payments/${id}:r`)
+      : allowed('transactions:r') || allowed('payments:r')
+}
+
+/** "Nov 24, 2026, 9:29 AM": fits the column in every locale's usual length. */
+const shortDate = (iso: string) => {
+  const t = new Date(iso)
+  return Number.isNaN(t.getTime())
+    ? '—'
+    : t.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+type SortKey = 'created' | 'customer' | 'status' | 'total'
+
+export function TransactionsScreen() {
+  usePageTitle('Transactions')
+  useBreadcrumbs(['Payments', 'Transactions'])
+  const mayRead = useMayReadTransactions()
+  if (!mayRead()) return <NoAccess section="Transactions" needed="payments:r" />
+  return <TransactionsList />
+}
+
+function itemsText(d: SyncDoc): string {
+  const items = Array.isArray(d.items) ? (d.items as { name?: unknown; quantity?: unknown }[]) : []
+  return items.map((i) => `${minor(i.quantity)} × ${typeof i.name === 'string' ? i.name : ''}`).join(', ')
+}
+
+function TransactionsList() {
+  const rows = useRows('transactions')
+  const [, navigate] = useLocation()
+  const [filter, setFilter] = useState<TxFilter>(NO_FILTER)
+  const [sort, setSort] = useState<{ by: SortKey; reverse: boolean }>({ by: 'created', reverse: true })
+
+  const visible = useMemo(() => {
+    const docs = (rows?.docs ?? []).filter(txFilter(filter))
+    const value = (d: SyncDoc): string | number =>
+      sort.by === 'created'
+        ? d._created
+        : sort.by === 'customer'
+          ? customerText(d).toLowerCase()
+          : sort.by === 'status'
+            ? String(d.status)
+            : minor(d.total)
+    docs.sort((a, b) => {
+      const [x, y] = [value(a), value(b)]
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
+      return c || a._id.localeCompare(b._id)
+    })
+    if (sort.reverse) docs.reverse()
+    return docs
+  }, [rows, filter, sort])
+
+  const exportCsv = useCallback(async () => {
+    try {
+      const { transactionsCsv } = await import('./transactions-csv')
+      downloadBlob(await transactionsCsv(visible), 'transactions-{{TIMESTAMP}}.csv')
+    } catch (e) {
+      toast.error(e instanceof Error ? e.message : String(e))
+    }
+  }, [visible])
+
+  // Total and status first: at 375 px they are what shows before the table scrolls sideways.
+  const columns: Column<SyncDoc>[] = [
+    {
+      key: 'total',
+      label: 'Total',
+      width: 120,
+      sortable: true,
+      render: (d) => (
+        <Link className="num" href={transactionHref(d._id)}>
+          {formatMoney(d.total, d.currency)}
+        </Link>
+      ),
+    },
+    { key: 'status', label: 'Status', width: 190, sortable: true, render: (d) => <StatusPill doc={d} /> },
+    {
+      key: 'customer',
+      label: 'Customer',
+      width: 240,
+      sortable: true,
+      render: (d) => (
+        <span className="user-cell-text">
+          <span>{customerText(d) || '—'}</span>
+          <span className="muted">{itemsText(d)}</span>
+        </span>
+      ),
+    },
+    { key: 'created', label: 'Date', width: 200, sortable: true, render: (d) => shortDate(d._created) },
+    {
+      key: 'refunded',
+      label: 'Refunded',
+      width: 110,
+      render: (d) => (minor(d.refunded) ? formatMoney(d.refunded, d.currency) : ''),
+    },
+  ]
+
+  return (
+    <section className="screen screen-table auth-screen payments-screen" aria-labelledby="page-heading">
+      <header className="screen-head screen-head-row">
+        <div>
+          <h1 id="page-heading">Transactions</h1>
+          <p className="muted" aria-live="polite">
+            {rows === undefined ? 'Loading…' : countOfTotal(visible.length, rows.docs.length, 'transaction')}
+          </p>
+        </div>
+        <div className="actions">
+          <button
+            type="button"
+            className="button"
+            disabled={!visible.length}
+            onClick={() => void exportCsv()}
+          >
+            <Download size={16} aria-hidden="true" /> Export CSV
+          </button>
+        </div>
+      </header>
+      <TransactionFilters value={filter} onChange={setFilter} />
+      <section className="panel day-totals" aria-labelledby="day-totals-heading">
+        <h2 id="day-totals-heading">Net takings per day</h2>
+        <Suspense fallback={<p className="muted">Loading the chart…</p>}>
+          <DayTotalsChart docs={visible} />
+        </Suspense>
+      </section>
+      <VirtualTable
+        label="Transactions"
+        rowCount={visible.length}
+        rowAt={(i) => visible[i]}
+        rowKey={(d) => d._id}
+        columns={columns}
+        sort={sort}
+        onSort={(key) =>
+          setSort((s) =>
+            s.by === key
+              ? { by: s.by, reverse: !s.reverse }
+              : { by: key as SortKey, reverse: key === 'created' },
+          )
+        }
+        onOpen={(d) => navigate(transactionHref(d._id))}
+        rowHeight={48}
+        empty={
+          rows === undefined
+            ? 'Loading…'
+            : rows.docs.length
+              ? 'No transactions match the filters.'
+              : 'No transactions yet.'
+        }
+      />
+    </section>
+  )
+}
