@@ -28,9 +28,40 @@ export const ACTION_LIMITS = {
   maxCodeChars: 100_000,
   /** db calls in one run. */
   maxDbCalls: 1000,
-  /** Run records kept per action; older ones are deleted after each run. */
-  keepRuns: 500,
+  /** EVENT runs caused by writes of EVENT runs, chained: the run past this depth is stopped (a loop). */
+  maxEventDepth: 8,
 } as const
+
+/**
+ * Pruning of run records (docs/actions.md): the setting ACTION_RUNS_SETTING holds
+ * `{keep?: runs per action, days?: age}`; what it leaves out falls back to these defaults.
+ */
+export const ACTION_RUNS_SETTING = 'action_runs'
+export const ACTION_RUNS_KEEP_DEFAULT = 500
+export const ACTION_RUNS_DAYS_DEFAULT = 30
+export const ACTION_RUNS_KEEP_MAX = 100_000
+export const ACTION_RUNS_DAYS_MAX = 3650
+
+export interface RunRetention {
+  keep: number
+  days: number
+}
+
+/** The retention a stored setting value asks for; null when the value is malformed. */
+export function runRetention(value: unknown): RunRetention | null {
+  if (value === undefined || value === null)
+    return { keep: ACTION_RUNS_KEEP_DEFAULT, days: ACTION_RUNS_DAYS_DEFAULT }
+  if (!isObject(value)) return null
+  const keep = value.keep ?? ACTION_RUNS_KEEP_DEFAULT
+  const days = value.days ?? ACTION_RUNS_DAYS_DEFAULT
+  if (!intIn(keep, 1, ACTION_RUNS_KEEP_MAX) || !intIn(days, 1, ACTION_RUNS_DAYS_MAX)) return null
+  return { keep: keep as number, days: days as number }
+}
+
+/** Run history queries (GET /api/actions/{id}/runs, /api/action-runs). */
+export const HISTORY_LIMITS = { defaultLimit: 100, maxLimit: 500 } as const
+/** Websocket topic of the live tail: each finished run, to sockets that may read its action. */
+export const ACTION_RUNS_TOPIC = 'actions/runs'
 
 export interface ActionTrigger {
   type: ActionTriggerType
@@ -51,6 +82,11 @@ export interface ActionDoc {
   memoryLimitBytes?: number
   /** The user whose permissions the script's `db` calls are checked against. */
   runAs?: string
+  /**
+   * Set by the server: the API token the action was last saved with. The script then runs with no more
+   * than that token's scope (server/actions/rights.ts); a save through a login session clears it.
+   */
+  runAsToken?: string
 }
 
 /** What an HTTP action's script returns, as the response. */
@@ -60,7 +96,8 @@ export interface ActionResponse {
   body?: unknown
 }
 
-export type RunStatus = 'ok' | 'error'
+export const ACTION_RUN_STATUSES = ['ok', 'error'] as const
+export type RunStatus = (typeof ACTION_RUN_STATUSES)[number]
 
 /** One record of the `action-runs` collection. */
 export interface ActionRun {
@@ -72,6 +109,10 @@ export interface ActionRun {
   logs: string[]
   result?: unknown
   error?: { kind: string; message: string; line?: number }
+  /** EVENT runs: how many EVENT runs chained before this one (1 = caused by a write of no action). */
+  depth?: number
+  /** EVENT runs caused by another run's write: that run's id. */
+  cause?: string
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -167,7 +167,7 @@ describe('debug and run records', () => {
   it('prunes all but the newest runs of an action', async () => {
     await http('pruned', 'GET', 'return input.query.n')
     for (const n of [1, 2, 3, 4]) await server.api(`/api/actions/run/pruned?n=${n}`, { token: admin })
-    expect(await pruneRuns(server.services, 'pruned', 2)).toBe(2)
+    expect(await pruneRuns(server.services, 'pruned', { keep: 2, days: 30 })).toBe(2)
     const runs = (await server.api('/api/actions/pruned/runs', { token: admin })).body as Array<{
       result: string
     }>

@@ -1,8 +1,8 @@
 /** Messages between the action pool (pool.ts) and its sandbox workers (worker.ts). */
 
 export type DbOp = 'get' | 'list' | 'create' | 'update' | 'delete'
-/** A host call: a db method, or the guarded fetch. */
-export type HostOp = DbOp | 'fetch'
+/** A host call: a db method, the guarded fetch, messages.send or pdf.create. */
+export type HostOp = DbOp | 'fetch' | 'send' | 'pdf'
 
 export interface SandboxJob {
   code: string
@@ -13,8 +13,21 @@ export interface SandboxJob {
 }
 
 export interface SandboxError {
-  /** script: the script threw; time, memory, stack, result, killed: a limit stopped it. */
-  kind: 'script' | 'syntax' | 'time' | 'memory' | 'stack' | 'result' | 'killed' | 'internal'
+  /**
+   * script: the script threw; time, memory, stack, result, killed: a limit stopped it; loop and
+   * permission: the run never started (the EVENT loop guard, a revoked token: run.ts).
+   */
+  kind:
+    | 'script'
+    | 'syntax'
+    | 'time'
+    | 'memory'
+    | 'stack'
+    | 'result'
+    | 'killed'
+    | 'internal'
+    | 'loop'
+    | 'permission'
   message: string
   /** The script's line, when the error names one. */
   line?: number

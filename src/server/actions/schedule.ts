@@ -7,14 +7,19 @@
  * The claim comes before the run, so a crash between them loses that run rather than repeating it
  * (at most once); a restart or a lost claim otherwise never skips or repeats, the state being stored.
  *
+ * EVENT runs carry their depth in a chain of runs (host.ts tags each write with its run's depth), and a
+ * run past ACTION_LIMITS.maxEventDepth is recorded as stopped, not run: the loop guard.
+ *
  * `tickActions(services, now)` does one round; the server calls it every TICK_MS with the real clock,
  * and tests call it with their own.
  */
 import { Cron } from 'croner'
-import type { ActionDoc } from '../../shared/actions'
+import { ACTION_LIMITS, type ActionDoc } from '../../shared/actions'
+import { ACTION_TEXT } from '../../shared/messages'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import type { Change, Doc } from '../store/types'
+import { causeOf } from './host'
 import { ACTIONS, runAction } from './run'
 
 export const ACTION_STATE = '_action_state'
@@ -142,11 +147,21 @@ async function tickEvent(services: Services, action: ActionDoc): Promise<void> {
     if (!state) return
     const operation = operationOf(change)
     if (!ops.includes(operation)) continue
+    // The loop guard: a change made by a run at depth d starts a run at d + 1; past the limit the run
+    // is recorded as stopped instead, which ends a chain of actions triggering each other (or itself).
+    const cause = causeOf(services, change.idempotencyKey)
+    const depth = cause ? cause.depth + 1 : 1
+    const max = ACTION_LIMITS.maxEventDepth
     await runAction(services, action, {
       trigger: 'EVENT',
       input: {
         event: { collection: change.collection, id: change.id, operation, seq: change.seq, doc: change.doc },
       },
+      depth,
+      ...(cause ? { cause: cause.run } : {}),
+      ...(depth > max && cause
+        ? { stopped: { kind: 'loop', message: ACTION_TEXT.eventLoop(max, cause.run) } }
+        : {}),
     })
   }
   // Changes the filter dropped still move the cursor, so they are not read again.

@@ -4,7 +4,7 @@
  * this thread's globals) with a memory limit, a maximum stack size and an interrupt at the deadline.
  * pool.ts adds the second fence: it terminates this thread when a job outlives its time by a margin.
  *
- * The script sees `input`, `log(...)` and `db` only. `db` calls are asynchronous: each is a message
+ * The script sees `input`, `log(...)`, `db`, `fetch`, `messages` and `pdf` only. `db` calls are asynchronous: each is a message
  * to the main thread, which checks the run-as user's permissions and answers; the script awaits them.
  */
 import { parentPort } from 'node:worker_threads'
@@ -27,8 +27,8 @@ let nextRequest = 1
 let wake: (() => void) | null = null
 
 /**
- * Defines `db` and `log` from the one host function, then removes it from the global object, so the
- * script can only call the five db methods. Captured built-ins keep working if the script replaces
+ * Defines `db`, `fetch`, `messages` and `pdf` from the one host function, then removes it from the
+ * global object, so the script can only call those. Captured built-ins keep working if the script replaces
  * JSON or Promise methods later.
  */
 const PRELUDE = `(() => {
@@ -49,9 +49,11 @@ const PRELUDE = `(() => {
     update: (collection, id, patch) => call('update', [collection, id, patch]),
     delete: (collection, id) => call('delete', [collection, id]),
   })
+  globalThis.messages = Object.freeze({ send: (channel, message) => call('send', [channel, message ?? {}]) })
+  globalThis.pdf = Object.freeze({ create: (request) => call('pdf', [request ?? {}]) })
 })()`
 
-const OPS: readonly HostOp[] = ['get', 'list', 'create', 'update', 'delete', 'fetch']
+const OPS: readonly HostOp[] = ['get', 'list', 'create', 'update', 'delete', 'fetch', 'send', 'pdf']
 
 function lineOf(stack: unknown): number | undefined {
   const match = typeof stack === 'string' ? /action\.js:(\d+)/.exec(stack) : null

@@ -6,13 +6,14 @@
  *       trigger's; needs `actions/run/{id}:{letter of the method}`; answers with {status, headers, body}
  *   POST /api/actions/debug/{id} {input?, commit?}  runs any action with an input (needs actions/{id}:u);
  *       answers with result, logs, timing and the writes, which are not done unless commit is true
- *   GET  /api/actions/{id}/runs                    the run records of one action (actions/{id}:r)
+ *   GET  /api/actions/{id}/runs, /api/action-runs  the run records, with filters (actions/history.ts)
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type ActionDoc, actionError, HTTP_TRIGGERS } from '../../shared/actions'
 import { isPlainObject, mergePatch, stripMeta } from '../../shared/merge-patch'
 import { ACTION_TEXT, SERVER_TEXT } from '../../shared/messages'
-import { ACTION_RUNS, ACTIONS, closeActionPool, runAction } from '../actions/run'
+import { historyRoutes } from '../actions/history'
+import { ACTIONS, closeActionPool, runAction } from '../actions/run'
 import { nextCronRun, startActionScheduler, stopActionScheduler } from '../actions/schedule'
 import { allowed } from '../auth/guard'
 import { ApiError, badRequest, forbidden } from '../errors'
@@ -55,6 +56,12 @@ export async function actionsModule(api: FastifyInstance, services: Services): P
         if (body.runAs !== undefined && !(await store.get('users', whole.runAs as string)))
           throw badRequest(ACTION_TEXT.runAsUnknown(String(whole.runAs)))
       }
+      // Saved with an API token: the script may do no more than that token (actions/rights.ts). The
+      // server alone sets this field, on every save, so a later save through a session clears it.
+      const token = req.auth.apiToken?.id
+      if (token) next.runAsToken = token
+      else if (op === 'create') delete next.runAsToken
+      else next.runAsToken = null
       if (op === 'create' && whole.enabled === undefined) next.enabled = true
       return { body: next }
     },
@@ -116,19 +123,7 @@ export async function actionsModule(api: FastifyInstance, services: Services): P
     },
   )
 
-  api.get(
-    `/${ACTIONS}/:id/runs`,
-    { config: { access: (req) => `${ACTIONS}/${idParam(req)}:r` } },
-    async (req) => {
-      const id = idParam(req)
-      const { items } = await store.list(ACTION_RUNS, {
-        filter: { action: id },
-        sort: [['start', -1]],
-        limit: 100,
-      })
-      return items
-    },
-  )
+  historyRoutes(api, services)
 }
 
 /** A cron expression and time zone croner accepts, else a 400 with croner's reason. */

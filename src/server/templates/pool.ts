@@ -1,12 +1,12 @@
 /**
- * A few long-lived render workers (render-worker.ts) and the hard fence around them: each job gets
+ * The render workers (render-worker.ts) in the shared WorkerPool (../worker-pool.ts): each job gets
  * TEMPLATE_TIMEOUT_MS of worker time, after which the worker is terminated — whatever it is doing,
- * even inside one filter call — and replaced on the next job. A worker's heap is capped too
- * (resourceLimits), so a template that allocates without bound kills its worker, not the server.
- * Jobs beyond the workers wait in a bounded queue; past TEMPLATE_QUEUE_MAX the caller gets 'busy'.
+ * even inside one filter call — and replaced on the next job. A worker's heap is capped too, so a
+ * template that allocates without bound kills its worker, not the server. Jobs beyond the workers
+ * wait in a bounded queue; past TEMPLATE_QUEUE_MAX the caller gets 'busy'.
+ * The worker asks for layouts and partials by name while it renders; `lookup` answers them.
  */
-import { Worker } from 'node:worker_threads'
-import { tsWorkerBootScript } from '../ts-worker'
+import { type PoolFailure, WorkerPool, WorkerPoolBusyError } from '../worker-pool'
 import type { FromWorker, Job, JobResult, LookupDir, ToWorker } from './protocol'
 
 /** Workers rendering at once; the machine's other work needs the remaining cores. */
@@ -29,150 +29,49 @@ const WORKER_HEAP_MB = 128
 
 export type Lookup = (dir: LookupDir, name: string) => Promise<string | null>
 
-export class PoolBusyError extends Error {}
+export { WorkerPoolBusyError as PoolBusyError }
 
-interface Pending {
-  job: Omit<Job, 'id' | 'type'>
-  lookup: Lookup
-  timeoutMs: number
-  resolve: (result: JobResult) => void
-}
+type RenderJob = Omit<Job, 'id' | 'type'>
 
-interface Slot {
-  worker: Worker
-  ready: Promise<void>
-  current?: { id: number; pending: Pending; timer?: NodeJS.Timeout }
+function failure(kind: PoolFailure, detail: string): JobResult {
+  if (kind === 'timeout') return { ok: false, failure: { kind: 'time', detail } }
+  if (kind === 'memory') return { ok: false, failure: { kind: 'memory', detail, part: undefined } }
+  return { ok: false, failure: { kind: 'render', detail } }
 }
 
 export class RenderPool {
-  private readonly slots: Array<Slot | null> = []
-  private readonly queue: Pending[] = []
-  private nextId = 1
-  private closed = false
+  private readonly pool: WorkerPool<RenderJob, JobResult, Lookup>
 
   constructor(
-    private readonly size = TEMPLATE_WORKERS,
+    size = TEMPLATE_WORKERS,
     private readonly timeoutMs = TEMPLATE_TIMEOUT_MS,
   ) {
-    for (let i = 0; i < size; i++) this.slots.push(null)
+    this.pool = new WorkerPool({
+      script: new URL('./render-worker.ts', import.meta.url),
+      size,
+      queueMax: TEMPLATE_QUEUE_MAX,
+      heapMb: WORKER_HEAP_MB,
+      workerData: TEMPLATE_LIMITS,
+      closedMessage: 'the template renderer is closed',
+      jobMessage: (id, job) => ({ type: 'job', id, ...job }) satisfies ToWorker,
+      failure,
+      onRequest(message, lookup, post) {
+        const request = message as FromWorker
+        if (request.type !== 'lookup') return
+        lookup(request.dir, request.name).then(
+          (source) => post({ type: 'file', request: request.request, source } satisfies ToWorker),
+          () => post({ type: 'file', request: request.request, source: null } satisfies ToWorker),
+        )
+      },
+    })
   }
 
   /** `timeoutMs` overrides the pool's hard limit for this job (tests of the fence itself). */
-  run(job: Omit<Job, 'id' | 'type'>, lookup: Lookup, timeoutMs = this.timeoutMs): Promise<JobResult> {
-    if (this.closed) return Promise.reject(new Error('the template renderer is closed'))
-    if (this.queue.length >= TEMPLATE_QUEUE_MAX) return Promise.reject(new PoolBusyError())
-    return new Promise((resolve) => {
-      this.queue.push({ job, lookup, timeoutMs, resolve })
-      this.pump()
-    })
+  run(job: RenderJob, lookup: Lookup, timeoutMs = this.timeoutMs): Promise<JobResult> {
+    return this.pool.run(job, lookup, timeoutMs)
   }
 
-  async close(): Promise<void> {
-    this.closed = true
-    for (const pending of this.queue.splice(0))
-      pending.resolve({ ok: false, failure: { kind: 'render', detail: 'the server is stopping' } })
-    await Promise.all(
-      this.slots.map((slot, i) => {
-        this.slots[i] = null
-        return slot?.worker.terminate()
-      }),
-    )
-  }
-
-  private pump(): void {
-    for (let i = 0; i < this.size && this.queue.length > 0; i++) {
-      let slot = this.slots[i]
-      if (slot?.current) continue
-      if (!slot) {
-        slot = this.spawn(i)
-        this.slots[i] = slot
-      }
-      const pending = this.queue.shift()!
-      this.start(slot, pending)
-    }
-  }
-
-  private start(slot: Slot, pending: Pending): void {
-    const id = this.nextId++
-    slot.current = { id, pending }
-    // The clock starts once the worker is up: a cold start is the server's cost, not the template's.
-    slot.ready.then(
-      () => {
-        if (slot.current?.id !== id) return
-        slot.current.timer = setTimeout(() => this.stop(slot, 'time'), pending.timeoutMs)
-        slot.worker.postMessage({ type: 'job', id, ...pending.job } satisfies ToWorker)
-      },
-      (error: unknown) =>
-        this.finish(slot, id, { ok: false, failure: { kind: 'render', detail: String(error) } }),
-    )
-  }
-
-  private spawn(index: number): Slot {
-    const worker = new Worker(tsWorkerBootScript(new URL('./render-worker.ts', import.meta.url)), {
-      eval: true,
-      workerData: TEMPLATE_LIMITS,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
-    })
-    worker.unref()
-    let markReady: () => void = () => {}
-    let markFailed: (error: unknown) => void = () => {}
-    const ready = new Promise<void>((resolve, reject) => {
-      markReady = resolve
-      markFailed = reject
-    })
-    const slot: Slot = { worker, ready }
-    worker.on('message', (message: FromWorker) => {
-      if (message.type === 'ready') return markReady()
-      const current = slot.current
-      if (!current) return
-      if (message.type === 'lookup') {
-        current.pending.lookup(message.dir, message.name).then(
-          (source) =>
-            worker.postMessage({ type: 'file', request: message.request, source } satisfies ToWorker),
-          () =>
-            worker.postMessage({ type: 'file', request: message.request, source: null } satisfies ToWorker),
-        )
-        return
-      }
-      if (message.id !== current.id) return
-      const { type: _type, id: _id, ...result } = message
-      this.finish(slot, current.id, result as JobResult)
-    })
-    const died = (error?: unknown) => {
-      markFailed(error ?? new Error('the render worker stopped'))
-      if (this.slots[index] === slot) this.slots[index] = null
-      const current = slot.current
-      if (current) {
-        const oom = (error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        this.finish(slot, current.id, {
-          ok: false,
-          failure: oom
-            ? { kind: 'memory', detail: 'out of memory', part: undefined }
-            : { kind: 'render', detail: String(error ?? 'the render worker stopped') },
-        })
-      }
-    }
-    worker.on('error', died)
-    worker.on('exit', () => died())
-    return slot
-  }
-
-  /** The hard stop: the worker is killed mid-job and a new one is started for the next job. */
-  private stop(slot: Slot, kind: 'time'): void {
-    const current = slot.current
-    if (!current) return
-    const index = this.slots.indexOf(slot)
-    if (index >= 0) this.slots[index] = null
-    this.finish(slot, current.id, { ok: false, failure: { kind, detail: 'stopped' } })
-    void slot.worker.terminate()
-  }
-
-  private finish(slot: Slot, id: number, result: JobResult): void {
-    const current = slot.current
-    if (!current || current.id !== id) return
-    if (current.timer) clearTimeout(current.timer)
-    slot.current = undefined
-    current.pending.resolve(result)
-    if (!this.closed) this.pump()
+  close(): Promise<void> {
+    return this.pool.close()
   }
 }

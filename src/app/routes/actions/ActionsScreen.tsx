@@ -1,0 +1,235 @@
+/**
+ * Actions (/actions, issue 15): every action of the local mirror with its trigger, an enabled switch
+ * (a patch through the outbox, so it works offline), its last run and result, and its next run in
+ * words. Built on the shared RecordList; this file brings the columns, the trigger filter and the
+ * create form. A new action opens in its editor at once, online or not.
+ */
+import { type FormEvent, useCallback, useMemo, useState } from 'react'
+import { useLocation } from 'wouter'
+import type { SyncDoc } from '../../../db/types'
+import { ACTION_TRIGGERS, type ActionTriggerType } from '../../../shared/actions'
+import { isValidId } from '../../../shared/ids'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { FilterSelect } from '../../components/FilterSelect'
+import { NameCell } from '../../components/NameCell'
+import { RecordList } from '../../components/RecordList'
+import type { Column } from '../../components/VirtualTable'
+import { useMutate } from '../../data/sync-context'
+import { notifySaved } from '../../feedback/notify'
+import { toast } from '../../feedback/toast-store'
+import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import { formatDate, text, useCan } from '../users/auth-data'
+import { NoAccess } from '../users/NoAccess'
+import { ACTIONS, type RunDoc, useActions, useLastRuns } from './action-data'
+import { starterOf } from './action-form'
+import { RunStatus } from './RunDetails'
+import { Text, TriggerTypeField } from './TriggerFields'
+import { nextRunText, TriggerBadge, triggerOf, triggerText } from './triggers'
+import { useNow } from './use-now'
+import '../../components/ui.css'
+import '../users/auth.css'
+import '../templates/templates.css'
+import './actions.css'
+
+type SortKey = 'name' | 'trigger' | 'enabled' | 'last' | 'next'
+export const actionHref = (id: string) => `/actions/${encodeURIComponent(id)}`
+
+export function ActionsScreen() {
+  usePageTitle('Actions')
+  useBreadcrumbs(['Actions'])
+  const allowed = useCan()
+  if (!allowed('actions:r')) return <NoAccess section="Actions" needed="actions:r" />
+  return <ActionsList />
+}
+
+function ActionsList() {
+  const all = useActions()
+  const allowed = useCan()
+  const last = useLastRuns(allowed('action-runs:r'))
+  const now = useNow(30_000)
+  const [, navigate] = useLocation()
+  const [type, setType] = useState<'' | ActionTriggerType>('')
+  const rows = useMemo(
+    () => (all && type ? { ...all, docs: all.docs.filter((d) => triggerOf(d).type === type) } : all),
+    [all, type],
+  )
+  const searchText = useCallback(
+    (d: SyncDoc) => [d._id, text(d.name), text(d.description), triggerOf(d).type ?? '', triggerText(d)],
+    [],
+  )
+  const sortValue = useCallback(
+    (d: SyncDoc, by: SortKey): string | number => {
+      if (by === 'trigger') return triggerOf(d).type ?? ''
+      if (by === 'enabled') return d.enabled === false ? 1 : 0
+      if (by === 'last') return last?.get(d._id)?.start ?? ''
+      if (by === 'next') return nextRunText(d, now).at?.getTime() ?? Number.MAX_SAFE_INTEGER
+      return (text(d.name) || d._id).toLowerCase()
+    },
+    [last, now],
+  )
+
+  const columns: Column<SyncDoc>[] = [
+    {
+      key: 'name',
+      label: 'Name',
+      width: 200,
+      sortable: true,
+      render: (d) => (
+        <NameCell
+          href={actionHref(d._id)}
+          name={text(d.name)}
+          id={d._id}
+          pending={!!all?.pending.has(d._id)}
+        />
+      ),
+    },
+    {
+      key: 'trigger',
+      label: 'Trigger',
+      width: 230,
+      sortable: true,
+      render: (d) => (
+        <span className="user-cell-text">
+          <TriggerBadge type={triggerOf(d).type} />
+          <span className="muted action-trigger-text" title={triggerText(d)}>
+            {triggerText(d)}
+          </span>
+        </span>
+      ),
+    },
+    {
+      key: 'enabled',
+      label: 'Enabled',
+      width: 100,
+      sortable: true,
+      render: (d) => <EnabledSwitch doc={d} />,
+    },
+    {
+      key: 'last',
+      label: 'Last run',
+      width: 180,
+      sortable: true,
+      render: (d) => <LastRun run={last?.get(d._id)} />,
+    },
+    {
+      key: 'next',
+      label: 'Next run',
+      width: 150,
+      sortable: true,
+      render: (d) => {
+        const next = nextRunText(d, now)
+        return <span title={next.at?.toLocaleString()}>{next.words}</span>
+      },
+    },
+  ]
+
+  return (
+    <section
+      className="screen screen-table auth-screen templates-screen actions-screen"
+      aria-labelledby="page-heading"
+    >
+      <RecordList<SortKey>
+        collection={ACTIONS}
+        rows={rows}
+        title="Actions"
+        noun={['action', 'actions']}
+        href={actionHref}
+        columns={columns}
+        defaultSort="name"
+        searchText={searchText}
+        sortValue={sortValue}
+        searchPlaceholder="Search by name, id or trigger"
+        filters={
+          <FilterSelect
+            label="Trigger"
+            name="Filter by trigger"
+            all="All triggers"
+            value={type}
+            onChange={setType}
+            options={ACTION_TRIGGERS}
+          />
+        }
+        renderCreate={() => <CreateAction onDone={(id) => navigate(actionHref(id))} />}
+      />
+    </section>
+  )
+}
+
+function LastRun({ run }: { run: RunDoc | undefined }) {
+  if (!run) return <span className="muted">never</span>
+  return (
+    <span className="user-cell-text">
+      <RunStatus run={run} />
+      <span className="muted">
+        {formatDate(run.start)} · {run.trigger}
+      </span>
+    </span>
+  )
+}
+
+/** The row's enabled switch: a merge patch through the outbox (SPEC §4), refused without actions/{id}:u. */
+function EnabledSwitch({ doc }: { doc: SyncDoc }) {
+  const mutate = useMutate()
+  const allowed = useCan()
+  const on = doc.enabled !== false
+  const name = text(doc.name) || doc._id
+  const toggle = async () => {
+    try {
+      await mutate.patch(ACTIONS, doc._id, { enabled: !on })
+      toast.success(ACTIONS_CONSOLE_TEXT.enabledChanged(name, !on))
+    } catch (e) {
+      toast.error(e instanceof Error ? e.message : String(e))
+    }
+  }
+  return (
+    <input
+      type="checkbox"
+      role="switch"
+      className="action-switch"
+      aria-label={`Enabled: ${name}`}
+      checked={on}
+      aria-checked={on}
+      disabled={!allowed(`${ACTIONS}/${doc._id}:u`)}
+      onChange={() => void toggle()}
+    />
+  )
+}
+
+function CreateAction({ onDone }: { onDone: (id: string) => void }) {
+  const mutate = useMutate()
+  const [id, setId] = useState('')
+  const [name, setName] = useState('')
+  const [type, setType] = useState<ActionTriggerType>('POST')
+  const [error, setError] = useState<string | null>(null)
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    const aid = id.trim()
+    if (!isValidId(aid)) return setError('Use 1-128 letters, digits and . _ @ + - for the id')
+    try {
+      await mutate.create(ACTIONS, starterOf(name.trim() || aid, type), aid)
+      notifySaved(`Action ${aid}`)
+      onDone(aid)
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+    }
+  }
+  return (
+    <form className="panel create-form" onSubmit={submit} aria-label="New action" noValidate>
+      <div className="form-grid">
+        <Text id="new-action-id" label="Action id" value={id} onChange={setId} />
+        <Text id="new-action-name" label="Name" value={name} onChange={setName} />
+        <TriggerTypeField id="new-action-trigger" label="Trigger" value={type} onChange={setType} />
+      </div>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="button button-primary">
+          Create action
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,81 @@
+/**
+ * The action's script in CodeMirror 6 with the JavaScript mode and completion of the host API
+ * (host-api.ts). Imported only by the action editor, which is loaded only on /actions/{id}, so
+ * CodeMirror and the JavaScript grammar stay off every other route. The editor's generated theme is
+ * adopted under the console's CSP the way the template editor does it (templates/csp-styles.ts).
+ * `goTo` (a line number) moves the cursor to the line a run's error points at.
+ */
+import { javascript, javascriptLanguage } from '@codemirror/lang-javascript'
+import CodeMirror, { EditorSelection, EditorView } from '@uiw/react-codemirror'
+import { useEffect, useId, useMemo, useRef } from 'react'
+import { adoptEditorStyles } from '../templates/csp-styles'
+import { hostCompletions } from './host-api'
+
+export interface ScriptFieldProps {
+  value: string
+  onChange: (value: string) => void
+  readOnly: boolean
+  error?: string | null
+  /** { line } to jump to; a new object each time, so the same line can be asked for twice. */
+  goTo?: { line: number } | null
+}
+
+export function ScriptField({ value, onChange, readOnly, error, goTo }: ScriptFieldProps) {
+  const labelId = useId()
+  const errorId = useId()
+  const view = useRef<EditorView | null>(null)
+  useEffect(() => adoptEditorStyles(), [])
+  const extensions = useMemo(
+    () => [
+      javascript(),
+      javascriptLanguage.data.of({ autocomplete: hostCompletions }),
+      // Long lines wrap: a phone shows the whole script without a sideways scroll.
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({
+        'aria-labelledby': labelId,
+        'aria-multiline': 'true',
+        ...(error ? { 'aria-describedby': errorId, 'aria-invalid': 'true' } : {}),
+      }),
+    ],
+    [labelId, errorId, error],
+  )
+  useEffect(() => {
+    const v = view.current
+    if (!goTo || !v) return
+    const line = v.state.doc.line(Math.min(Math.max(1, goTo.line), v.state.doc.lines))
+    v.dispatch({ selection: EditorSelection.range(line.from, line.to), scrollIntoView: true })
+    v.focus()
+  }, [goTo])
+
+  return (
+    <div className={`field code-field${error ? ' has-error' : ''}`}>
+      <span className="code-field-label" id={labelId}>
+        Code
+      </span>
+      <CodeMirror
+        value={value}
+        onChange={onChange}
+        onCreateEditor={(v) => {
+          view.current = v
+        }}
+        extensions={extensions}
+        readOnly={readOnly}
+        editable={!readOnly}
+        minHeight="220px"
+        maxHeight="560px"
+        theme="none"
+        basicSetup={{ closeBrackets: false, autocompletion: true, highlightActiveLine: false }}
+      />
+      {error ? (
+        <p className="field-error" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : (
+        <p className="field-hint">
+          The script's body: it may <code>await</code> and <code>return</code>. Ctrl+Space lists{' '}
+          <code>input</code>, <code>db</code>, <code>fetch</code> and <code>log</code>.
+        </p>
+      )}
+    </div>
+  )
+}
