@@ -6,6 +6,8 @@
  * Save button or Ctrl/Cmd+S: put with the opened version as `base`, so only the user's changes are sent
  * (removed fields go away) and a concurrent change is merged or becomes a conflict, never reverted.
  * Deleted elsewhere during an edit: the edit stays and can be re-created or discarded.
+ * A collection with a schema (issue 17) is checked here with the server's messages before saving, from
+ * the mirrored schema, so offline too; a document that does not conform is not saved.
  */
 import { useLiveQuery } from 'dexie-react-hooks'
 import { Trash2 } from 'lucide-react'
@@ -13,9 +15,12 @@ import { useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { isValidId } from '../../../shared/ids'
-import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
+import { EDIT_BASE_TEXT, SCHEMA_TEXT, SCREENS_TEXT } from '../../../shared/messages'
+import { SCHEMAS_COLLECTION, schemaIdFor, schemaOfDoc } from '../../../shared/schema-keys'
+import { hasFieldErrors, validateDocument } from '../../../shared/schema-validation'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
+import { useRow } from '../../data/collection-rows'
 import { useMutate, useSyncDb } from '../../data/sync-context'
 import { deepEqual } from '../../feedback/deep-equal'
 import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
@@ -62,8 +67,14 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
   const [newId, setNewId] = useState('')
   const [saving, setSaving] = useState(false)
   const [done, setDone] = useState<string | null>(null)
+  const [attempted, setAttempted] = useState(false)
+  const schema = schemaOfDoc(useRow(SCHEMAS_COLLECTION, schemaIdFor(collection))?.doc)
 
   const json = tab === 'json' ? parseJsonObject(jsonText) : null
+  const checked = json?.ok ? bodyOf(json.value) : edit.value
+  const fieldErrors = schema === undefined ? {} : validateDocument(schema, checked)
+  // A new, untouched document is not scolded for what it does not have yet.
+  const shownErrors = attempted || edit.modified || !creating ? fieldErrors : {}
   const idError = creating && newId && !isValidId(newId) ? 'Use 1-128 letters, digits and . _ @ + -' : null
   const blocked = (json !== null && !json.ok) || !!idError || saving
   // What the session may not do to this document (per document path, as the server checks it): Save
@@ -94,6 +105,11 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
 
   const save = async () => {
     if (blocked || saveRefused) return
+    setAttempted(true)
+    if (hasFieldErrors(fieldErrors)) {
+      toast.error(SCHEMA_TEXT.documentRejected(fieldErrors))
+      return
+    }
     const body = json?.ok ? bodyOf(json.value) : edit.value
     setSaving(true)
     try {
@@ -284,20 +300,29 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
       <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'fields' ? (
           <fieldset className="readonly-fieldset" disabled={!!saveRefused}>
-            <FieldsForm value={edit.value} onChange={edit.setValue} />
+            <FieldsForm value={edit.value} onChange={edit.setValue} schema={schema} errors={shownErrors} />
           </fieldset>
         ) : (
-          <JsonEditor
-            label="Document JSON"
-            readOnly={!!saveRefused}
-            value={jsonText}
-            rows={18}
-            onChange={(text) => {
-              setJsonText(text)
-              const parsed = parseJsonObject(text)
-              if (parsed.ok) edit.setValue(bodyOf(parsed.value))
-            }}
-          />
+          <>
+            {hasFieldErrors(shownErrors) && (
+              <ul className="field-error schema-errors" aria-label={SCHEMA_TEXT.errorsLabel}>
+                {Object.entries(shownErrors).map(([path, message]) => (
+                  <li key={path}>{path ? `${path}: ${message}` : message}</li>
+                ))}
+              </ul>
+            )}
+            <JsonEditor
+              label="Document JSON"
+              readOnly={!!saveRefused}
+              value={jsonText}
+              rows={18}
+              onChange={(text) => {
+                setJsonText(text)
+                const parsed = parseJsonObject(text)
+                if (parsed.ok) edit.setValue(bodyOf(parsed.value))
+              }}
+            />
+          </>
         )}
       </div>
     </section>

@@ -2,15 +2,35 @@
  * The form view of a document: one editor per top-level field, chosen by the value's type (text,
  * number, on/off, null, or JSON for objects and arrays), with a type switch, remove, and add field.
  * Nested values are edited as JSON here; the JSON tab edits the whole document.
+ *
+ * With a collection schema (issue 17) the form also lists the fields the schema declares that the
+ * document lacks (a "Set" button gives one its type's empty value), offers an enum as a select, marks
+ * required fields, and shows each field's message from the shared check under its row.
  */
 import { Plus, X } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
+import type { FieldErrors, JsonSchema } from '../../../shared/schema-validation'
 import { convert, FIELD_KINDS, type FieldKind, fieldNameError, kindOf } from './field-types'
+import { OptionEditor, UnsetField } from './SchemaFieldEditors'
+import { messagesByField, schemaFields } from './schema-fields'
 
 type Body = Record<string, unknown>
 
-export function FieldsForm({ value, onChange }: { value: Body; onChange: (next: Body) => void }) {
-  const names = Object.keys(value)
+export function FieldsForm({
+  value,
+  onChange,
+  schema,
+  errors = {},
+}: {
+  value: Body
+  onChange: (next: Body) => void
+  schema?: JsonSchema
+  errors?: FieldErrors
+}) {
+  const declared = schemaFields(schema)
+  const byName = new Map(declared.map((f) => [f.name, f]))
+  const names = [...new Set([...declared.map((f) => f.name), ...Object.keys(value)])]
+  const messages = messagesByField(errors)
   const [newName, setNewName] = useState('')
   const [nameError, setNameError] = useState<string | null>(null)
   const set = (name: string, v: unknown) => onChange({ ...value, [name]: v })
@@ -31,37 +51,66 @@ export function FieldsForm({ value, onChange }: { value: Body; onChange: (next: 
   return (
     <div className="fields-form">
       {names.length === 0 && <p className="muted">No fields yet. Add one below, or use the JSON tab.</p>}
-      {names.map((name) => (
-        <div className="field-row" key={name}>
-          <label className="field-name" htmlFor={`f-${name}`}>
-            {name}
-          </label>
-          <select
-            className="input field-kind"
-            aria-label={`Type of ${name}`}
-            value={kindOf(value[name])}
-            onChange={(e) => set(name, convert(value[name], e.target.value as FieldKind))}
-          >
-            {FIELD_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
-          <div className="field-editor">
-            <ValueEditor id={`f-${name}`} value={value[name]} onChange={(v) => set(name, v)} />
+      {messages[''] && (
+        <p className="field-error" role="alert">
+          {messages['']}
+        </p>
+      )}
+      {names.map((name) =>
+        !Object.hasOwn(value, name) ? (
+          <UnsetField
+            key={name}
+            field={byName.get(name)!}
+            message={messages[name]}
+            onSet={(v) => set(name, v)}
+          />
+        ) : (
+          <div className="field-row" key={name} aria-invalid={messages[name] ? true : undefined}>
+            <label className="field-name" htmlFor={`f-${name}`}>
+              {name}
+              {byName.get(name)?.required && <span aria-hidden="true"> *</span>}
+            </label>
+            <select
+              className="input field-kind"
+              aria-label={`Type of ${name}`}
+              value={kindOf(value[name])}
+              onChange={(e) => set(name, convert(value[name], e.target.value as FieldKind))}
+            >
+              {FIELD_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+            <div className="field-editor">
+              {byName.get(name)?.options ? (
+                <OptionEditor
+                  id={`f-${name}`}
+                  options={byName.get(name)!.options!}
+                  value={value[name]}
+                  onChange={(v) => set(name, v)}
+                />
+              ) : (
+                <ValueEditor id={`f-${name}`} value={value[name]} onChange={(v) => set(name, v)} />
+              )}
+              {messages[name] && (
+                <p className="field-error" id={`f-${name}-error`}>
+                  {messages[name]}
+                </p>
+              )}
+            </div>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Remove field ${name}`}
+              title="Remove field"
+              onClick={() => remove(name)}
+            >
+              <X size={16} aria-hidden="true" />
+            </button>
           </div>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={`Remove field ${name}`}
-            title="Remove field"
-            onClick={() => remove(name)}
-          >
-            <X size={16} aria-hidden="true" />
-          </button>
-        </div>
-      ))}
+        ),
+      )}
       <form className="add-field" onSubmit={add} noValidate>
         <label htmlFor="new-field" className="visually-hidden">
           New field name

@@ -1,0 +1,204 @@
+/**
+ * The form submission queue (issue 17, docs/forms.md "Offline"): every submission is stored in
+ * IndexedDB first, then sent; with no network it waits, survives a reload, and is sent on reconnect,
+ * exactly once. A dedicated queue rather than the sync engine's outbox: a submission is not a write
+ * to a collection the filler mirrors (a link form's filler is logged out and has no mirror; a group
+ * form's filler usually may not read the target), it is a request to POST /api/forms/{id}/submissions.
+ *
+ * Exactly once: the entry's id is the document id the server stores and the Idempotency-Key, so a
+ * request whose answer was lost is answered with the first response (201) or finds its id taken (409);
+ * both mean "arrived" and the entry is dropped. Tabs send under one Web Lock, so two never race.
+ * An entry remembers who made it: one made logged out is sent without a token, one made by a user only
+ * while that user is logged in (never under someone else's name).
+ */
+import Dexie, { type Table } from 'dexie'
+import { useLiveQuery } from 'dexie-react-hooks'
+import { api, errorMessage } from '../api/client'
+import { sessionStore } from '../session/session'
+
+export interface QueuedSubmission {
+  id: string
+  form: string
+  answers: Record<string, unknown>
+  /** The user who filled it, null when logged out. */
+  user: string | null
+  createdAt: string
+  seq: number
+  status: 'waiting' | 'rejected'
+  attempts: number
+  notBefore: number
+  lastError: string | null
+}
+
+/** A definition a filler has seen, kept so the form opens with no network after a reload. */
+export interface CachedForm {
+  key: string
+  def: Record<string, unknown>
+}
+
+class FormsQueueDb extends Dexie {
+  submissions!: Table<QueuedSubmission, string>
+  forms!: Table<CachedForm, string>
+  constructor(name: string) {
+    super(name)
+    this.version(1).stores({ submissions: 'id, seq, form, status', forms: 'key' })
+  }
+}
+
+const LOCK = 'momentum-forms-queue'
+const RETRY_BASE_MS = 2_000
+const RETRY_CAP_MS = 30_000
+
+let db: FormsQueueDb | null = null
+export function formsDb(): FormsQueueDb {
+  db ??= new FormsQueueDb(`momentum-forms:${location.host}`)
+  return db
+}
+
+const newId = (): string =>
+  globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+
+const currentUser = (): string | null => sessionStore.get().user?._id ?? null
+
+/** The key a cached definition is stored under: per form and per viewer (a group form is not public). */
+export const cacheKey = (form: string, user: string | null): string => `${user ?? ''}\u001f${form}`
+
+export type SendOutcome =
+  | { kind: 'sent'; message?: string }
+  | { kind: 'queued' }
+  | { kind: 'refused'; message: string; fields?: Record<string, string> }
+
+/**
+ * Stores a submission and tries to send it at once. 'sent' and 'queued' both mean it is safe; a
+ * refusal (answers the server will never accept) is not kept, so the filler can correct and send again.
+ */
+export async function submitForm(form: string, answers: Record<string, unknown>): Promise<SendOutcome> {
+  const d = formsDb()
+  const last = await d.submissions.orderBy('seq').last()
+  const entry: QueuedSubmission = {
+    id: newId(),
+    form,
+    answers,
+    user: currentUser(),
+    createdAt: new Date().toISOString(),
+    seq: (last?.seq ?? 0) + 1,
+    status: 'waiting',
+    attempts: 0,
+    notBefore: 0,
+    lastError: null,
+  }
+  await d.submissions.add(entry)
+  const outcome = await withLock(() => sendOne(entry))
+  if (outcome?.kind === 'refused') await d.submissions.delete(entry.id)
+  if (!outcome || outcome.kind === 'queued') scheduleFlush()
+  return outcome ?? { kind: 'queued' }
+}
+
+/** One request for one entry; updates or drops the entry by the answer. */
+async function sendOne(entry: QueuedSubmission): Promise<SendOutcome> {
+  const d = formsDb()
+  // Still there? Another tab may have sent it while this one waited for the lock.
+  if (!(await d.submissions.get(entry.id))) return { kind: 'sent' }
+  const token = sessionStore.get().token
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'idempotency-key': entry.id,
+  }
+  if (entry.user !== null) {
+    if (entry.user !== currentUser() || !token) return { kind: 'queued' }
+    headers.authorization = `Bearer ${token}`
+  }
+  let res: Response
+  try {
+    // Plain fetch, not api.request: a logged-out entry must go without the session's token.
+    res = await fetch(`${api.base()}/api/forms/${encodeURIComponent(entry.form)}/submissions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ _id: entry.id, answers: entry.answers }),
+      credentials: 'omit',
+    })
+  } catch {
+    await retryLater(entry, null)
+    return { kind: 'queued' }
+  }
+  const body = (await res.json().catch(() => null)) as {
+    message?: string
+    fields?: Record<string, string>
+  } | null
+  if (res.status === 201 || res.status === 409) {
+    await d.submissions.delete(entry.id)
+    return { kind: 'sent', message: body?.message }
+  }
+  if (res.status === 429 || res.status >= 500 || (res.status === 401 && entry.user !== null)) {
+    await retryLater(entry, res.headers.get('retry-after'), body?.message ?? res.statusText)
+    return { kind: 'queued' }
+  }
+  const message = errorMessage(res.status, body, res.statusText)
+  await d.submissions.update(entry.id, { status: 'rejected', lastError: message })
+  return { kind: 'refused', message, fields: body?.fields }
+}
+
+async function retryLater(entry: QueuedSubmission, retryAfter: string | null, error: string | null = null) {
+  const attempts = entry.attempts + 1
+  const backoff = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.min(attempts, 6))
+  const wait = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : backoff
+  await formsDb().submissions.update(entry.id, { attempts, notBefore: Date.now() + wait, lastError: error })
+}
+
+async function withLock<T>(run: () => Promise<T>): Promise<T | null> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined
+  if (!locks) return run()
+  return locks.request(LOCK, run)
+}
+
+/**
+ * Sends every waiting entry this tab may send, oldest first; stops at the first that must wait (the
+ * network is down, or the server asked to slow down), so one pass costs one failed request offline.
+ * `force` ignores the backoff: the browser just came back online.
+ */
+export async function flushQueue(force = false): Promise<number> {
+  let sent = 0
+  await withLock(async () => {
+    const waiting = await formsDb().submissions.where('status').equals('waiting').sortBy('seq')
+    const user = currentUser()
+    for (const entry of waiting) {
+      if (entry.user !== null && entry.user !== user) continue
+      if (!force && entry.notBefore > Date.now()) break
+      const outcome = await sendOne(entry)
+      if (outcome.kind === 'queued') break
+      if (outcome.kind === 'sent') sent++
+    }
+  })
+  if ((await formsDb().submissions.where('status').equals('waiting').count()) > 0) scheduleFlush()
+  return sent
+}
+
+let timer: ReturnType<typeof setTimeout> | null = null
+function scheduleFlush(): void {
+  if (timer) return
+  timer = setTimeout(() => {
+    timer = null
+    void flushQueue()
+  }, RETRY_BASE_MS)
+}
+
+let started = false
+/** Starts sending: now, on every return of the network, and after each login (entries of that user). */
+export function startFormsQueue(): void {
+  if (started || typeof window === 'undefined') return
+  started = true
+  window.addEventListener('online', () => void flushQueue(true))
+  sessionStore.subscribe(() => {
+    if (sessionStore.get().status === 'authenticated') void flushQueue(true)
+  })
+  void flushQueue(true)
+}
+
+/** Drops a refused entry the filler has read about. */
+export const discardSubmission = (id: string) => formsDb().submissions.delete(id)
+
+/** This form's queued entries, live: waiting and refused ones. */
+export function useQueued(form: string): QueuedSubmission[] | undefined {
+  return useLiveQuery(() => formsDb().submissions.where('form').equals(form).sortBy('seq'), [form])
+}

@@ -1,0 +1,69 @@
+/**
+ * One form rendered with rjsf from its field list (src/shared/forms.ts): the schema of the fields
+ * visible for the current answers, the console's templates (rjsf-theme.tsx) and its schema check
+ * (rjsf-validator.ts). A hidden field's answer is dropped as soon as it hides, so what is sent is what
+ * the filler sees. Used by the filler and by the editor's live preview.
+ */
+import Form from '@rjsf/core'
+import type { ErrorSchema } from '@rjsf/utils'
+import { useMemo, useState } from 'react'
+import { type FormDoc, formSchema, pruneHidden } from '../../../shared/forms'
+import { defaultsOf, formUi } from './form-ui'
+import { consoleTemplates, consoleWidgets } from './rjsf-theme'
+import { consoleValidator } from './rjsf-validator'
+
+type Answers = Record<string, unknown>
+
+export interface SubmitResult {
+  reset: boolean
+  fields?: Record<string, string>
+}
+
+export interface FormFillProps {
+  form: FormDoc
+  /** Prefix of the inputs' ids: two renderings on one page (preview widths) must not share ids. */
+  idPrefix: string
+  /** Called with valid answers; says whether to start afresh, and the server's per-field messages. */
+  onSubmit: (answers: Answers) => Promise<SubmitResult> | SubmitResult
+  submitText?: string
+  disabled?: boolean
+}
+
+export function FormFill({ form, idPrefix, onSubmit, submitText, disabled }: FormFillProps) {
+  const [data, setData] = useState<Answers>(() => defaultsOf(form))
+  const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>()
+  const schema = useMemo(() => formSchema(form, data), [form, data])
+  const ui = useMemo(() => formUi(form, data, submitText), [form, data, submitText])
+
+  return (
+    <Form
+      className="rjsf-console"
+      schema={schema}
+      uiSchema={ui}
+      formData={data}
+      validator={consoleValidator}
+      templates={consoleTemplates}
+      widgets={consoleWidgets}
+      idPrefix={idPrefix}
+      disabled={disabled}
+      noHtml5Validate
+      showErrorList={false}
+      focusOnFirstError
+      extraErrors={serverErrors}
+      onChange={(e) => {
+        setServerErrors(undefined)
+        setData(pruneHidden(form, (e.formData ?? {}) as Answers))
+      }}
+      onSubmit={async (e) => {
+        const answers = pruneHidden(form, (e.formData ?? {}) as Answers)
+        const { reset, fields } = await onSubmit(answers)
+        if (fields && Object.keys(fields).length) {
+          setServerErrors(
+            Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, { __errors: [m] }])) as ErrorSchema,
+          )
+        }
+        if (reset) setData(defaultsOf(form))
+      }}
+    />
+  )
+}

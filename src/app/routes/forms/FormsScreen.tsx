@@ -1,0 +1,143 @@
+/**
+ * Forms (/forms, issue 17): the forms of the local mirror, searchable and sortable, with bulk delete
+ * and "New form" (path, title, target collection). Built on the shared RecordList; works offline: a
+ * new form goes through the outbox and its editor opens at once.
+ */
+
+import { ChartColumn } from 'lucide-react'
+import { useCallback, useState } from 'react'
+import { Link, useLocation } from 'wouter'
+import type { SyncDoc } from '../../../db/types'
+import { FORMS, isFormTarget } from '../../../shared/forms'
+import { isValidId } from '../../../shared/ids'
+import { FORMS_TEXT } from '../../../shared/messages'
+import { CreateRecordForm } from '../../components/CreateRecordForm'
+import { NameCell } from '../../components/NameCell'
+import { RecordList } from '../../components/RecordList'
+import type { Column } from '../../components/VirtualTable'
+import { useRows } from '../../data/collection-rows'
+import { useMutate } from '../../data/sync-context'
+import { notifySaved } from '../../feedback/notify'
+import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import { text, useCan } from '../users/auth-data'
+import { NoAccess } from '../users/NoAccess'
+import { docOf, starterForm } from './form-edit'
+import '../../components/ui.css'
+import '../users/auth.css'
+import './forms.css'
+
+type SortKey = 'title' | 'target' | 'fill'
+export const formHref = (id: string) => `/forms/${encodeURIComponent(id)}`
+
+const fillOf = (d: SyncDoc) => (d.fill === 'link' ? 'Anyone with the link' : `Group ${text(d.group)}`)
+
+export function FormsScreen() {
+  usePageTitle('Forms')
+  useBreadcrumbs(['Forms'])
+  const allowed = useCan()
+  if (!allowed(`${FORMS}:r`)) return <NoAccess section="Forms" needed={`${FORMS}:r`} />
+  return <FormsList />
+}
+
+function FormsList() {
+  const rows = useRows(FORMS)
+  const [, navigate] = useLocation()
+  const searchText = useCallback(
+    (d: SyncDoc) => [d._id, text(d.title), text(d.target), text(d.description)],
+    [],
+  )
+  const sortValue = useCallback((d: SyncDoc, by: SortKey): string => {
+    if (by === 'target') return text(d.target)
+    if (by === 'fill') return fillOf(d)
+    return (text(d.title) || d._id).toLowerCase()
+  }, [])
+
+  const columns: Column<SyncDoc>[] = [
+    {
+      key: 'title',
+      label: 'Form',
+      width: 280,
+      sortable: true,
+      render: (d) => (
+        <NameCell
+          href={formHref(d._id)}
+          name={text(d.title)}
+          id={d._id}
+          pending={!!rows?.pending.has(d._id)}
+        />
+      ),
+    },
+    {
+      key: 'target',
+      label: 'Answers go to',
+      width: 200,
+      sortable: true,
+      render: (d) => text(d.target) || '—',
+    },
+    { key: 'fill', label: 'Who may fill', width: 220, sortable: true, render: fillOf },
+  ]
+
+  return (
+    <section className="screen screen-table auth-screen forms-screen" aria-labelledby="page-heading">
+      <RecordList<SortKey>
+        collection={FORMS}
+        rows={rows}
+        title="Forms"
+        noun={['form', 'forms']}
+        href={formHref}
+        columns={columns}
+        defaultSort="title"
+        searchText={searchText}
+        sortValue={sortValue}
+        searchPlaceholder="Search by title, path or collection"
+        renderCreate={() => <CreateForm onDone={(id) => navigate(formHref(id))} />}
+        filters={
+          <Link href="/reports" className="button button-quiet">
+            <ChartColumn size={16} aria-hidden="true" /> Reports
+          </Link>
+        }
+      />
+    </section>
+  )
+}
+
+function CreateForm({ onDone }: { onDone: (id: string) => void }) {
+  const mutate = useMutate()
+  const [id, setId] = useState('')
+  const [title, setTitle] = useState('')
+  const [target, setTarget] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const submit = async () => {
+    const fid = id.trim()
+    const collection = target.trim().startsWith('data/') ? target.trim() : `data/${target.trim()}`
+    if (!isValidId(fid)) return setError('Use 1-128 letters, digits and . _ @ + - for the path')
+    if (!title.trim()) return setError(FORMS_TEXT.titleMissing)
+    if (!isFormTarget(collection)) return setError(FORMS_TEXT.targetInvalid)
+    try {
+      await mutate.create(FORMS, docOf(starterForm(title.trim(), collection)), fid)
+      notifySaved(`Form ${fid}`)
+      onDone(fid)
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+    }
+  }
+  return (
+    <CreateRecordForm
+      label="New form"
+      submitLabel="Create form"
+      error={error}
+      onSubmit={submit}
+      fields={[
+        { id: 'new-form-id', label: 'Path', value: id, onChange: setId },
+        { id: 'new-form-title', label: 'Title', value: title, onChange: setTitle },
+        {
+          id: 'new-form-target',
+          label: 'Answers go to collection',
+          value: target,
+          onChange: setTarget,
+          placeholder: 'data/inspections',
+        },
+      ]}
+    />
+  )
+}

@@ -1,0 +1,47 @@
+/**
+ * Checking and side work of one form submission (modules/forms.ts): the answers against the form's
+ * own schema (the fields visible for these answers, src/shared/forms.ts), and the optional e-mail
+ * notification through Messages. The target collection's schema is enforced by the store itself
+ * (schemas/enforce.ts) when the submission is written, with the same 400 shape (`fields`).
+ */
+import type { FastifyRequest } from 'fastify'
+import { type FormDoc, formSchema } from '../../shared/forms'
+import { FORMS_TEXT } from '../../shared/messages'
+import { hasFieldErrors } from '../../shared/schema-validation'
+import { badRequest } from '../errors'
+import { composeBatch } from '../messages/batch'
+import { validateOnServer } from '../schemas/ajv-engine'
+import type { Services } from '../services'
+import type { Write } from '../store/types'
+
+/** The answers when they fit the form, else 400 with one message per field (`fields`). */
+export function validateAnswers(form: FormDoc, answers: Record<string, unknown>): Record<string, unknown> {
+  const fields = validateOnServer(formSchema(form, answers), answers)
+  if (hasFieldErrors(fields))
+    throw badRequest(FORMS_TEXT.answersInvalid(Object.keys(fields).length), { fields })
+  return answers
+}
+
+/**
+ * The `queued` e-mail record announcing a submission to the form's notification address, written in
+ * the submission's transaction; the Messages queue sends it (docs/messages.md). The answers are
+ * listed as plain text: the address is the form editor's choice, not the filler's.
+ */
+export async function notificationWrites(
+  services: Services,
+  req: FastifyRequest,
+  id: string,
+  form: FormDoc,
+  answers: Record<string, unknown>,
+): Promise<Write[]> {
+  if (!form.notify?.email) return []
+  const lines = Object.entries(answers).map(
+    ([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`,
+  )
+  const batch = await composeBatch(services, req, 'email', {
+    to: [form.notify.email],
+    subject: FORMS_TEXT.notifySubject(form.title),
+    text: `${FORMS_TEXT.notifyIntro(form.title, id)}\n\n${lines.join('\n')}`,
+  })
+  return batch.writes
+}
