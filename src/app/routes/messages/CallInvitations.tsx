@@ -1,13 +1,17 @@
 /**
  * Rings for call invitations (issue 13): the server sends the websocket event `call` (CALL_EVENT) to
  * each open console of an invited user; this overlay, mounted beside every page, shows "X invites you
- * to a call" with a link to the room. The video screen is /video?room=… (another issue builds it).
+ * to a call" with Accept (the room, /video/{room}: joining it records the call accepted) and Decline
+ * (POST /api/video/calls/{id}/decline, which tells the caller). The ring stops when the call record
+ * changes status anywhere (`video/call`: answered on another device, or missed after VIDEO_RING_MS).
  * Shown as a non-modal alert dialog so it is announced without stealing the user's focus mid-typing.
  */
-import { PhoneCall, X } from 'lucide-react'
+import { PhoneCall, PhoneOff } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link } from 'wouter'
 import { CALL_EVENT, type CallInvitation } from '../../../shared/messaging'
+import { type CallStatusPayload, VIDEO_SERVER } from '../../../shared/video'
+import { api } from '../../api/client'
 import { realtime } from '../../realtime/connection'
 import './call-invitations.css'
 
@@ -17,20 +21,31 @@ function isInvitation(value: unknown): value is CallInvitation {
 }
 
 export function callHref(room: string): string {
-  return `/video?room=${encodeURIComponent(room)}`
+  return `/video/${encodeURIComponent(room)}`
 }
 
 export function CallInvitations() {
   const [calls, setCalls] = useState<CallInvitation[]>([])
-  useEffect(
-    () =>
-      realtime.on(CALL_EVENT, (payload) => {
-        if (!isInvitation(payload)) return
-        setCalls((list) => (list.some((c) => c.message === payload.message) ? list : [...list, payload]))
-      }),
-    [],
-  )
+  useEffect(() => {
+    const offRing = realtime.on(CALL_EVENT, (payload) => {
+      if (!isInvitation(payload)) return
+      setCalls((list) => (list.some((c) => c.message === payload.message) ? list : [...list, payload]))
+    })
+    const offStatus = realtime.on(VIDEO_SERVER.call, (payload) => {
+      const id = (payload as CallStatusPayload | null)?.call
+      setCalls((list) => list.filter((c) => c.message !== id))
+    })
+    return () => {
+      offRing()
+      offStatus()
+    }
+  }, [])
   const dismiss = (id: string) => setCalls((list) => list.filter((c) => c.message !== id))
+  const decline = (id: string) => {
+    dismiss(id)
+    // A call that stopped ringing meanwhile (409) or a lost network leaves nothing to undo.
+    api.request(`/api/video/calls/${encodeURIComponent(id)}/decline`, { method: 'POST' }).catch(() => {})
+  }
   if (calls.length === 0) return null
   return (
     <div className="call-invitations">
@@ -54,15 +69,10 @@ export function CallInvitations() {
               className="button button-primary"
               onClick={() => dismiss(c.message)}
             >
-              Join room {c.room}
+              <PhoneCall size={16} aria-hidden="true" /> Accept
             </Link>
-            <button
-              type="button"
-              className="button button-quiet"
-              aria-label="Dismiss the invitation"
-              onClick={() => dismiss(c.message)}
-            >
-              <X size={16} aria-hidden="true" />
+            <button type="button" className="button button-danger" onClick={() => decline(c.message)}>
+              <PhoneOff size={16} aria-hidden="true" /> Decline
             </button>
           </div>
         </div>

@@ -1,0 +1,4 @@
+/** The Video route (/video, /video/{room}; no shell UI), loaded on first use. */
+import { lazyRoute } from '../lazy-route'
+
+export const VideoRoute = lazyRoute(() => import('./VideoScreen').then((m) => m.VideoScreen))

@@ -1,0 +1,50 @@
+/**
+ * Video calls (issue 18, docs/video.md): the signalling on the websocket (video/signalling.ts), TURN
+ * credentials from the `webrtc_key` setting (video/turn.ts) and the call records (video/calls.ts).
+ * The invitation itself is POST /api/call (modules/messages.ts): its `call` message rings the
+ * recipient; this module follows it to accepted, declined or missed.
+ *   GET  /api/video/calls               the caller's calls, made and received, newest first (session)
+ *   POST /api/video/calls/{id}/decline  the invitee declines a ringing call (session)
+ */
+import type { FastifyInstance } from 'fastify'
+import { CALLS_COLLECTION } from '../../shared/video'
+import type { Services } from '../services'
+import { createCallBook } from '../video/calls'
+import { registerSignalling } from '../video/signalling'
+import { idParam } from './collections'
+
+/** The calls list is a recent history, not an archive. */
+const CALLS_LIST_MAX = 100
+
+export async function videoModule(api: FastifyInstance, services: Services): Promise<void> {
+  const { store, hub } = services
+  const calls = createCallBook(store, hub, services.config.videoRingMs)
+  const unregister = registerSignalling(hub, store, calls)
+  api.addHook('onClose', async () => {
+    unregister()
+    calls.close()
+  })
+  // Rings that ended while the server was down are missed.
+  void calls.expire().catch((error) => services.serverLog('ERROR', `video: ${(error as Error).message}`))
+
+  api.get('/video/calls', { config: { access: 'session' } }, async (req) => {
+    const user = req.auth.user!
+    const [received, made] = await Promise.all(
+      (['to', 'from'] as const).map((field) =>
+        store.list(CALLS_COLLECTION, {
+          filter: { [field]: user },
+          sort: [['_created', -1]],
+          limit: CALLS_LIST_MAX,
+        }),
+      ),
+    )
+    const byId = new Map([...received!.items, ...made!.items].map((d) => [d._id, d]))
+    return [...byId.values()]
+      .sort((a, b) => String(b._created).localeCompare(String(a._created)))
+      .slice(0, CALLS_LIST_MAX)
+  })
+
+  api.post('/video/calls/:id/decline', { config: { access: 'session' } }, async (req) =>
+    calls.decline(idParam(req), req.auth.user!),
+  )
+}
