@@ -4,15 +4,17 @@
  * Stopping keeping it removes the copy, and so does logging out.
  */
 import type { Page } from '@playwright/test'
-import { expect, openLoggedIn, test } from './fixtures'
 import { Shell } from './pages/shell'
 import { StoragePage } from './pages/storage'
 import { filesDatabase } from './pages/storage-queue'
 import { engineReady } from './pages/sync-panel'
+import { expect, openLoggedIn, setNetwork, test } from './proxied'
 
 test('a file kept offline opens offline; one not kept says it needs the network', async ({
   page,
   server,
+  link,
+  through,
 }) => {
   const token = await server.login()
   const p = `kept-${Date.now().toString(36)}`
@@ -27,13 +29,13 @@ test('a file kept offline opens offline; one not kept says it needs the network'
   expect(res.status).toBe(201)
 
   const storage = new StoragePage(page)
-  await openLoggedIn(page, server, token, '/storage')
+  await openLoggedIn(page, through, token, '/storage')
   await engineReady(page)
   await expect(storage.row(`${p}-minutes.txt`)).toBeVisible()
   await storage.menu(`${p}-minutes.txt`, 'Keep offline')
   await expect(storage.row(`${p}-minutes.txt`).getByTitle('Kept offline on this device')).toBeVisible()
 
-  await page.context().setOffline(true)
+  await setNetwork(page.context(), link, 'offline')
   await storage.link(`${p}-minutes.txt`).click()
   await expect(storage.preview).toContainText('kept copy of the minutes')
   await page.keyboard.press('Escape')
@@ -43,7 +45,7 @@ test('a file kept offline opens offline; one not kept says it needs the network'
   await expect(storage.preview).toBeVisible()
   await expect(storage.preview).not.toContainText('only on the server')
   await page.keyboard.press('Escape')
-  await page.context().setOffline(false)
+  await setNetwork(page.context(), link, 'online')
 
   await storage.menu(`${p}-minutes.txt`, 'Stop keeping offline')
   await expect(storage.row(`${p}-minutes.txt`).getByTitle('Kept offline on this device')).toHaveCount(0)

@@ -7,10 +7,10 @@
  */
 import crypto from 'node:crypto'
 import { STORAGE_QUEUE_TEXT } from '../../src/shared/messages'
-import { expect, openLoggedIn, test } from './fixtures'
 import { StoragePage } from './pages/storage'
 import { filesDatabase, listFolder, queueRows } from './pages/storage-queue'
 import { engineReady } from './pages/sync-panel'
+import { expect, openLoggedIn, setNetwork, test } from './proxied'
 
 // No service worker: its precache would only blur the origin's budget.
 test.use({ serviceWorkers: 'block' })
@@ -22,19 +22,21 @@ const QUOTA = 5_000_000
 test('a batch that does not fit is refused with a clear message; what was queued before still arrives', async ({
   page,
   server,
+  link,
+  through,
 }) => {
   const token = await server.login()
   const cdp = await page.context().newCDPSession(page)
-  const origin = new URL(server.url).origin
+  const origin = new URL(through.ui).origin
   await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: QUOTA })
   const storage = new StoragePage(page)
-  await openLoggedIn(page, server, token, '/storage')
+  await openLoggedIn(page, through, token, '/storage')
   await engineReady(page)
   await expect(storage.table.or(storage.grid)).toBeVisible()
   const database = await filesDatabase(page)
   const p = `quota-${Date.now().toString(36)}`
 
-  await page.context().setOffline(true)
+  await setNetwork(page.context(), link, 'offline')
   await storage.filesInput.setInputFiles([
     { name: `${p}-small.txt`, mimeType: 'text/plain', buffer: Buffer.from('fits') },
   ])
@@ -51,7 +53,7 @@ test('a batch that does not fit is refused with a clear message; what was queued
   await expect(page.getByText(STORAGE_QUEUE_TEXT.diskFull)).toBeVisible()
   expect((await queueRows(page, database)).map((r) => r.op.name)).toEqual([`${p}-small.txt`])
 
-  await page.context().setOffline(false)
+  await setNetwork(page.context(), link, 'online')
   await expect
     .poll(async () => (await queueRows(page, database)).map((r) => r.status), { timeout: 30_000 })
     .toEqual(['done'])

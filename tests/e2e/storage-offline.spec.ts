@@ -8,7 +8,6 @@
  * does for the outbox.
  */
 import { STORAGE_SYNC_TAG, STORAGE_UPLOADS_LOCK } from '../../src/shared/constants'
-import { expect, openLoggedIn, test } from './fixtures'
 import { registrationId, serviceWorkerReady } from './pages/service-worker'
 import { StoragePage } from './pages/storage'
 import {
@@ -20,6 +19,7 @@ import {
   writesPerPath,
 } from './pages/storage-queue'
 import { engineReady, SyncPanel } from './pages/sync-panel'
+import { expect, openLoggedIn, setNetwork, test } from './proxied'
 import { WIDTHS } from './widths'
 
 const unique = (label: string) => `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
@@ -27,11 +27,13 @@ const unique = (label: string) => `${label}-${Date.now().toString(36)}${Math.flo
 test('files added offline survive a reload and arrive exactly once on reconnect', async ({
   context,
   server,
+  link,
+  through,
 }) => {
   const token = await server.login()
   const page = await context.newPage()
   const storage = new StoragePage(page)
-  await openLoggedIn(page, server, token, '/storage')
+  await openLoggedIn(page, through, token, '/storage')
   await serviceWorkerReady(page)
   await engineReady(page)
   await expect(storage.table.or(storage.grid)).toBeVisible()
@@ -39,7 +41,7 @@ test('files added offline survive a reload and arrive exactly once on reconnect'
   const p = unique('offline')
   const names = [`${p}-a.txt`, `${p}-b.txt`, `${p}-notes-{{TIMESTAMP}}.txt`]
 
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   // Through the file browser: a new folder and three files, all queued.
   await storage.newFolder(p)
   await storage.filesInput.setInputFiles(
@@ -76,7 +78,7 @@ test('files added offline survive a reload and arrive exactly once on reconnect'
   await expect(storage.row(names[0]!)).toBeVisible()
   expect((await server.api(`/api/storage/${p}`, { token })).status).toBe(404)
 
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
   await expect
     .poll(async () => (await queueRows(page, database)).map((r) => r.status), { timeout: 30_000 })
     .toEqual(['done', 'done', 'done', 'done'])
@@ -109,10 +111,12 @@ test('files added offline survive a reload and arrive exactly once on reconnect'
 test('with the console closed, Background Sync sends queued files exactly once', async ({
   context,
   server,
+  link,
+  through,
 }) => {
   const token = await server.login()
   const page = await context.newPage()
-  await openLoggedIn(page, server, token, '/')
+  await openLoggedIn(page, through, token, '/')
   await serviceWorkerReady(page)
   await engineReady(page)
   const database = await filesDatabase(page)
@@ -124,11 +128,11 @@ test('with the console closed, Background Sync sends queued files exactly once',
 
   // The console's manifest page: same origin, no console running (see pwa-background-sync.spec.ts).
   const observer = await context.newPage()
-  await observer.goto(`${server.ui}/manifest.webmanifest`)
+  await observer.goto(`${through.ui}/manifest.webmanifest`)
   const cdp = await context.newCDPSession(observer)
-  const id = await registrationId(cdp, `${server.ui}/`)
+  const id = await registrationId(cdp, `${through.ui}/`)
 
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   await enqueueTextFiles(page, { 'one.txt': 'first file', 'two.txt': 'second' }, folder)
   await expect
     .poll(() =>
@@ -151,10 +155,10 @@ test('with the console closed, Background Sync sends queued files exactly once',
     )
     .toBe(false)
   expect((await queueRows(observer, database)).map((r) => r.status)).toEqual(['waiting', 'waiting'])
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
 
   await cdp.send('ServiceWorker.dispatchSyncEvent', {
-    origin: server.url,
+    origin: new URL(through.ui).origin,
     registrationId: id,
     tag: STORAGE_SYNC_TAG,
     lastChance: false,
@@ -179,9 +183,11 @@ for (const { name: width, viewport } of WIDTHS) {
       context,
       page,
       server,
+      link,
+      through,
     }) => {
       const token = await server.login()
-      await openLoggedIn(page, server, token, '/')
+      await openLoggedIn(page, through, token, '/')
       await engineReady(page)
       const folder = unique('later')
       const panel = new SyncPanel(page)
@@ -204,14 +210,14 @@ for (const { name: width, viewport } of WIDTHS) {
       await expect(failed).toHaveAttribute('data-status', 'done')
 
       // Offline: one file cancelled from the keyboard before it left, one kept.
-      await context.setOffline(true)
+      await setNetwork(context, link, 'offline')
       await enqueueTextFiles(page, { 'drop.txt': 'never sent', 'keep.txt': 'sent' }, folder)
       const dropped = uploads.item(`${folder}/drop.txt`)
       await expect(dropped).toHaveAttribute('data-status', 'waiting')
       await dropped.getByRole('button', { name: `Cancel ${folder}/drop.txt` }).focus()
       await page.keyboard.press('Enter')
       await expect(dropped).toHaveAttribute('data-status', 'cancelled')
-      await context.setOffline(false)
+      await setNetwork(context, link, 'online')
       // keep.txt was queued after drop.txt: once it is done, drop.txt had its turn and was skipped.
       await expect(uploads.item(`${folder}/keep.txt`)).toHaveAttribute('data-status', 'done', {
         timeout: 30_000,

@@ -10,12 +10,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
-import { test as base, type E2EServer, expect, openLoggedIn, passwordOf } from './fixtures'
+import { type E2EServer, expect, openLoggedIn, passwordOf } from './fixtures'
 import { engineReady, writesPerDoc } from './pages/sync-panel'
 import { TemplateEditor, TemplatesPage } from './pages/templates'
+import { test as proxiedBase, setNetwork } from './proxied'
 import { WIDTHS } from './widths'
 
-const test = base.extend<object, { smtp: SmtpPeer }>({
+const test = proxiedBase.extend<object, { smtp: SmtpPeer }>({
   smtp: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
     async ({}, use) => {
@@ -31,12 +32,17 @@ const test = base.extend<object, { smtp: SmtpPeer }>({
 const AUTHOR_PERMISSIONS = ['templates:*', 'messages:*', 'pdf:c']
 
 /** Logs in as an author (with an e-mail address) on the templates list; created once per server. */
-async function openAsAuthor(page: import('@playwright/test').Page, server: E2EServer, path = '/templates') {
+async function openAsAuthor(
+  page: import('@playwright/test').Page,
+  server: E2EServer,
+  path = '/templates',
+  through: E2EServer = server,
+) {
   const admin = await server.login()
   if ((await server.api('/api/users/author', { token: admin })).status === 404)
     await server.createUser('author', AUTHOR_PERMISSIONS, 'Ann Author')
   const token = await server.login('author', passwordOf('author'))
-  await openLoggedIn(page, server, token, path)
+  await openLoggedIn(page, through, token, path)
   await engineReady(page)
   return { admin, token }
 }
@@ -238,16 +244,18 @@ test('duplicate and delete, with the list filtered by kind and searched', async 
 test('an edit made offline is queued, the preview says it needs the network, and it syncs once on reconnect', async ({
   page,
   server,
+  link,
+  through,
 }) => {
   test.setTimeout(120_000)
-  const { token } = await openAsAuthor(page, server)
+  const { token } = await openAsAuthor(page, server, '/templates', through)
   const list = new TemplatesPage(page)
   await list.create('push', 'shipped', 'Shipped')
   const editor = new TemplateEditor(page)
   await expect(editor.previewRegion.locator('pre[data-part="title"]')).toHaveText('Hello Ada')
   await expect.poll(async () => (await server.api('/api/templates/shipped', { token })).status).toBe(200)
 
-  await page.context().setOffline(true)
+  await setNetwork(page.context(), link, 'offline')
   await editor.setCode('Title', 'Order {{ order }} shipped')
   await expect(page.getByText('The preview is rendered by the server and needs the network')).toBeVisible()
   await editor.save('shipped', true)
@@ -257,7 +265,7 @@ test('an edit made offline is queued, the preview says it needs the network, and
     'Hello {{ name }}',
   )
 
-  await page.context().setOffline(false)
+  await setNetwork(page.context(), link, 'online')
   await expect
     .poll(
       async () => ((await server.api('/api/templates/shipped', { token })).body as { title: string }).title,

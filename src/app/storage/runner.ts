@@ -96,7 +96,10 @@ async function drainLane(lane: Lane): Promise<void> {
       await navigator.locks.request(LOCKS[lane], () => runLane(db, lane))
     } while (again[lane])
   } catch (e) {
+    // A failure of the queue itself (e.g. QuotaExceededError while IndexedDB has not yet freed a
+    // refused batch) must not leave items "waiting" until the next online event: try again later.
     console.warn('storage queue', e)
+    scheduleRetry()
   } finally {
     busy[lane] = false
     for (const e of passEnd) if (e.lane === lane) e.listener()
