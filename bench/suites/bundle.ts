@@ -52,13 +52,22 @@ export async function bundleSuite(ctx: BenchContext) {
     return { context, page: await context.newPage() }
   }
   let c = await fresh()
+  // The Web Server root is served sandboxed to an opaque origin (src/server/http/security-headers.ts),
+  // where the page's crossorigin module script is refused: drop that header for this measurement page.
+  await c.page.route('**/hello/**', async (route) => {
+    const res = await route.fetch()
+    const headers = { ...res.headers() }
+    delete headers['content-security-policy']
+    await route.fulfill({ response: res, headers })
+  })
   const hello = await scriptsOf(c.page, `${server.url}/hello/hello.html`)
   await c.context.close()
   c = await fresh()
   const login = await scriptsOf(c.page, `${server.url}/ui/login`)
   await c.context.close()
   c = await fresh()
-  await storeToken(c.page, server, token, '/hello/hello.html')
+  // A same-origin page that is neither the console nor a sandboxed Web Server page (no IndexedDB there).
+  await storeToken(c.page, server, token, '/ui/manifest.webmanifest')
   const home = await scriptsOf(c.page, `${server.url}/ui/`)
   await c.context.close()
 

@@ -22,6 +22,7 @@ import { ApiError } from '../errors'
 import type { Services } from '../services'
 import { type ApiTokenAuth, allowsBoth, intersectPermissions, isApiToken, verifyApiToken } from './api-tokens' // api tokens
 import { imageCookieToken } from './image-cookie'
+import { grantsOf } from './permission-cache'
 
 export interface AuthInfo {
   user: string | null
@@ -111,7 +112,7 @@ export async function resolveAuth(services: Services, token: string | null): Pro
     sessionId: session.sessionId,
     purpose: session.purpose,
     permissions,
-    grants: parsePermissions(permissions),
+    grants: grantsOf(permissions),
   }
 }
 

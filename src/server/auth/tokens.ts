@@ -11,6 +11,8 @@ import { SESSION_DEFAULT_SECONDS, SESSION_MAX_SECONDS } from '../../shared/const
 import type { DocumentStore } from '../store/types'
 
 export const SESSIONS = '_sessions'
+/** Verified tokens kept at once (checked below); past it the oldest goes and is verified again if used. */
+const CHECKED_MAX = 10_000
 
 export interface SessionInfo {
   user: string
@@ -60,6 +62,40 @@ export function createTokenService(
       .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
       .sign(secret)
 
+  // Signature checks already passed, by token, until the token's own expiry (issue 20): jose verifies
+  // HS256 through WebCrypto, importing the key each time, which was a fifth of an authenticated read.
+  // Only the signature and claims are kept; the session document is still read on every request.
+  const checked = new Map<string, { claims: SessionInfo; expiresMs: number }>()
+
+  /** The token's claims if its signature and expiry are valid; no store access. */
+  async function signed(token: string): Promise<SessionInfo | null> {
+    const kept = checked.get(token)
+    if (kept) {
+      if (kept.expiresMs > Date.now()) return kept.claims
+      checked.delete(token)
+      return null
+    }
+    try {
+      const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] })
+      if (!payload.sub || !payload.jti) return null
+      const purpose = typeof payload.purpose === 'string' ? payload.purpose : 'session'
+      const bind = typeof payload.bind === 'string' ? payload.bind : undefined
+      const claims = Object.freeze({
+        user: payload.sub,
+        sessionId: payload.jti,
+        purpose,
+        ...(bind ? { bind } : {}),
+      })
+      if (typeof payload.exp === 'number') {
+        if (checked.size >= CHECKED_MAX) checked.delete(checked.keys().next().value!)
+        checked.set(token, { claims, expiresMs: payload.exp * 1000 })
+      }
+      return claims
+    } catch {
+      return null
+    }
+  }
+
   return {
     async issue(user, options = {}) {
       const seconds = clampExpiry(options.expireSeconds)
@@ -84,21 +120,16 @@ export function createTokenService(
       return sign(user, crypto.randomUUID(), 'reset', 3600, bind)
     },
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] })
-        if (!payload.sub || !payload.jti) return null
-        const purpose = typeof payload.purpose === 'string' ? payload.purpose : 'session'
-        if (purpose === 'session') {
-          // The session must exist AND belong to the token's subject: a session id is never a
-          // credential for anyone but the user it was issued to.
-          const session = await store.get(SESSIONS, payload.jti)
-          if (!session || session.user !== payload.sub) return null
-        }
-        const bind = typeof payload.bind === 'string' ? payload.bind : undefined
-        return { user: payload.sub, sessionId: payload.jti, purpose, ...(bind ? { bind } : {}) }
-      } catch {
-        return null
+      const claims = await signed(token)
+      if (!claims) return null
+      if (claims.purpose === 'session') {
+        // The session must exist AND belong to the token's subject: a session id is never a
+        // credential for anyone but the user it was issued to. Read on every request, never cached:
+        // a revoked session (logout here or on another instance) fails the very next request.
+        const session = await store.get(SESSIONS, claims.sessionId)
+        if (!session || session.user !== claims.user) return null
       }
+      return claims
     },
     async revoke(sessionId) {
       if (await store.get(SESSIONS, sessionId)) {

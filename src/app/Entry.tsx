@@ -1,0 +1,65 @@
+/**
+ * What main.tsx renders. A tab that opens on the login page logged out gets only the routes (the login
+ * form, no shell); everything else of the console (App.tsx: the sync engine and Dexie, the shell, the
+ * feedback overlays and their websocket) is its own chunk, loaded as soon as the tab is logged in or is
+ * on any other page. So the first JavaScript of /ui/login is React, the router, the session and the
+ * form (issue 20, docs/performance.md "7. Bundle"). Once loaded, the console stays for the tab's life:
+ * a logout lands on a login page that still shows the console's toasts.
+ */
+import { lazy, Suspense, useState } from 'react'
+import { Router } from 'wouter'
+import { useBrowserLocation } from 'wouter/use-browser-location'
+import { AnalyticsCollector } from './analytics/AnalyticsCollector' // analytics: the login page is a visit too
+import { ROUTER_BASE } from './env'
+import { AppRoutes } from './routes/AppRoutes'
+import { matchRoute } from './routes/table'
+import { useSession } from './session/use-session'
+
+let loading: Promise<typeof import('./App')> | null = null
+
+/** Loads the console once; main.tsx starts it before the first render for every page but the login. */
+export function loadConsole(): Promise<typeof import('./App')> {
+  // The shell is fetched alongside, so AppRoutes' lazy Shell needs no second round trip.
+  loading ??= Promise.all([import('./App'), import('./feedback/shell-parts'), import('./shell/Shell')]).then(
+    ([app, feedback]) => {
+      feedback.wireFeedback() // feedback: error reporting, toasts seam, websocket on login
+      return app
+    },
+  )
+  return loading
+}
+
+const App = lazy(async () => ({ default: (await loadConsole()).App }))
+
+/** Whether a browser pathname (with the router base) is the login route. */
+export function isLoginPath(pathname: string): boolean {
+  const path = pathname.startsWith(ROUTER_BASE) ? pathname.slice(ROUTER_BASE.length) || '/' : pathname
+  return matchRoute(path).route.screen === 'login'
+}
+
+export function Entry() {
+  const session = useSession()
+  const [pathname] = useBrowserLocation()
+  const [full, setFull] = useState(false)
+  const needsConsole = session.status === 'authenticated' || !isLoginPath(pathname)
+  // Set during render (React's "adjusting state" pattern): the switch happens in the same pass.
+  if (needsConsole && !full) setFull(true)
+  if (full || needsConsole)
+    return (
+      <Suspense
+        fallback={
+          <div className="splash" role="status">
+            <span className="spinner" aria-hidden="true" />
+          </div>
+        }
+      >
+        <App />
+      </Suspense>
+    )
+  return (
+    <Router base={ROUTER_BASE}>
+      <AppRoutes />
+      <AnalyticsCollector />
+    </Router>
+  )
+}
