@@ -4,14 +4,14 @@
  * while /api is also proxied so relative calls keep working.
  */
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { build, defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
 const API_TARGET = process.env.MOMENTUM_API ?? 'http://127.0.0.1:8080'
 
 export default defineConfig(({ command }) => ({
   base: command === 'serve' ? '/' : '/ui/',
-  plugins: [react(), pwa()],
+  plugins: [react(), pwa(), analyticsScript()],
   build: { outDir: 'dist/ui', emptyOutDir: true, sourcemap: true },
   server: {
     port: 5173,
@@ -42,4 +42,39 @@ function pwa() {
     },
     devOptions: { enabled: false },
   })
+}
+
+/**
+ * The analytics client script for Web Server pages (docs/analytics-console.md): built on its own after
+ * the console, as one small classic script dist/ui/analytics.js with no shared chunks, so a page
+ * including it loads a few kilobytes and none of the console. Part of every build, so a plain
+ * `vite build` (npm start, the e2e fixtures) always has it.
+ */
+function analyticsScript(): Plugin {
+  let outDir = ''
+  return {
+    name: 'momentum-analytics-script',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir
+    },
+    async closeBundle() {
+      await build({
+        configFile: false,
+        logLevel: 'warn',
+        publicDir: false,
+        build: {
+          outDir,
+          emptyOutDir: false,
+          sourcemap: false,
+          lib: {
+            entry: 'src/app/analytics/client-script.ts',
+            formats: ['iife'],
+            name: 'momentumAnalyticsScript',
+            fileName: () => 'analytics.js',
+          },
+        },
+      })
+    },
+  }
 }

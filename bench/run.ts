@@ -16,6 +16,8 @@ import { type Builds, buildAll, ROOT } from './lib/build'
 import { BENCH_COLLECTION, type BenchContext } from './lib/context'
 import { startServer } from './lib/server'
 import { markdown, type Row, table } from './lib/stats'
+import { actionsSuite } from './suites/actions'
+import { analyticsSuite } from './suites/analytics'
 import { bundleSuite } from './suites/bundle'
 import { coldStartSuite } from './suites/cold-start'
 import { messagesSuite } from './suites/messages'
@@ -23,6 +25,7 @@ import { type MirrorResult, mirrorSuite } from './suites/mirror'
 import { pdfSuite } from './suites/pdf'
 import { reactivitySuite } from './suites/reactivity'
 import { replaySuite } from './suites/replay'
+import { reportsSuite } from './suites/reports'
 import { screenSuite } from './suites/screen'
 import { serverSuite } from './suites/server'
 import { storageSuite } from './suites/storage'
@@ -38,11 +41,14 @@ const SUITES = [
   'storage',
   'pdf',
   'messages',
+  'analytics',
+  'actions',
+  'reports',
   'mirror-100k',
 ]
 
 /** Suites that load neither the console nor the bench page: a run of only these skips the builds. */
-const NO_BUILD = new Set(['server', 'pdf', 'messages'])
+const NO_BUILD = new Set(['server', 'pdf', 'messages', 'analytics', 'actions'])
 
 function parseArgs(argv: string[]) {
   const quick = argv.includes('--quick')
@@ -63,7 +69,9 @@ function parseArgs(argv: string[]) {
   // The pdf suite's PDFs per side per round, and the messages suite's mails per round.
   const pdfCount = number('pdfs', quick ? 20 : 60)
   const mails = number('mails', quick ? 200 : 500)
-  return { quick, selected, partial: only !== undefined, storage, pdfCount, mails }
+  // The analytics suite's generated visits (the issue's million; 100,000 quick).
+  const visits = number('visits', quick ? 100_000 : 1_000_000)
+  return { quick, selected, partial: only !== undefined, storage, pdfCount, mails, visits }
 }
 
 function machine() {
@@ -97,7 +105,7 @@ function emptyBuilds(): Builds {
 }
 
 async function main() {
-  const { quick, selected, partial, storage, pdfCount, mails } = parseArgs(process.argv.slice(2))
+  const { quick, selected, partial, storage, pdfCount, mails, visits } = parseArgs(process.argv.slice(2))
   const started = Date.now()
   const log = (m: string) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`)
   const rows: Row[] = []
@@ -190,6 +198,37 @@ async function main() {
       const r = await messagesSuite(ctx, { mails, rounds: quick ? 1 : 3 })
       rows.push(...r.rows)
       details.messages = r.details
+    })
+    await guard('analytics', async () => {
+      const r = await analyticsSuite(ctx, { visits, rounds: quick ? 10 : 30 })
+      rows.push(...r.rows)
+      details.analytics = r.details
+    })
+    await guard('actions', async () => {
+      const r = await actionsSuite(ctx, {
+        count: quick ? 300 : 1000,
+        rounds: quick ? 1 : 3,
+        concurrency: 4,
+        colds: quick ? 3 : 7,
+      })
+      rows.push(...r.rows)
+      details.actions = r.details
+    })
+    await guard('reports', async () => {
+      const n = quick ? 10_000 : 100_000
+      log(`starting a server with ${n.toLocaleString('en-US')} documents for the reports suite`)
+      const big = await startServer({
+        uiDir: builds.uiDir,
+        staticDir: builds.pageDir,
+        collections: { [BENCH_COLLECTION]: n },
+      })
+      try {
+        const r = await reportsSuite(ctx, big, await big.login(), n, quick ? 3 : 7)
+        rows.push(...r.rows)
+        details.reports = r.details
+      } finally {
+        await big.stop()
+      }
     })
     await guard('mirror-100k', async () => {
       log('starting a second server with 100,000 documents')

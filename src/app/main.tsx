@@ -1,13 +1,13 @@
 /**
  * Entry point. Local state (token, remembered sidebar, cached site settings) is read before the first
  * render so the first paint already has the right theme and layout; then the stored session is
- * restored and revalidated, and the public settings refreshed in the background.
+ * restored and revalidated, and the public settings refreshed in the background. The console itself
+ * (App.tsx) is a chunk Entry.tsx loads, so a logged-out login page does not download it.
  */
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './App'
 import { installMenus } from './components/menus'
-import { wireFeedback } from './feedback/shell-parts' // feedback
+import { Entry, isLoginPath, loadConsole } from './Entry'
 import { preloadLocal } from './local-state'
 import { registerServiceWorker } from './pwa/register' // pwa
 import { restoreSession } from './session/session'
@@ -16,8 +16,9 @@ import './styles/base.css'
 import './styles/shell.css'
 import './styles/pages.css'
 
+// Any page but a logged-out login needs the console (Entry.tsx): fetch it while local state loads.
+if (!isLoginPath(location.pathname)) void loadConsole()
 await preloadLocal()
-wireFeedback() // feedback: error reporting, toasts seam, websocket on login
 installMenus() // every <details class="menu">: Escape, outside press, kept inside the window
 restoreSession()
 void loadSite()
@@ -25,6 +26,6 @@ registerServiceWorker() // pwa: offline shell, push, update announcement
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <Entry />
   </StrictMode>,
 )

@@ -21,6 +21,7 @@ import { registerModules } from './modules'
 import { manifestRoute } from './modules/manifest'
 import { blobStoresOf } from './modules/storage'
 import { webRootRoutes } from './modules/storage/web-root'
+import { stripeCspSources } from './payments/csp'
 import type { Services } from './services'
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -92,7 +93,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     return reply.status(404).type('text/plain').send('Not found')
   })
 
-  registerSecurityHeaders(app, config.trustedHosts)
+  registerSecurityHeaders(
+    app,
+    config.trustedHosts,
+    config.stripe ? stripeCspSources(config.stripe.jsUrl) : undefined,
+  )
   await app.register(fastifyCors, {
     origin: config.corsOrigins,
     credentials: true,

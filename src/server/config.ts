@@ -59,6 +59,8 @@ export interface ServerConfig {
   sms?: { url: string; accountSid: string; authToken: string; from: string }
   /** Overrides the message queue's retry, lease and tick constants (tests use short ones). */
   messageTiming?: { retryBaseMs?: number; maxAttempts?: number; leaseMs?: number; tickMs?: number }
+  /** How long a call invitation rings before it counts as missed (tests use a short one; VIDEO_RING_MS). */
+  videoRingMs?: number
   /**
    * MOMENTUM_PDF_ALLOW_HOSTS: hosts (or host:port) POST /api/pdf {url} may load although they are on
    * loopback or a private network; by default those are refused (docs/pdf.md#security).
@@ -80,7 +82,13 @@ export interface ServerConfig {
    * Stripe (MOMENTUM_STRIPE_SECRET_KEY, _WEBHOOK_SECRET, _API_URL; docs/payments.md). Unset, checkouts
    * use the built-in TEST provider: no account, no money, test card numbers only.
    */
-  stripe?: { secretKey: string; webhookSecret?: string; apiUrl?: string }
+  stripe?: { secretKey: string; webhookSecret?: string; apiUrl?: string; jsUrl?: string }
+  /**
+   * Most POST /api/transactions/init calls per IP and per user in CHECKOUT_INIT_WINDOW_MS (default
+   * CHECKOUT_INIT_MAX_PER_IP / _PER_USER); MOMENTUM_CHECKOUT_INIT_LIMIT sets both (the e2e fixtures
+   * raise it: every test there starts its checkouts from 127.0.0.1).
+   */
+  checkoutInitLimit?: { perIp: number; perUser: number }
 }
 
 export interface S3Config {
@@ -181,11 +189,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       static: quotaBytes(env.MOMENTUM_STATIC_QUOTA_BYTES),
     },
     s3: s3FromEnv(env),
+    checkoutInitLimit: /^[1-9]\d{0,8}$/.test(env.MOMENTUM_CHECKOUT_INIT_LIMIT ?? '')
+      ? {
+          perIp: Number(env.MOMENTUM_CHECKOUT_INIT_LIMIT),
+          perUser: Number(env.MOMENTUM_CHECKOUT_INIT_LIMIT),
+        }
+      : undefined,
     stripe: env.MOMENTUM_STRIPE_SECRET_KEY
       ? {
           secretKey: env.MOMENTUM_STRIPE_SECRET_KEY,
           webhookSecret: env.MOMENTUM_STRIPE_WEBHOOK_SECRET || undefined,
           apiUrl: env.MOMENTUM_STRIPE_API_URL?.trim() || undefined,
+          // Stripe.js for the checkout page (default STRIPE_JS_URL); its origin joins that page's CSP.
+          jsUrl: env.MOMENTUM_STRIPE_JS_URL?.trim() || undefined,
         }
       : undefined,
   }

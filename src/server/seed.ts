@@ -9,7 +9,8 @@ const FIRST = ['Ada', 'Ben', 'Chloe', 'Dev', 'Elif', 'Femi', 'Grace', 'Hugo', 'I
 const LAST = ['Novak', 'Okafor', 'Silva', 'Tanaka', 'Weber', 'Haddad', 'Kowalski', 'Lindqvist', 'Moreau']
 const CITIES = ['Lisbon', 'Lagos', 'Osaka', 'Berlin', 'Austin', 'Kraków', 'Lyon', 'Toronto']
 
-function rng(seed: number): () => number {
+/** A small seeded generator (LCG): the same sample data on every first start. */
+export function rng(seed: number): () => number {
   let s = seed
   return () => {
     s = (s * 1664525 + 1013904223) % 4294967296

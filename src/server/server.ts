@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import type { LogLevel } from '../shared/constants'
 import { buildApp } from './app'
 import { loadInstanceSecrets } from './auth/instance-secrets'
+import { createPermissionCache } from './auth/permission-cache'
 import { createTokenService } from './auth/tokens'
 import { type BootstrapResult, bootstrap } from './bootstrap'
 import type { ServerConfig } from './config'
@@ -16,6 +17,7 @@ import { applyTransportLimits, DEFAULT_TRANSPORT_LIMITS } from './http/timeouts'
 import { createMailService } from './mail/outbox'
 import { checkBucket } from './modules/storage/s3-client'
 import { createHub } from './realtime/hub'
+import { enforceSchemas } from './schemas/enforce'
 import type { Services } from './services'
 import { openStore } from './store/open'
 
@@ -30,7 +32,8 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   fs.mkdirSync(config.dataDir, { recursive: true })
   if (config.s3) await checkBucket(config.s3)
-  const store = await openStore(config)
+  // Every module writes through this wrapper, so a collection's schema holds on every path (issue 17).
+  const store = enforceSchemas(await openStore(config))
   const hub = createHub()
   const tokens = createTokenService(store, await loadInstanceSecrets(config.dataDir, store), {
     onRevoke: (id) => hub.sessionEnded(id),
@@ -46,19 +49,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       from: config.mailFrom,
       log: (level, message, ctx) => services.serverLog(level, message, ctx),
     }),
-    async permissionsOf(user) {
-      const doc = await store.get('users', user)
-      const groups = Array.isArray(doc?.groups) ? (doc.groups as unknown[]) : []
-      const perms = new Set<string>()
-      for (const g of groups) {
-        if (typeof g !== 'string') continue
-        const group = await store.get('groups', g)
-        for (const p of Array.isArray(group?.permissions) ? group.permissions : []) {
-          if (typeof p === 'string') perms.add(p)
-        }
-      }
-      return [...perms]
-    },
+    // Kept per user until a users/groups commit (auth/permission-cache.ts): read on every request.
+    permissionsOf: createPermissionCache(store).permissionsOf,
     serverLog(level: LogLevel, message: string, ctx?: Record<string, unknown>) {
       if (!config.quiet) console.log(`[${level}] ${message}`)
       store

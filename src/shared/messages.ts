@@ -651,7 +651,7 @@ export const MESSAGING_TEXT = {
   templateWrongKind: (id: string, kind: string, channel: string): string =>
     `Template ${id} is a ${kind} template; ${channel} needs a ${channel} template`,
   dataInvalid: 'data must be a JSON object',
-  roomMissing: 'A call needs the room to join (room: an id of letters, digits, - and _)',
+  roomMissing: 'room must be an id of letters, digits, - and _ (or left out for a new room)',
   notFailed: 'Only a failed message can be resent',
   smsNotConfigured: 'No SMS provider is configured (MOMENTUM_SMS_URL, _ACCOUNT_SID, _AUTH_TOKEN, _FROM)',
   smtpNotConfigured: 'No SMTP server is configured (MOMENTUM_SMTP_URL)',
@@ -701,6 +701,8 @@ export const PAYMENT_TEXT = {
   refundAmountInvalid: 'amount must be a whole number of minor units (cents), more than 0',
   refundTooLarge: (left: number): string => `A refund cannot exceed what is left of the payment (${left})`,
   refundFailed: 'The payment provider refused the refund',
+  initRateLimited: (seconds: number): string =>
+    `Too many checkouts started from here; try again in ${seconds} s`,
   testBanner:
     'TEST MODE: no money moves; use card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)',
 } as const
@@ -729,7 +731,28 @@ export const CHECKOUT_TEXT = {
   done: 'You can close this window.',
   close: 'Close',
   alreadyPaid: 'This order is already paid.',
-  stripeUnsupported: 'This checkout uses Stripe, which this page cannot show yet',
+  stripeNoKey:
+    'This shop has not finished setting up card payments (the Stripe publishable key is missing); try again later',
+  stripeLoadFailed: 'The card form could not be loaded; check your connection and reload this page',
+  stripeCardLabel: 'Card',
+  stripeSecure: 'Your card details go straight to Stripe; this shop never sees them.',
+  processing: 'Your payment is being processed; this page will not take another card for it',
+} as const
+
+/** The console's Transactions screen and Test checkout (docs/payments-console.md). */
+export const TRANSACTIONS_TEXT = {
+  refundNeedsNetwork:
+    'A refund needs a connection to the server and is never queued. You are offline: try again when you are back online.',
+  refundTitle: 'Refund this payment?',
+  refundText: (amount: string, who: string): string =>
+    `Refund ${amount} to ${who}? The money goes back through the payment provider; this cannot be undone.`,
+  refundButton: (amount: string): string => `Refund ${amount}`,
+  refunded: (amount: string): string => `Refunded ${amount}`,
+  refundAmountInvalid: (left: string): string => `Enter an amount more than 0 and at most ${left}`,
+  nothingToRefund: 'Nothing is left to refund on this payment.',
+  testCheckout: 'Test checkout',
+  testCheckoutDone: (status: string, total: string): string => `Test checkout ${status}: ${total}`,
+  testCheckoutDraft: 'A product needs a price and must be active before it can be sold',
 } as const
 
 /** Actions (issue 15, docs/actions.md). */
@@ -763,4 +786,148 @@ export const ACTION_TEXT = {
   killed: 'The action was stopped: its worker did not answer in time and was killed',
   tooManyDbCalls: 'The action made too many db calls',
   dbForbidden: (needed: string): string => `db: Requires one of: ${needed}`,
+  historyQueryInvalid: (name: string): string => `The run history's ${name} parameter is not valid`,
+  runsSettingInvalid:
+    'action_runs must be {"keep": runs kept per action (1–100,000), "days": days a run is kept (1–3,650)}',
+  eventLoop: (depth: number, cause: string): string =>
+    `Stopped: this event was caused by a chain of ${depth} EVENT runs (the last: run ${cause}); an action whose writes trigger actions again is stopped at depth ${depth} so it cannot loop forever`,
+  tokenGone:
+    'The API token this action was saved with is revoked or expired; save the action again to run it with your rights',
+  hostForbidden: (api: string, needed: string): string => `${api}: Requires one of: ${needed}`,
+  pdfNeedsSave:
+    'pdf: give save: {root, path}; a script cannot hold the PDF itself, so it is saved to Storage',
+} as const
+
+/** The Actions console (issue 15, docs/actions-console.md). */
+export const ACTIONS_CONSOLE_TEXT = {
+  gone: 'This action does not exist, or this device has not received it yet.',
+  runOffline: 'Running an action needs the network: the server runs it. Your edits are kept and sent later.',
+  runNeedsSave: 'Save your changes first: the server runs the saved action.',
+  runNeedsSync: 'Waiting for your saved changes to reach the server…',
+  inputInvalid: 'The input must be JSON, e.g. {"name": "Ada"}',
+  cronWords: (words: string): string => `Runs ${words.charAt(0).toLowerCase()}${words.slice(1)}`,
+  cronBad: (detail: string): string => `Not a valid cron expression: ${detail}`,
+  timezoneBad: 'Not an IANA time zone such as Europe/Berlin',
+  noNextRun: 'This schedule never runs again',
+  operationsMissing: 'Pick at least one operation',
+  disabled: 'Disabled: no trigger runs it',
+  historyEmpty: 'No runs yet.',
+  historyLive: 'Live: runs appear here as they finish',
+  historyFallback: 'Live: runs appear here as they finish (not kept on this device offline)',
+  errorAt: (kind: string, line: number | undefined): string =>
+    line ? `${kind} error at line ${line}` : `${kind} error`,
+  dryRun: 'Dry run: writes are checked, not done',
+  enabledChanged: (name: string, on: boolean): string => `${name} ${on ? 'enabled' : 'disabled'}`,
+} as const
+
+/** The analytics collector and its dashboards' API (issue 16, docs/analytics.md). */
+export const ANALYTICS_TEXT = {
+  invalidRecord: (detail: string): string => `Invalid analytics record: ${detail}`,
+  invalidPatch: (detail: string): string => `Invalid analytics update: ${detail}`,
+  visitMissing: 'No such visit, or it is older than the retention period',
+  invalidRange: (detail: string): string => `Invalid range: ${detail}`,
+  invalidIp: 'Not an IPv4 or IPv6 address',
+  invalidSettings: (detail: string): string => `Invalid analytics settings: ${detail}`,
+  tooMany: 'Too many analytics requests from this address; try again shortly',
+} as const
+
+/**
+ * Schemas (issue 17, docs/schemas.md): one message per field of a document that breaks its
+ * collection's JSON Schema, the same in the console's forms and in the server's 400. The e-mail
+ * format uses SERVER_TEXT.invalidEmail (SPEC §5's check).
+ */
+export const SCHEMA_TEXT = {
+  required: 'Required',
+  type: (type: string): string => `Must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`,
+  format: (format: string): string => `Must be a valid ${format}`,
+  enum: (values: readonly unknown[]): string =>
+    `Must be one of: ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+  const: (value: unknown): string => `Must be ${JSON.stringify(value)}`,
+  minimum: (n: number): string => `Must be at least ${n}`,
+  maximum: (n: number): string => `Must be at most ${n}`,
+  exclusiveMinimum: (n: number): string => `Must be greater than ${n}`,
+  exclusiveMaximum: (n: number): string => `Must be less than ${n}`,
+  multipleOf: (n: number): string => `Must be a multiple of ${n}`,
+  minLength: (n: number): string => `Must be at least ${countOf(n, 'character')}`,
+  maxLength: (n: number): string => `Must be at most ${countOf(n, 'character')}`,
+  pattern: 'Does not have the expected form',
+  minItems: (n: number): string => `Must have at least ${countOf(n, 'item')}`,
+  maxItems: (n: number): string => `Must have at most ${countOf(n, 'item')}`,
+  uniqueItems: 'Must not repeat an item',
+  notAllowed: 'Not a field of this collection',
+  choice: 'Does not match any of the allowed forms',
+  invalid: 'Is not valid',
+  errorsLabel: 'Fields that do not match the schema',
+  schemaInvalid: (detail: string): string => `Not a valid JSON Schema: ${detail}`,
+  schemaPathInvalid: "A schema is keyed by its collection's path, e.g. data/inspections",
+  /** Names each field, so a write refused on outbox replay explains itself in the sync inbox too. */
+  documentRejected: (fields: Record<string, string>): string =>
+    `The document does not match its collection's schema: ${Object.entries(fields)
+      .map(([field, message]) => `${field || 'the document'}: ${message}`)
+      .join('; ')}`,
+} as const
+
+/** Forms (issue 17, docs/forms.md): the form document's checks, submissions and the console's forms screens. */
+export const FORMS_TEXT = {
+  titleMissing: 'A form needs a title',
+  targetInvalid: 'The target must be a data collection, e.g. data/inspections',
+  fillInvalid: "Who may fill must be 'group' or 'link'",
+  groupMissing: 'Choose the group whose members may fill the form',
+  messageInvalid: 'The message after submitting must be text',
+  notifyInvalid: 'The notification needs an e-mail address',
+  fieldsInvalid: 'Fields must be a list of fields',
+  tooManyFields: (max: number): string => `A form has at most ${max} fields`,
+  nameInvalid: (name: string): string =>
+    `Field name '${name}' must start with a letter and hold only letters, digits and _ (64 at most)`,
+  nameTaken: (name: string): string => `Two fields are named '${name}'`,
+  typeInvalid: (name: string): string => `Field '${name}' has an unknown type`,
+  labelMissing: (name: string): string => `Field '${name}' needs a label`,
+  optionsMissing: (label: string): string => `'${label}' needs at least one option`,
+  optionsInvalid: (label: string): string => `'${label}' has an empty or repeated option`,
+  rangeInvalid: (label: string): string => `'${label}' has a minimum above its maximum`,
+  conditionInvalid: (label: string): string =>
+    `'${label}' can only depend on a field above it, with a text, number or yes/no value`,
+  notFound: 'No such form',
+  notAllowed: 'You may not fill this form',
+  loginToFill: 'Log in to fill this form',
+  tooMany: 'Too many submissions from this address; please wait a minute and send again',
+  answersInvalid: (count: number): string => `Some answers need attention (${countOf(count, 'field')})`,
+  queued: 'No network: your answers are kept on this device and sent when the connection returns',
+  waiting: (n: number): string => `${countOf(n, 'submission')} waiting to be sent`,
+  rejected: (message: string): string => `A queued submission was refused: ${message}`,
+  noFields: 'Add a field to start',
+  offlineNeverOpened: 'No network, and this form has not been opened on this device before.',
+  cachedCopy: 'Offline: this is the copy of the form kept on this device.',
+  previewChecked: 'Preview: these answers are valid (nothing was sent)',
+  notifySubject: (title: string): string => `New answers to ${title}`,
+  notifyIntro: (title: string, form: string): string => `Someone filled the form "${title}" (${form}):`,
+} as const
+
+/** Reports (issue 17, docs/reports.md): refusals of a definition, and the screen's words. */
+export const REPORT_TEXT = {
+  notObject: 'A report must be a JSON object',
+  collection: 'collection must be a collection path such as data/inspections',
+  filter:
+    'filter must be a list of {field, op, value} with op one of eq, ne, gt, gte, lt, lte, contains, exists, missing',
+  groupBy: (max: number): string => `groupBy must be a list of at most ${max} field names`,
+  aggregates: (max: number): string =>
+    `aggregates must list 1 to ${max} of count, or sum, avg, min, max with a field`,
+  sort: "sort must be {key, dir} with dir 'asc' or 'desc'",
+  limit: 'limit must be a whole number above 0',
+  view: 'view must be one of table, bar, line, pie',
+  title: 'title must be text',
+} as const
+
+/** Video calls (issue 18, docs/video.md): refusals of the signalling and the screen's words. */
+export const VIDEO_TEXT = {
+  roomInvalid: 'A room name is 1 to 128 letters, digits and . _ @ + -',
+  forbidden: 'You are not invited to this room',
+  full: (max: number): string => `This room is full (${max} people)`,
+  notJoined: 'Join the room first',
+  callNotRinging: (status: string): string => `The call is already ${status}`,
+  callNotFound: 'No such call',
+  noCamera: 'No camera or microphone could be opened. Check the browser permission, or join without them.',
+  insecure: 'Camera and microphone need a secure page (https:// or localhost).',
+  reconnecting: 'Reconnecting…',
+  connectionLost: 'The connection to the server was lost; the call resumes when it returns.',
 } as const

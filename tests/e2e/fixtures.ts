@@ -60,7 +60,12 @@ export async function startServer(
   seed: 'none' | 'sample',
   extraEnv: Record<string, string> = {},
   reuseDataDir?: string,
-): Promise<{ server: E2EServer; stop: (keepData?: boolean) => Promise<void> }> {
+): Promise<{
+  server: E2EServer
+  stop: (keepData?: boolean) => Promise<void>
+  /** SIGKILL, no shutdown (a crash or power cut); the data dir is kept for a restart (the chaos soak). */
+  kill: () => Promise<void>
+}> {
   // Another `vite build` may be rewriting dist/ui right now: give it a moment before giving up.
   for (let i = 0; i < 60 && !fs.existsSync(path.join(UI_DIR, 'index.html')); i++) {
     await new Promise((r) => setTimeout(r, 500))
@@ -81,6 +86,8 @@ export async function startServer(
       MOMENTUM_DATA: dataDir,
       MOMENTUM_ADMIN_PASSWORD: ADMIN_PASSWORD,
       MOMENTUM_QUIET: 'true',
+      // Every checkout here starts from 127.0.0.1: the per-IP limit on init would end the run early.
+      MOMENTUM_CHECKOUT_INIT_LIMIT: '100000',
       MOMENTUM_SEED: seed,
       MOMENTUM_UI_DIR: uiDir,
       ...extraEnv,
@@ -89,7 +96,11 @@ export async function startServer(
   })
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s:\n${output}`)), 30_000)
+    const timer = setTimeout(() => {
+      // Not left running: a caller that tries again on the same data dir must not get two servers.
+      child.kill('SIGKILL')
+      reject(new Error(`server did not start in 30 s:\n${output}`))
+    }, 30_000)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const m = output.match(/Momentum Console: (http:\/\/[^\s]+?)\/ui\//)
@@ -161,7 +172,13 @@ export async function startServer(
     }
     if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true })
   }
-  return { server, stop }
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((r) => child.once('exit', r))
+    child.kill('SIGKILL')
+    await exited
+  }
+  return { server, stop, kill }
 }
 
 export const test = base.extend<object, WorkerFixtures>({

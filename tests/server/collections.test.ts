@@ -30,7 +30,11 @@ const sampleBody = (module: string): Record<string, unknown> =>
     ? { name: 'Sample', permissions: ['products:r'] }
     : module === 'actions' // validated (issue 15): a trigger and code are required
       ? { name: 'Sample', n: 1, trigger: { type: 'GET' }, code: 'return 1' }
-      : { name: 'Sample', n: 1 }
+      : module === 'schemas' // validated (issue 17): a JSON Schema in `schema`, the id a collection path
+        ? { name: 'Sample', n: 1, schema: { type: 'object' } }
+        : module === 'forms' // validated (issue 17): a title, a data/ target, who may fill, fields
+          ? { name: 'Sample', n: 1, title: 'Sample', target: 'data/sample', fill: 'link', fields: [] }
+          : { name: 'Sample', n: 1 }
 
 // Transactions are written by the payment routes only (POST/PATCH 405, DELETE refunds):
 // tests/server/payments*.test.ts.
@@ -283,7 +287,7 @@ describe('Idempotency-Key', () => {
   it('replays the first response and writes once', async () => {
     const before = await server.services.store.headSeq()
     const send = () =>
-      server.api('/api/forms', {
+      server.api('/api/groups', {
         json: { _id: 'idem-1', trigger: 'CRON' },
         token: admin,
         headers: { 'idempotency-key': 'k-create-1' },
@@ -299,7 +303,7 @@ describe('Idempotency-Key', () => {
     expect(keyForReader(log[0]!.idempotencyKey, 'admin')).toBe('k-create-1')
 
     const patch = () =>
-      server.api('/api/forms/idem-1', {
+      server.api('/api/groups/idem-1', {
         method: 'PATCH',
         json: { count: 1 },
         token: admin,
@@ -308,17 +312,17 @@ describe('Idempotency-Key', () => {
     const p1 = await patch()
     const p2 = await patch()
     expect(p2.body).toEqual(p1.body)
-    expect((await server.services.store.get('forms', 'idem-1'))?._rev).toBe(2)
+    expect((await server.services.store.get('groups', 'idem-1'))?._rev).toBe(2)
   })
 
   it('refuses a key reused for a different body and writes nothing', async () => {
-    await server.api('/api/forms', {
+    await server.api('/api/groups', {
       json: { _id: 'idem-2' },
       token: admin,
       headers: { 'idempotency-key': 'k-reuse' },
     })
     const before = await server.services.store.headSeq()
-    const reused = await server.api('/api/forms', {
+    const reused = await server.api('/api/groups', {
       json: { _id: 'idem-3' },
       token: admin,
       headers: { 'idempotency-key': 'k-reuse' },
@@ -326,7 +330,7 @@ describe('Idempotency-Key', () => {
     expect(reused.status).toBe(400)
     expect(reused.body).toMatchObject({ message: SERVER_TEXT.idempotencyMismatch })
     expect(await server.services.store.headSeq()).toBe(before)
-    expect(await server.services.store.get('forms', 'idem-3')).toBeNull()
+    expect(await server.services.store.get('groups', 'idem-3')).toBeNull()
   })
 
   it('replays a delete', async () => {

@@ -95,7 +95,7 @@ describe('bad requests', () => {
       ],
       ['/api/sms', { to: '+15550000001', text: 'x'.repeat(1601) }, MESSAGING_TEXT.smsTooLong(1600)],
       ['/api/sms', { to: '+15550000001' }, MESSAGING_TEXT.smsTextMissing],
-      ['/api/call', { to: 'ann' }, MESSAGING_TEXT.roomMissing],
+      ['/api/call', { to: 'ann', room: 'no spaces' }, MESSAGING_TEXT.roomMissing],
       ['/api/call', { to: '+15550000001', room: 'r' }, MESSAGING_TEXT.notForChannel('+15550000001', 'call')],
     ]
     for (const [path, json, message] of cases) {

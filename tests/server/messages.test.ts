@@ -192,7 +192,7 @@ describe('POST /api/call', () => {
       expect(ring.payload).toMatchObject({
         room: 'daily-standup',
         from: 'admin',
-        url: '/ui/call/daily-standup',
+        url: '/ui/video/daily-standup',
       } satisfies Partial<CallInvitation>)
       const [doc] = await settled(server.services.store, { batch: (res.body as SendAnswer).batch })
       expect(doc).toMatchObject({ channel: 'call', to: 'callee', status: 'sent' })
@@ -201,7 +201,7 @@ describe('POST /api/call', () => {
       expect(received[0]!.payload).toMatchObject({
         type: 'notification',
         title: MESSAGING_TEXT.callTitle('admin'),
-        url: '/ui/call/daily-standup',
+        url: '/ui/video/daily-standup',
       })
     } finally {
       await socket.close()

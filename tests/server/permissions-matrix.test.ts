@@ -34,6 +34,8 @@ afterAll(async () => {
 /** Fields a module's validation requires (actions, issue 15), so a permitted write succeeds. */
 const VALID: Partial<Record<ModuleName, Record<string, unknown>>> = {
   actions: { name: 'fixture', trigger: { type: 'GET' }, code: '' },
+  schemas: { schema: { type: 'object' } }, // issue 17: a JSON Schema, the id a collection path
+  forms: { title: 'Fixture', target: 'data/fixture', fill: 'link', fields: [] },
 }
 
 type Route = 'list' | 'get' | 'create' | 'patch' | 'delete'

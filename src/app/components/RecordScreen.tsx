@@ -18,7 +18,7 @@ import { text } from '../routes/users/auth-data'
 import { SyncMarker, useConflictIds } from '../sync-ui/SyncMarker'
 
 export interface RecordScreenProps<T> {
-  collection: 'users' | 'groups' | 'templates' | 'discounts' | 'products'
+  collection: 'users' | 'groups' | 'templates' | 'discounts' | 'products' | 'actions' | 'forms'
   id: string
   /** useRow's answer: undefined while loading, null when this device does not have the record. */
   row: { doc: SyncDoc; pending: boolean } | null | undefined
@@ -58,19 +58,8 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
     }
   }
 
-  if (row === undefined)
-    return (
-      <div className="screen-loading" role="status">
-        <span className="spinner" aria-hidden="true" /> Loading…
-      </div>
-    )
-  if (!doc)
-    return (
-      <section className="empty-state" aria-labelledby="page-heading">
-        <h1 id="page-heading">{id}</h1>
-        <p>{props.goneText}</p>
-      </section>
-    )
+  if (row === undefined) return <RecordLoading />
+  if (!doc) return <RecordGone id={id} text={props.goneText} />
 
   return (
     <section className={`screen auth-screen ${props.className}`} aria-labelledby="page-heading">
@@ -102,6 +91,25 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
         </p>
       )}
       {props.children(doc)}
+    </section>
+  )
+}
+
+/** A detail screen while its record is read from the mirror. */
+export function RecordLoading() {
+  return (
+    <div className="screen-loading" role="status">
+      <span className="spinner" aria-hidden="true" /> Loading…
+    </div>
+  )
+}
+
+/** A detail screen whose record this device does not have (deleted, or not synced here). */
+export function RecordGone({ id, text }: { id: string; text: string }) {
+  return (
+    <section className="empty-state" aria-labelledby="page-heading">
+      <h1 id="page-heading">{id}</h1>
+      <p>{text}</p>
     </section>
   )
 }

@@ -2,15 +2,19 @@
  * Picks the route for the current path from the one route table, applies the guard (SPEC §4), sets the
  * document title, and renders the screen with or without the shell.
  */
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { Redirect, useLocation, useSearch } from 'wouter'
 import { SHELL_TEXT } from '../../shared/messages'
 import { inFrame } from '../env'
 import { useSession, useSite } from '../session/use-session'
 import { usePageChrome } from '../shell/page-chrome'
-import { Shell } from '../shell/Shell'
 import { screenFor } from './screens'
 import { matchRoute, routeTitle } from './table'
+
+// The shell (sidebar, toolbar, their menus and icons) is not part of the login page's first
+// JavaScript (issue 20); the console's App module imports it statically, so it is already loaded
+// whenever a logged-in page renders.
+const Shell = lazy(async () => ({ default: (await import('../shell/Shell')).Shell }))
 
 /** The login page's own redirect target, or '/' when it is missing or points off-site. */
 export function safeRedirect(value: string | null): string {
@@ -35,14 +39,7 @@ export function AppRoutes() {
     document.title = `${chrome.title} · ${site.title}`
   }, [chrome.title, site.title])
 
-  if (session.status === 'restoring') {
-    return (
-      <div className="splash" role="status">
-        <span className="spinner" aria-hidden="true" />
-        {SHELL_TEXT.restoring}
-      </div>
-    )
-  }
+  if (session.status === 'restoring') return <RestoringSplash />
   const loggedIn = session.status === 'authenticated'
   if (route.auth === 'required' && !loggedIn) {
     const intended = `${path}${search ? `?${search}` : ''}`
@@ -62,8 +59,25 @@ export function AppRoutes() {
       </main>
     )
   return (
-    <Shell route={route} chrome={chrome}>
-      {screen}
-    </Shell>
+    <Suspense
+      fallback={
+        <div className="splash" role="status">
+          <span className="spinner" aria-hidden="true" />
+        </div>
+      }
+    >
+      <Shell route={route} chrome={chrome}>
+        {screen}
+      </Shell>
+    </Suspense>
+  )
+}
+
+function RestoringSplash() {
+  return (
+    <div className="splash" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {SHELL_TEXT.restoring}
+    </div>
   )
 }

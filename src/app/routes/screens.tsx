@@ -3,21 +3,33 @@
  * to ComingSoon; when it is built, add one line here.
  */
 import type { ComponentType } from 'react'
+import { ActionRoute, ActionsRoute } from './actions' // actions console
+import { AnalyticsPagesRoute, AnalyticsUsersRoute } from './analytics' // analytics dashboards
 import { CheckoutRoute } from './checkout' // hosted checkout
 import { DatabaseRoute, DataEditorRoute } from './data' // screens: database
-import { DiscountRoute, DiscountsRoute } from './discounts' // payments console
 import { DownloadRoute } from './download' // screens: share-link download
-import { Home } from './home/Home'
+import { FormRoute, FormsRoute } from './forms' // forms (issue 17)
+import { lazyRoute } from './lazy-route'
 import { LoginPage } from './login/LoginPage'
 import { ClientLogsRoute, ServerLogsRoute } from './logs' // screens: logs
 import { MessagesRoute } from './messages' // messages console
-import { NotFound } from './not-found/NotFound'
-import { ComingSoon } from './placeholder/ComingSoon'
-import { ProductRoute, ProductsRoute } from './products' // payments console
+import { PaymentsRoute, TransactionRoute } from './payments' // payments console: transactions
+import { ReportRoute, ReportsRoute } from './reports' // reports (issue 17)
 import { SettingsRoute } from './settings' // screens: settings
 import { StaticRoute, StorageRoute } from './storage' // file browser
 import { TemplateRoute, TemplatesRoute } from './templates' // screens: templates
 import { GroupRoute, GroupsRoute, UserRoute, UsersRoute } from './users' // auth screens
+import { VideoRoute } from './video' // video calls (issue 18)
+
+// Only the login page is part of the first JavaScript (issue 20, docs/performance.md "7. Bundle"):
+// every other screen, these included, is a chunk of its own loaded on first use.
+const Home = lazyRoute(async () => (await import('./home/Home')).Home)
+const NotFound = lazyRoute(async () => (await import('./not-found/NotFound')).NotFound)
+const ComingSoon = lazyRoute(async () => (await import('./placeholder/ComingSoon')).ComingSoon)
+const DiscountsRoute = lazyRoute(async () => (await import('./discounts')).DiscountsRoute) // payments console
+const DiscountRoute = lazyRoute(async () => (await import('./discounts')).DiscountRoute) // payments console
+const ProductsRoute = lazyRoute(async () => (await import('./products')).ProductsRoute) // payments console
+const ProductRoute = lazyRoute(async () => (await import('./products')).ProductRoute) // payments console
 
 export interface ScreenProps {
   /** The route's display title. */
@@ -27,12 +39,18 @@ export interface ScreenProps {
 
 const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   home: Home,
+  'analytics-pages': AnalyticsPagesRoute, // analytics dashboards
+  'analytics-users': AnalyticsUsersRoute, // analytics dashboards
   login: LoginPage,
   'not-found': NotFound,
   data: DatabaseRoute, // screens: database
   download: DownloadRoute, // screens: share-link download
   checkout: CheckoutRoute, // hosted checkout
   'data-editor': DataEditorRoute, // screens: database
+  forms: FormsRoute, // forms (issue 17)
+  'forms-editor': FormRoute, // forms (issue 17)
+  reports: ReportsRoute, // reports (issue 17)
+  report: ReportRoute, // reports (issue 17)
   'logs-client': ClientLogsRoute, // screens: logs
   'logs-server': ServerLogsRoute, // screens: logs
   settings: SettingsRoute, // screens: settings
@@ -45,10 +63,15 @@ const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   group: GroupRoute, // auth screens
   templates: TemplatesRoute, // screens: templates
   template: TemplateRoute, // screens: templates
+  actions: ActionsRoute, // actions console
+  action: ActionRoute, // actions console
   discounts: DiscountsRoute, // payments console
   discount: DiscountRoute, // payments console
   products: ProductsRoute, // payments console
   product: ProductRoute, // payments console
+  payments: PaymentsRoute, // payments console: transactions
+  transaction: TransactionRoute, // payments console: transactions
+  video: VideoRoute, // video calls (issue 18)
 }
 
 export function screenFor(id: string): ComponentType<ScreenProps> {

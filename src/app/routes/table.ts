@@ -74,6 +74,10 @@ export const ROUTES: readonly RouteDef[] = [
   { ...page('/discounts/:id', 'Discount code', 'discount', 'required'), linkedOnly: true },
   { ...page('/products', 'Products', 'products', 'required'), linkedOnly: true },
   { ...page('/products/:id', 'Product', 'product', 'required'), linkedOnly: true },
+  { ...page('/payments/:id', 'Transaction', 'transaction', 'required'), linkedOnly: true },
+  // Reports (issue 17, docs/reports.md): linked from Forms & Reports; a report's address is its share link.
+  { ...page('/reports', 'Reports', 'reports', 'required'), linkedOnly: true },
+  { ...page('/reports/:id', 'Report', 'report', 'required'), linkedOnly: true },
 ]
 
 /** "any other path": the 404 page, shown inside the shell, with no auth flag. */

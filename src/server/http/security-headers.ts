@@ -9,6 +9,8 @@
  *   because the `logo` setting may be any address and avatars are previewed from blobs.
  *   `frame-ancestors 'self'` (and X-Frame-Options for older browsers) keeps another port or
  *   subdomain from framing it; only origins in MOMENTUM_TRUSTED_HOSTS are added (consoleCsp). The Vite dev server (`npm run dev`) is not this server and sends none.
+ *   One exception: the hosted checkout page (CHECKOUT_PAGE) alone also admits the card provider's
+ *   script, frames and API (Stripe.js; payments/csp.ts) while Stripe is configured.
  * - The API (/api): JSON and uploaded pictures, never a page to render: `default-src 'none'` and
  *   `sandbox`, so a picture uploaded as SVG and opened directly runs nothing.
  * - The Web Server root (every other path): files operators publish (and, later, upload) on the same
@@ -22,6 +24,7 @@
  * its `window.opener` to answer the page that opened it.
  */
 import type { FastifyInstance } from 'fastify'
+import { CHECKOUT_PAGE } from '../../shared/payments'
 import { originOf } from '../../shared/safe-urls'
 
 const policy = (directives: Record<string, string>): string =>
@@ -51,9 +54,16 @@ const CONSOLE_DIRECTIVES: Record<string, string> = {
  * this origin and the operator's MOMENTUM_TRUSTED_HOSTS may, the sites already trusted with a login
  * token. With none configured it is `frame-ancestors 'self'`.
  */
-export function consoleCsp(trustedHosts: readonly string[] = []): string {
+export function consoleCsp(
+  trustedHosts: readonly string[] = [],
+  extra: Readonly<Record<string, readonly string[]>> = {},
+): string {
   const ancestors = ["'self'", ...new Set(trustedHosts.map(originOf).filter((o): o is string => !!o))]
-  return policy({ ...CONSOLE_DIRECTIVES, 'frame-ancestors': ancestors.join(' ') })
+  const directives = { ...CONSOLE_DIRECTIVES }
+  for (const [name, sources] of Object.entries(extra)) {
+    directives[name] = [directives[name] ?? '', ...sources].join(' ').trim()
+  }
+  return policy({ ...directives, 'frame-ancestors': ancestors.join(' ') })
 }
 
 export const API_CSP = policy({ 'default-src': "'none'", 'frame-ancestors': "'none'", sandbox: '' })
@@ -78,13 +88,25 @@ export function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/')
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, trustedHosts: readonly string[] = []): void {
+/**
+ * `checkoutSources`: what the hosted checkout page (CHECKOUT_PAGE, and it alone) adds to the console's
+ * policy for the card provider's script (payments/csp.ts); absent, it runs under the console's.
+ */
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  trustedHosts: readonly string[] = [],
+  checkoutSources: Readonly<Record<string, readonly string[]>> = {},
+): void {
   const consolePolicy = consoleCsp(trustedHosts)
+  const checkoutPolicy = consoleCsp(trustedHosts, checkoutSources)
   app.addHook('onRequest', async (req, reply) => {
     const pathname = pathOf(req.url)
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'no-referrer')
-    if (isConsolePath(pathname)) {
+    if (pathname === CHECKOUT_PAGE || pathname === `${CHECKOUT_PAGE}/`) {
+      reply.header('content-security-policy', checkoutPolicy)
+      reply.header('x-frame-options', 'SAMEORIGIN')
+    } else if (isConsolePath(pathname)) {
       reply.header('content-security-policy', consolePolicy)
       // For browsers without frame-ancestors; the ones with it ignore this when the CSP is present.
       reply.header('x-frame-options', 'SAMEORIGIN')

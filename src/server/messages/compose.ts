@@ -5,6 +5,7 @@
  * mail to a group. Rendering happens here, before anything is stored, so a template error is the
  * request's 400 and the worker only ever sends finished content, the same on every retry.
  */
+import crypto from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { isValidEmail } from '../../shared/email'
 import { isValidId } from '../../shared/ids'
@@ -122,7 +123,8 @@ export async function parseDraft(
     }
     return { channel, bcc: [], template: null, data: {}, content: pushContent(title, text, link) }
   }
-  const room = body.room
+  // No room named: a fresh one, so "Call" on a user needs nothing else (issue 18).
+  const room = body.room === undefined || body.room === null || body.room === '' ? newRoom() : body.room
   if (!isValidId(room) || room.length > 128) throw badRequest(MESSAGING_TEXT.roomMissing)
   const caller = req.auth.user ?? 'Someone'
   const title = optionalString(body, 'title', 200) ?? MESSAGING_TEXT.callTitle(caller)
@@ -131,10 +133,15 @@ export async function parseDraft(
     room,
     title,
     body: text,
-    url: `/ui/call/${encodeURIComponent(room)}`,
+    url: `/ui/video/${encodeURIComponent(room)}`,
     from: req.auth.user,
   }
   return { channel, bcc: [], template: null, data: {}, content }
+}
+
+/** A room id nobody can guess: the invitation, not the name, is what lets people in. */
+function newRoom(): string {
+  return `call-${crypto.randomBytes(9).toString('base64url')}`
 }
 
 /** The content of one recipient's record: the free content, or the template rendered for them. */

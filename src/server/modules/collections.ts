@@ -28,8 +28,8 @@ export interface Prepared {
 }
 
 export interface CollectionOptions {
-  /** A SPEC §7 module, or a collection added by an issue (templates, issue 13). */
-  name: ModuleName | 'templates'
+  /** A SPEC §7 module, or a collection added by an issue (templates, issue 13; reports, issue 17). */
+  name: ModuleName | 'templates' | 'reports'
   /** Checks and reshapes an incoming create or patch body; throws ApiError 400 to refuse it. */
   prepare?: (
     body: Body,
@@ -223,8 +223,8 @@ function prepareGroup(body: Body): Prepared {
 export async function collectionsModule(api: FastifyInstance, services: Services): Promise<void> {
   // tokens: its own module (tokens.ts) — the secret is shown once and never stored in a document.
   // products, discounts, transactions: the payments module (payments.ts, issue 14).
-  // actions: its own module (actions.ts, issue 15).
-  for (const name of ['forms', 'schemas'] as const) {
+  // actions: its own module (actions.ts, issue 15). forms: its own module (forms.ts, issue 17).
+  for (const name of ['schemas'] as const) {
     registerCollection(api, services, { name })
   }
   registerCollection(api, services, { name: 'groups', prepare: prepareGroup })

@@ -6,15 +6,19 @@ import type { FastifyInstance } from 'fastify'
 import type { Services } from '../services'
 import { actionsModule } from './actions'
 import { aiModule } from './ai'
+import { analyticsModule } from './analytics'
 import { authModule } from './auth'
 import { batchModule } from './batch'
 import { collectionsModule } from './collections'
 import { dataModule } from './data'
+import { formsModule } from './forms'
 import { logsModule } from './logs'
 import { messagesModule } from './messages'
 import { notificationsModule } from './notifications'
 import { paymentsModule } from './payments'
 import { pdfModule } from './pdf'
+import { reportsModule } from './reports'
+import { schemasModule } from './schemas'
 import { settingsModule } from './settings'
 import { storageModule } from './storage'
 import { registerSync } from './sync'
@@ -22,6 +26,7 @@ import { templatesModule } from './templates'
 import { tokensModule } from './tokens'
 import { toolsModule } from './tools'
 import { usersModule } from './users'
+import { videoModule } from './video'
 
 export async function registerModules(api: FastifyInstance, services: Services): Promise<void> {
   void api
@@ -30,6 +35,9 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await authModule(api, services)
   await registerSync(api, services)
   await collectionsModule(api, services)
+  await schemasModule(api, services)
+  await reportsModule(api, services)
+  await formsModule(api, services)
   await paymentsModule(api, services)
   await usersModule(api, services)
   await tokensModule(api, services)
@@ -44,4 +52,6 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await templatesModule(api, services)
   await actionsModule(api, services)
   await pdfModule(api, services)
+  await analyticsModule(api, services)
+  await videoModule(api, services)
 }

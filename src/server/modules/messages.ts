@@ -33,6 +33,7 @@ import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
 import { oneAtATime } from '../http/one-at-a-time'
 import { bodyObject, writeContext } from '../http/writes'
 import { composeBatch } from '../messages/batch'
+import { registerMessageKick } from '../messages/kick'
 import { createProviders } from '../messages/providers'
 import { createMessageQueue } from '../messages/queue'
 import { twilioProvider } from '../messages/twilio'
@@ -83,6 +84,7 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
     unlisten()
     await queue.close()
   })
+  registerMessageKick(services, () => void queue.kick())
   // Records left queued by an earlier run (a restart, a provider that was down) go out now.
   void queue.kick()
 

@@ -10,8 +10,9 @@
  * manifest's icon), which may also be a path on this server or a data:image (issue 10).
  */
 import type { FastifyInstance } from 'fastify'
+import { ACTION_RUNS_SETTING, runRetention } from '../../shared/actions'
 import { LINK_SETTING_IDS, PUBLIC_SETTING_IDS } from '../../shared/constants'
-import { BROWSER_SECURITY_TEXT, COLLECTION_TEXT } from '../../shared/messages'
+import { ACTION_TEXT, BROWSER_SECURITY_TEXT, COLLECTION_TEXT } from '../../shared/messages'
 import { isHttpUrl, isSafeImageSrc } from '../../shared/safe-urls'
 import { ApiError, badRequest } from '../errors'
 import type { Services } from '../services'
@@ -47,6 +48,8 @@ function checkValue(id: string, value: unknown): void {
     throw badRequest(BROWSER_SECURITY_TEXT.settingUrlInvalid(id))
   if (IMAGE_SETTINGS.includes(id) && !unset(value) && !isSafeImageSrc(value))
     throw badRequest(BROWSER_SECURITY_TEXT.settingImageInvalid(id))
+  if (id === ACTION_RUNS_SETTING && runRetention(value) === null)
+    throw badRequest(ACTION_TEXT.runsSettingInvalid)
 }
 
 export async function settingsModule(api: FastifyInstance, services: Services): Promise<void> {

@@ -42,12 +42,15 @@ export interface ConnectionInit {
   permissions: string[]
   /** The page the client is on (the `url` query), kept for diagnostics. */
   url: string | null
+  /** The host name the browser used (the upgrade's Host header, without the port). */
+  host?: string | null
 }
 
 export class Connection implements HubClient {
   readonly user: string
   readonly sessionId: string
   readonly url: string | null
+  readonly host: string | null
   readonly topics = new Set<string>()
   /** Set by the ws ping sweep; a socket that misses a pong is terminated. */
   alive = true
@@ -64,6 +67,7 @@ export class Connection implements HubClient {
     this.user = init.user
     this.sessionId = init.sessionId
     this.url = init.url
+    this.host = init.host ?? null
     this.permissions = init.permissions
     this.currentGrants = parsePermissions(init.permissions)
     const { store } = init.services
@@ -263,8 +267,12 @@ export class Connection implements HubClient {
         this.stream.start(cursor, epoch || undefined)
         return
       }
-      default:
+      default: {
+        // Events of other modules (video signalling) are theirs to check; the sender is this socket.
+        const handler = this.init.services.hub.handlerOf(event)
+        if (handler) return handler(this, payload)
         return this.refuse(SYNC_TEXT.unknownEvent(event.slice(0, TOPIC_MAX_LENGTH)), event)
+      }
     }
   }
 }

@@ -21,7 +21,12 @@ export interface HubClient {
   epochChanged(): void
   /** Ends the socket: the session is over. */
   end(reason: string): void
+  /** The host name the browser reached the server by (the upgrade's Host), e.g. for TURN URLs. */
+  readonly host?: string | null
 }
+
+/** A client event another module handles (video signalling): the sender and its payload. */
+export type ClientEventHandler = (client: HubClient, payload: unknown) => void | Promise<void>
 
 export interface PublishOptions {
   /** Only subscribers for whom this returns true receive the message (e.g. a permission check). */
@@ -38,10 +43,17 @@ export interface Hub {
   /** Registers a socket; returns the function that removes it. */
   attach(client: HubClient): () => void
   clients(): ReadonlySet<HubClient>
+  /** Routes the client event `event` to a module (connection.ts asks for unknown events). */
+  handle(event: string, handler: ClientEventHandler): () => void
+  handlerOf(event: string): ClientEventHandler | undefined
+  /** Called when a socket goes away, so a module can drop what it held for it (video rooms). */
+  onDetach(listener: (client: HubClient) => void): () => void
 }
 
 export function createHub(): Hub {
   const clients = new Set<HubClient>()
+  const handlers = new Map<string, ClientEventHandler>()
+  const detachListeners = new Set<(client: HubClient) => void>()
   return {
     publish(topic, payload, options = {}) {
       let delivered = 0
@@ -64,11 +76,27 @@ export function createHub(): Hub {
     attach(client) {
       clients.add(client)
       return () => {
-        clients.delete(client)
+        if (!clients.delete(client)) return
+        for (const listener of detachListeners) listener(client)
       }
     },
     clients() {
       return clients
+    },
+    handle(event, handler) {
+      handlers.set(event, handler)
+      return () => {
+        if (handlers.get(event) === handler) handlers.delete(event)
+      }
+    },
+    handlerOf(event) {
+      return handlers.get(event)
+    },
+    onDetach(listener) {
+      detachListeners.add(listener)
+      return () => {
+        detachListeners.delete(listener)
+      }
     },
   }
 }

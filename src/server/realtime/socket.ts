@@ -102,6 +102,7 @@ export async function registerSocket(api: FastifyInstance, services: Services): 
       sessionId: auth.sessionId,
       permissions: auth.permissions,
       url: typeof query.url === 'string' ? query.url : null,
+      host: hostName(req.headers.host),
     })
     connections.add(conn)
     socketOf.set(conn, socket)
@@ -133,4 +134,14 @@ function overCap(connections: ReadonlySet<Connection>, user: string, sessionId: 
   if (ofSession >= SOCKETS_PER_SESSION_MAX) return SOCKETS_PER_SESSION_MAX
   if (ofUser >= SOCKETS_PER_USER_MAX) return SOCKETS_PER_USER_MAX
   return null
+}
+
+/** `example.com:8080` → `example.com`, `[::1]:8080` → `[::1]`; null when missing or malformed. */
+function hostName(host: string | undefined): string | null {
+  if (!host) return null
+  try {
+    return new URL(`http://${host}`).hostname || null
+  } catch {
+    return null
+  }
 }

@@ -19,10 +19,18 @@ import type { DocumentStore } from '../store/types'
 
 const PUBLIC_SETTINGS: ReadonlySet<string> = new Set(PUBLIC_SETTING_IDS)
 
+/**
+ * Collections a second permission path also reads, over REST (modules/collections.ts `readAlso`) and
+ * in the mirror alike: transactions by the menu key `payments` (SPEC §6, `payments:ru`).
+ */
+export const READ_ALSO = { transactions: 'payments' } as const
+
 export function canReadChange(grants: readonly Grant[], collection: string, id: string): boolean {
   if (isInternal(collection)) return false
   if (collection === 'settings' && PUBLIC_SETTINGS.has(id)) return true
-  return decide(grants, `${collection}/${id}`, 'r').allowed
+  if (decide(grants, `${collection}/${id}`, 'r').allowed) return true
+  const also = READ_ALSO[collection as keyof typeof READ_ALSO]
+  return !!also && decide(grants, `${also}/${id}`, 'r').allowed
 }
 
 /** The store's `changes()` predicate for one user's grants. */

@@ -10,6 +10,7 @@ import type { SyncDoc } from '../../../db/types'
 import { MESSAGE_REQUESTS_COLLECTION, SMS_TEXT_MAX } from '../../../shared/messaging'
 import { useMutate } from '../../data/sync-context'
 import { useCan } from '../../session/use-can'
+import { CallButton } from '../video/CallButton'
 import {
   COMPOSER_TABS,
   type ComposerTab,
@@ -207,6 +208,9 @@ export function Composer({ users, groups, templates }: Props) {
             <button type="submit" className="button button-primary" disabled={busy || !allowed}>
               {busy ? 'Sending…' : 'Send'}
             </button>
+            {tab === 'call' && (
+              <CallButton to={draft.to.map((p) => p.entry)} label="Call now" className="button" />
+            )}
           </div>
         </form>
       </div>

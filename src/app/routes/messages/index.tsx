@@ -1,21 +1,7 @@
-/** The Messages route, loaded on first use. */
-import { lazy, Suspense } from 'react'
-import type { ScreenProps } from '../screens'
+/**
+ * The Messages route, loaded on first use. (CallInvitations, the ring on every page, is imported by
+ * App.tsx from its own file, so the login page's first JavaScript does not carry it.)
+ */
+import { lazyRoute } from '../lazy-route'
 
-const Screen = lazy(async () => ({ default: (await import('./MessagesScreen')).MessagesScreen }))
-
-export function MessagesRoute(_props: ScreenProps) {
-  return (
-    <Suspense
-      fallback={
-        <div className="splash-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading…
-        </div>
-      }
-    >
-      <Screen />
-    </Suspense>
-  )
-}
-
-export { CallInvitations } from './CallInvitations'
+export const MessagesRoute = lazyRoute(async () => (await import('./MessagesScreen')).MessagesScreen)

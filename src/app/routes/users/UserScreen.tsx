@@ -18,6 +18,7 @@ import { useEditState } from '../../hooks/use-edit-state'
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import type { ScreenProps } from '../screens'
+import { CallButton } from '../video/CallButton'
 import { formatDate, strings, text, useCan, useRow, useRows } from './auth-data'
 import { NoAccess } from './NoAccess'
 import { PasswordCard } from './PasswordCard'
@@ -122,6 +123,7 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
       goneText={SCREENS_TEXT.userGone}
       className="user-screen"
       canDelete={allowed(`users/${id}:d`) && !own}
+      actions={own ? undefined : <CallButton to={[id]} />}
       meta={(d) => (
         <>
           {id} · last login {formatDate(d.lastLogin)}
