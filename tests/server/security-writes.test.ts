@@ -155,12 +155,8 @@ describe('idempotency records', () => {
       .createHash('sha256')
       .update(`POST /api/users ${JSON.stringify(body)}`)
       .digest('hex')
-    const db = new Database(
-      path.join(server.dataDir, fs.readdirSync(server.dataDir).find((f) => f.endsWith('.db'))!),
-      {
-        readonly: true,
-      },
-    )
+    // The document store's file (analytics keep their own analytics.db beside it).
+    const db = new Database(path.join(server.dataDir, 'momentum.db'), { readonly: true })
     try {
       // Stored under the caller's credential (src/server/http/idempotency.ts).
       const rows = db
