@@ -74,6 +74,8 @@ export const SERVER_TEXT = {
   userExists: 'A user with this username already exists',
   notFound: 'Not found',
   invalidId: 'Invalid id: use 1-128 letters, digits and . _ @ + - (not . or ..)',
+  /** The "New …" forms' check of the id the user typed, naming what the id is called there. */
+  idRule: (what: string) => `Use 1-128 letters, digits and . _ @ + - for the ${what}`,
   invalidCollection: 'Invalid name: use 1-64 letters, digits, _ and -, starting with a letter or digit',
   invalidJson: 'Request body is not valid JSON',
   bodyTooLarge: 'Request body is too large',

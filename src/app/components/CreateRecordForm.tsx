@@ -1,9 +1,14 @@
 /**
- * The "New …" form of a record list (RecordList's renderCreate): a panel of labelled text inputs, the
- * error of the last attempt, and one submit button. Sections keep their own state and checks and
- * pass the fields in; the markup and its accessibility live here once.
+ * The "New …" form of a record list (RecordList's renderCreate): a panel of labelled inputs (text, or
+ * a select when a field has options), the error of the last attempt, and one submit button; and
+ * useCreateRecord, the id check → outbox create → "saved" toast → open it that every section shares.
+ * Sections keep their own fields and starter documents; the markup and its accessibility live here once.
  */
-import type { FormEvent } from 'react'
+import { type FormEvent, useState } from 'react'
+import { isValidId } from '../../shared/ids'
+import { SERVER_TEXT } from '../../shared/messages'
+import { useMutate } from '../data/sync-context'
+import { notifySaved } from '../feedback/notify'
 
 export interface CreateField {
   id: string
@@ -11,6 +16,36 @@ export interface CreateField {
   value: string
   onChange: (value: string) => void
   placeholder?: string
+  /** A select of these values instead of a text input. */
+  options?: readonly string[]
+}
+
+/**
+ * Creates a record through the outbox from the typed id and a starter body. `build` returns the body,
+ * or a message when another field is not acceptable; `idName` names the id in the error ("id", "path").
+ */
+export function useCreateRecord(
+  collection: string,
+  noun: string,
+  onDone: (id: string) => void,
+  idName = 'id',
+) {
+  const mutate = useMutate()
+  const [error, setError] = useState<string | null>(null)
+  const submit = async (typed: string, build: (id: string) => Record<string, unknown> | string) => {
+    const id = typed.trim()
+    if (!isValidId(id)) return setError(SERVER_TEXT.idRule(idName))
+    const body = build(id)
+    if (typeof body === 'string') return setError(body)
+    try {
+      await mutate.create(collection, body, id)
+      notifySaved(`${noun} ${id}`)
+      onDone(id)
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+    }
+  }
+  return { error, submit }
 }
 
 export function CreateRecordForm(props: {
@@ -30,13 +65,28 @@ export function CreateRecordForm(props: {
         {props.fields.map((f) => (
           <div className="field" key={f.id}>
             <label htmlFor={f.id}>{f.label}</label>
-            <input
-              id={f.id}
-              className="input"
-              placeholder={f.placeholder}
-              value={f.value}
-              onChange={(e) => f.onChange(e.target.value)}
-            />
+            {f.options ? (
+              <select
+                id={f.id}
+                className="input"
+                value={f.value}
+                onChange={(e) => f.onChange(e.target.value)}
+              >
+                {f.options.map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={f.id}
+                className="input"
+                placeholder={f.placeholder}
+                value={f.value}
+                onChange={(e) => f.onChange(e.target.value)}
+              />
+            )}
           </div>
         ))}
       </div>

@@ -4,18 +4,18 @@
  * words. Built on the shared RecordList; this file brings the columns, the trigger filter and the
  * create form. A new action opens in its editor at once, online or not.
  */
-import { type FormEvent, useCallback, useMemo, useState } from 'react'
+
+import { useCallback, useMemo, useState } from 'react'
 import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { ACTION_TRIGGERS, type ActionTriggerType } from '../../../shared/actions'
-import { isValidId } from '../../../shared/ids'
 import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { FilterSelect } from '../../components/FilterSelect'
 import { NameCell } from '../../components/NameCell'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
 import { useMutate } from '../../data/sync-context'
-import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { formatDate, text, useCan } from '../users/auth-data'
@@ -23,7 +23,6 @@ import { NoAccess } from '../users/NoAccess'
 import { ACTIONS, type RunDoc, useActions, useLastRuns } from './action-data'
 import { starterOf } from './action-form'
 import { RunStatus } from './RunDetails'
-import { Text, TriggerTypeField } from './TriggerFields'
 import { nextRunText, TriggerBadge, triggerOf, triggerText } from './triggers'
 import { useNow } from './use-now'
 import '../../components/ui.css'
@@ -196,40 +195,27 @@ function EnabledSwitch({ doc }: { doc: SyncDoc }) {
 }
 
 function CreateAction({ onDone }: { onDone: (id: string) => void }) {
-  const mutate = useMutate()
   const [id, setId] = useState('')
   const [name, setName] = useState('')
   const [type, setType] = useState<ActionTriggerType>('POST')
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    const aid = id.trim()
-    if (!isValidId(aid)) return setError('Use 1-128 letters, digits and . _ @ + - for the id')
-    try {
-      await mutate.create(ACTIONS, starterOf(name.trim() || aid, type), aid)
-      notifySaved(`Action ${aid}`)
-      onDone(aid)
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err))
-    }
-  }
+  const { error, submit } = useCreateRecord(ACTIONS, 'Action', onDone)
   return (
-    <form className="panel create-form" onSubmit={submit} aria-label="New action" noValidate>
-      <div className="form-grid">
-        <Text id="new-action-id" label="Action id" value={id} onChange={setId} />
-        <Text id="new-action-name" label="Name" value={name} onChange={setName} />
-        <TriggerTypeField id="new-action-trigger" label="Trigger" value={type} onChange={setType} />
-      </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="actions">
-        <button type="submit" className="button button-primary">
-          Create action
-        </button>
-      </div>
-    </form>
+    <CreateRecordForm
+      label="New action"
+      submitLabel="Create action"
+      error={error}
+      onSubmit={() => submit(id, (aid) => starterOf(name.trim() || aid, type))}
+      fields={[
+        { id: 'new-action-id', label: 'Action id', value: id, onChange: setId },
+        { id: 'new-action-name', label: 'Name', value: name, onChange: setName },
+        {
+          id: 'new-action-trigger',
+          label: 'Trigger',
+          value: type,
+          onChange: (t) => setType(t as ActionTriggerType),
+          options: ACTION_TRIGGERS,
+        },
+      ]}
+    />
   )
 }

@@ -1,5 +1,6 @@
 /** Discount codes as a catalogue section (catalog/catalog-kind.ts): the code is the record's id. */
 import { isValidId } from '../../../shared/ids'
+import { SERVER_TEXT } from '../../../shared/messages'
 import type { CatalogKind } from '../catalog/catalog-kind'
 import { DiscountFields } from './DiscountFields'
 import { type DiscountForm, discountFields, discountFormOf } from './discount-form'
@@ -17,6 +18,6 @@ export const DISCOUNTS: CatalogKind<DiscountForm> = {
   idField: {
     label: 'Code',
     normalize: (typed) => typed.trim().toUpperCase(),
-    check: (id) => (isValidId(id) ? null : 'Use 1-128 letters, digits and . _ @ + - for the code'),
+    check: (id) => (isValidId(id) ? null : SERVER_TEXT.idRule('code')),
   },
 }

@@ -9,15 +9,12 @@ import { useCallback, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { FORMS, isFormTarget } from '../../../shared/forms'
-import { isValidId } from '../../../shared/ids'
 import { FORMS_TEXT } from '../../../shared/messages'
-import { CreateRecordForm } from '../../components/CreateRecordForm'
+import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { NameCell } from '../../components/NameCell'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
 import { useRows } from '../../data/collection-rows'
-import { useMutate } from '../../data/sync-context'
-import { notifySaved } from '../../feedback/notify'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { text, useCan } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'
@@ -102,31 +99,22 @@ function FormsList() {
 }
 
 function CreateForm({ onDone }: { onDone: (id: string) => void }) {
-  const mutate = useMutate()
   const [id, setId] = useState('')
   const [title, setTitle] = useState('')
   const [target, setTarget] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const submit = async () => {
-    const fid = id.trim()
+  const { error, submit } = useCreateRecord(FORMS, 'Form', onDone, 'path')
+  const build = () => {
     const collection = target.trim().startsWith('data/') ? target.trim() : `data/${target.trim()}`
-    if (!isValidId(fid)) return setError('Use 1-128 letters, digits and . _ @ + - for the path')
-    if (!title.trim()) return setError(FORMS_TEXT.titleMissing)
-    if (!isFormTarget(collection)) return setError(FORMS_TEXT.targetInvalid)
-    try {
-      await mutate.create(FORMS, docOf(starterForm(title.trim(), collection)), fid)
-      notifySaved(`Form ${fid}`)
-      onDone(fid)
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err))
-    }
+    if (!title.trim()) return FORMS_TEXT.titleMissing
+    if (!isFormTarget(collection)) return FORMS_TEXT.targetInvalid
+    return docOf(starterForm(title.trim(), collection))
   }
   return (
     <CreateRecordForm
       label="New form"
       submitLabel="Create form"
       error={error}
-      onSubmit={submit}
+      onSubmit={() => submit(id, build)}
       fields={[
         { id: 'new-form-id', label: 'Path', value: id, onChange: setId },
         { id: 'new-form-title', label: 'Title', value: title, onChange: setTitle },

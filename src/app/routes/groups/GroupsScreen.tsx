@@ -3,16 +3,15 @@
  * table with member counts, bulk delete (SPEC §8) and a "New group" form. Creating works offline: the
  * group goes through the outbox and its page opens at once.
  */
+
 import { CloudOff } from 'lucide-react'
-import { type FormEvent, useCallback, useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { isValidId } from '../../../shared/ids'
 import { SCREENS_TEXT } from '../../../shared/messages'
+import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
-import { useMutate } from '../../data/sync-context'
-import { notifySaved } from '../../feedback/notify'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { strings, text, useCan, useRows } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'
@@ -113,49 +112,19 @@ function GroupsList() {
 }
 
 function CreateGroup({ onDone }: { onDone: (id: string) => void }) {
-  const mutate = useMutate()
   const [id, setId] = useState('')
   const [name, setName] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    const gid = id.trim()
-    if (!isValidId(gid)) return setError('Use 1-128 letters, digits and . _ @ + - for the id')
-    try {
-      await mutate.create('groups', { name: name.trim() || gid, description: '', permissions: [] }, gid)
-      notifySaved(`Group ${gid}`)
-      onDone(gid)
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err))
-    }
-  }
+  const { error, submit } = useCreateRecord('groups', 'Group', onDone)
   return (
-    <form className="panel create-form" onSubmit={submit} aria-label="New group" noValidate>
-      <div className="form-grid">
-        <div className="field">
-          <label htmlFor="new-group-id">Group id</label>
-          <input id="new-group-id" className="input" value={id} onChange={(e) => setId(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="new-group-name">Name</label>
-          <input
-            id="new-group-name"
-            className="input"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-      </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="actions">
-        <button type="submit" className="button button-primary">
-          Create group
-        </button>
-      </div>
-    </form>
+    <CreateRecordForm
+      label="New group"
+      submitLabel="Create group"
+      error={error}
+      onSubmit={() => submit(id, (gid) => ({ name: name.trim() || gid, description: '', permissions: [] }))}
+      fields={[
+        { id: 'new-group-id', label: 'Group id', value: id, onChange: setId },
+        { id: 'new-group-name', label: 'Name', value: name, onChange: setName },
+      ]}
+    />
   )
 }

@@ -3,16 +3,16 @@
  * bulk delete and "New report" (an id and a collection). Built on the shared RecordList. Works offline:
  * a new report goes through the outbox and opens at once.
  */
-import { type FormEvent, useCallback, useState } from 'react'
+
+import { useCallback, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { isValidCollectionPath, isValidId } from '../../../shared/ids'
+import { isValidCollectionPath } from '../../../shared/ids'
 import { REPORT_TEXT } from '../../../shared/messages'
+import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
 import { useRows } from '../../data/collection-rows'
-import { useMutate } from '../../data/sync-context'
-import { notifySaved } from '../../feedback/notify'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { text, useCan } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'
@@ -76,50 +76,23 @@ function ReportsList() {
 }
 
 function CreateReport({ onDone }: { onDone: (id: string) => void }) {
-  const mutate = useMutate()
   const [id, setId] = useState('')
   const [collection, setCollection] = useState('data/')
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    const rid = id.trim()
-    if (!isValidId(rid)) return setError('Use 1-128 letters, digits and . _ @ + - for the id')
-    if (!isValidCollectionPath(collection.trim())) return setError(REPORT_TEXT.collection)
-    try {
-      await mutate.create(REPORTS, { title: rid, ...starterReport(collection.trim()) }, rid)
-      notifySaved(`Report ${rid}`)
-      onDone(rid)
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err))
-    }
-  }
+  const { error, submit } = useCreateRecord(REPORTS, 'Report', onDone)
+  const build = (rid: string) =>
+    isValidCollectionPath(collection.trim())
+      ? { title: rid, ...starterReport(collection.trim()) }
+      : REPORT_TEXT.collection
   return (
-    <form className="panel create-form" onSubmit={submit} aria-label="New report" noValidate>
-      <div className="form-grid">
-        <div className="field">
-          <label htmlFor="new-report-id">Report id</label>
-          <input id="new-report-id" className="input" value={id} onChange={(e) => setId(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="new-report-collection">Collection</label>
-          <input
-            id="new-report-collection"
-            className="input"
-            value={collection}
-            onChange={(e) => setCollection(e.target.value)}
-          />
-        </div>
-      </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="actions">
-        <button type="submit" className="button button-primary">
-          Create report
-        </button>
-      </div>
-    </form>
+    <CreateRecordForm
+      label="New report"
+      submitLabel="Create report"
+      error={error}
+      onSubmit={() => submit(id, build)}
+      fields={[
+        { id: 'new-report-id', label: 'Report id', value: id, onChange: setId },
+        { id: 'new-report-collection', label: 'Collection', value: collection, onChange: setCollection },
+      ]}
+    />
   )
 }

@@ -4,17 +4,16 @@
  * this file brings only the columns, the kind filter and the create form. Works offline: a new
  * template goes through the outbox and its editor opens at once.
  */
+
 import { CloudOff } from 'lucide-react'
-import { type FormEvent, useCallback, useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { isValidId } from '../../../shared/ids'
 import { SCREENS_TEXT } from '../../../shared/messages'
 import { TEMPLATE_KINDS, type TemplateKind } from '../../../shared/templates'
+import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
-import { useMutate } from '../../data/sync-context'
-import { notifySaved } from '../../feedback/notify'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { text, useCan } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'
@@ -136,65 +135,27 @@ function CreateTemplate({
   initialKind: TemplateKind
   onDone: (id: string) => void
 }) {
-  const mutate = useMutate()
   const [id, setId] = useState('')
   const [name, setName] = useState('')
   const [kind, setKind] = useState<TemplateKind>(initialKind)
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    const tid = id.trim()
-    if (!isValidId(tid)) return setError('Use 1-128 letters, digits and . _ @ + - for the id')
-    try {
-      await mutate.create(TEMPLATES, starterOf(kind, name.trim() || tid), tid)
-      notifySaved(`Template ${tid}`)
-      onDone(tid)
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err))
-    }
-  }
+  const { error, submit } = useCreateRecord(TEMPLATES, 'Template', onDone)
   return (
-    <form className="panel create-form" onSubmit={submit} aria-label="New template" noValidate>
-      <div className="form-grid">
-        <div className="field">
-          <label htmlFor="new-template-kind">Kind</label>
-          <select
-            id="new-template-kind"
-            className="input"
-            value={kind}
-            onChange={(e) => setKind(e.target.value as TemplateKind)}
-          >
-            {TEMPLATE_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="new-template-id">Template id</label>
-          <input id="new-template-id" className="input" value={id} onChange={(e) => setId(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="new-template-name">Name</label>
-          <input
-            id="new-template-name"
-            className="input"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-      </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="actions">
-        <button type="submit" className="button button-primary">
-          Create template
-        </button>
-      </div>
-    </form>
+    <CreateRecordForm
+      label="New template"
+      submitLabel="Create template"
+      error={error}
+      onSubmit={() => submit(id, (tid) => starterOf(kind, name.trim() || tid))}
+      fields={[
+        {
+          id: 'new-template-kind',
+          label: 'Kind',
+          value: kind,
+          onChange: (k) => setKind(k as TemplateKind),
+          options: TEMPLATE_KINDS,
+        },
+        { id: 'new-template-id', label: 'Template id', value: id, onChange: setId },
+        { id: 'new-template-name', label: 'Name', value: name, onChange: setName },
+      ]}
+    />
   )
 }

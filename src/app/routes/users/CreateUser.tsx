@@ -6,7 +6,7 @@
  */
 import { type FormEvent, useState } from 'react'
 import { isValidId } from '../../../shared/ids'
-import { AUTH_SCREENS_TEXT, VALIDATION } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, SERVER_TEXT, VALIDATION } from '../../../shared/messages'
 import { api } from '../../api/client'
 import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
@@ -37,7 +37,7 @@ export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: 
     const id = form.id.trim()
     const password = form.password.trim()
     if (!id || (online && !password)) return setError(VALIDATION.registerMissing)
-    if (!isValidId(id)) return setError('Use 1-128 letters, digits and . _ @ + - for the username')
+    if (!isValidId(id)) return setError(SERVER_TEXT.idRule('username'))
     if (online) {
       const problem = await newPasswordProblem(password, [id, form.name, form.email])
       if (problem) return setError(problem)
