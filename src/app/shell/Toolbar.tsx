@@ -114,6 +114,9 @@ function SaveButton({ save }: { save: SaveAction }) {
       onClick={run}
       disabled={save.disabled || busy}
       aria-busy={busy || undefined}
+      // The visible label is hidden on narrow screens (drawer layout); the name must stay.
+      aria-label={label}
+      title={label}
     >
       {busy ? (
         <LoaderCircle className="spin" size={18} aria-hidden="true" />
