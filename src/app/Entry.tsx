@@ -11,6 +11,7 @@ import { Router } from 'wouter'
 import { useBrowserLocation } from 'wouter/use-browser-location'
 import { AnalyticsCollector } from './analytics/AnalyticsCollector' // analytics: the login page is a visit too
 import { ROUTER_BASE } from './env'
+import { SiteInstallPrompt } from './feedback/SiteInstallPrompt'
 import { AppRoutes } from './routes/AppRoutes'
 import { matchRoute } from './routes/table'
 import { useSession } from './session/use-session'
@@ -60,6 +61,7 @@ export function Entry() {
     <Router base={ROUTER_BASE}>
       <AppRoutes />
       <AnalyticsCollector />
+      <SiteInstallPrompt />
     </Router>
   )
 }

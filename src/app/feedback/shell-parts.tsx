@@ -4,7 +4,6 @@
  * the sidebar's assistant opener, and the wiring to the session: the shell's `notify` seam feeds the
  * toasts, login starts the websocket, logout and expiry close it and clear the chat and toasts.
  */
-import { useSyncExternalStore } from 'react'
 import { TOAST_COLOURS } from '../../shared/constants'
 import { AssistantPopup } from '../assistant/AssistantPopup'
 import { clearAssistantChat, openAssistant } from '../assistant/assistant-store'
@@ -12,11 +11,10 @@ import { setToastHandler } from '../notify'
 import { ConnectionIndicator } from '../realtime/ConnectionIndicator'
 import { realtime } from '../realtime/connection'
 import { onSessionEvent, sessionStore } from '../session/session'
-import { siteStore } from '../settings/site'
 import { ConfirmDialogHost } from './ConfirmDialog'
 import { confirmStore } from './confirm-store'
-import { InstallPrompt } from './InstallPrompt'
 import { installFeedback } from './install'
+import { SiteInstallPrompt } from './SiteInstallPrompt'
 import { Toaster } from './Toaster'
 import { clearToasts, type ToastKind, toast } from './toast-store'
 
@@ -24,11 +22,6 @@ const KIND_OF_COLOUR = Object.fromEntries(Object.entries(TOAST_COLOURS).map(([k,
   string,
   ToastKind
 >
-
-function SiteInstallPrompt() {
-  const site = useSyncExternalStore(siteStore.subscribe, siteStore.get, siteStore.get)
-  return <InstallPrompt title={site.title} logo={site.logo} />
-}
 
 export const feedbackOverlays = [Toaster, ConfirmDialogHost, AssistantPopup, SiteInstallPrompt]
 export const feedbackToolbar = [ConnectionIndicator]
