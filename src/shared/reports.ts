@@ -304,3 +304,17 @@ export function parseReport(
   if (limit !== undefined) def.limit = limit as number
   return { ok: true, def }
 }
+
+/** A cell as shown: `—` for no value, numbers by formatNumber, other values as JSON. */
+export const cellText = (v: unknown): string =>
+  v === null || v === undefined
+    ? '—'
+    : typeof v === 'number'
+      ? formatNumber(v)
+      : typeof v === 'string'
+        ? v
+        : JSON.stringify(v)
+
+/** Up to 6 decimals, without trailing zeros; the same on every device and the server (no locale grouping). */
+export const formatNumber = (n: number): string =>
+  Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6)))

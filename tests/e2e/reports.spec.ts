@@ -2,10 +2,13 @@
  * Reports (issue 17), desktop and 375 px: a saved report opened with the server cut off (the socket
  * proxy: a real cut for the page, its workers and the service worker) is computed from the local
  * mirror, and its table equals what POST /api/reports/run answers for the same definition; back online,
- * "Run on the server" says the numbers agree. The schema side: the Database document form shows the
+ * "Run on the server" says the numbers agree. Export PDF is disabled with the needs-network words while
+ * the server is cut off, and back online downloads the server's PDF. The schema side: the Database document form shows the
  * collection schema's field messages before saving, offline too, and saves nothing while they stand.
  */
+import fs from 'node:fs'
 import type { Page } from '@playwright/test'
+import { AUTH_SCREENS_TEXT } from '../../src/shared/messages'
 import { expect, openLoggedIn, test } from './fixtures'
 import { engineReady } from './pages/sync-panel'
 import { startSocketProxy } from './socket-proxy'
@@ -95,11 +98,22 @@ for (const { name, viewport } of WIDTHS) {
           .poll(() => tableCells(page, 'Report on this device'), { timeout: 30_000 })
           .toEqual(printed(remote.body))
         await expect(page.getByRole('img', { name: 'Report chart' })).toBeVisible()
+        // The PDF is printed by the server: out of reach, the button says so instead of failing.
+        const exportPdf = page.getByRole('button', { name: 'Export PDF' })
+        await expect(exportPdf).toBeDisabled({ timeout: 30_000 })
+        await expect(page.getByText(AUTH_SCREENS_TEXT.needsNetwork('Exporting a PDF'))).toBeVisible()
 
         proxy.offline = false
         await page.getByRole('button', { name: 'Run on the server' }).click()
         await expect(page.getByText('The server gives the same numbers.')).toBeVisible({ timeout: 30_000 })
         expect(await tableCells(page, 'Report on the server')).toEqual(printed(remote.body))
+        await expect(exportPdf).toBeEnabled({ timeout: 30_000 })
+        const download = page.waitForEvent('download')
+        await exportPdf.click()
+        const file = await download
+        expect(file.suggestedFilename()).toBe(`${id}.pdf`)
+        const bytes = fs.readFileSync((await file.path())!)
+        expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
       } finally {
         await proxy.close()
       }

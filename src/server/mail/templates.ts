@@ -23,6 +23,7 @@ as it is.</p>`
   return { to, subject: `Reset your ${title} password`, text, html }
 }
 
-function escapeHtml(value: string): string {
+/** Text for HTML content or a quoted attribute (also used by the reports' PDF). */
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }

@@ -7,14 +7,20 @@
  *
  * Running needs read access to the report's collection; documents hidden from the caller by a narrowed
  * grant (`data/c/x:n`) are left out, as the mirror leaves them out.
+ *
+ * PDF export (POST /api/reports/pdf with a definition, GET /api/reports/{id}/pdf for a saved one) runs
+ * the report exactly as /run does, under the same permissions (no `pdf:c`: printing a report you may
+ * run shows nothing more), and prints it through the PDF module's renderer (pdf/report-html.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { mergePatch, stripMeta } from '../../shared/merge-patch'
 import { SERVER_TEXT } from '../../shared/messages'
 import { createReport, parseReport, type ReportDefinition, type ReportResult } from '../../shared/reports'
 import { requirePermission } from '../auth/guard'
 import { badRequest, notFound } from '../errors'
 import { canRead, grantsNarrowIds } from '../http/list-visible'
+import { reportHtml } from '../pdf/report-html'
+import { renderPdf } from '../pdf/request'
 import type { Services } from '../services'
 import type { DocumentStore } from '../store/types'
 import { idParam, registerCollection } from './collections'
@@ -70,9 +76,24 @@ export async function reportsModule(api: FastifyInstance, services: Services): P
     )
   }
 
+  const pdf = async (req: FastifyRequest, reply: FastifyReply, def: ReportDefinition, name: string) => {
+    const result = await run(req, def)
+    const bytes = await renderPdf(services, { html: reportHtml(def, result, name, new Date()) }, {})
+    const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf`
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${file}"`)
+      .header('cache-control', 'no-store')
+      .send(bytes)
+  }
+
   // Any logged-in caller; the collection's read permission is checked on the definition.
   api.post(`/${REPORTS}/run`, { config: { access: 'session' } }, async (req) =>
     run(req, definition(req.body)),
+  )
+
+  api.post(`/${REPORTS}/pdf`, { config: { access: 'session' } }, async (req, reply) =>
+    pdf(req, reply, definition(req.body), 'report'),
   )
 
   api.get(
@@ -82,6 +103,16 @@ export async function reportsModule(api: FastifyInstance, services: Services): P
       const doc = await store.get(REPORTS, idParam(req))
       if (!doc) throw notFound(SERVER_TEXT.notFound)
       return run(req, definition(stripMeta(doc)))
+    },
+  )
+
+  api.get(
+    `/${REPORTS}/:id/pdf`,
+    { config: { access: (req) => `${REPORTS}/${idParam(req)}:r` } },
+    async (req, reply) => {
+      const doc = await store.get(REPORTS, idParam(req))
+      if (!doc) throw notFound(SERVER_TEXT.notFound)
+      return pdf(req, reply, definition(stripMeta(doc)), idParam(req))
     },
   )
 }

@@ -3,11 +3,13 @@
  * mirror — live, offline included — as a table or a chart. "Run on the server" asks POST
  * /api/reports/run for the same definition (for a collection this device does not hold in full) and
  * says whether the numbers agree. Save (toolbar or Ctrl/Cmd+S) writes the definition through the
- * outbox; CSV downloads what is shown. The address is the report's shareable path.
+ * outbox; CSV downloads what is shown. Export PDF has the server compute and print the definition as
+ * edited (docs/reports.md#pdf), so it needs the server and is disabled while it is out of reach. The
+ * address is the report's shareable path.
  */
-import { Download, Server } from 'lucide-react'
+import { Download, FileText, Server } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { parseReport, type ReportResult } from '../../../shared/reports'
 import { downloadBlob } from '../../components/format'
 import { RecordGone, RecordLoading } from '../../components/RecordScreen'
@@ -17,11 +19,15 @@ import { deepEqual } from '../../feedback/deep-equal'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { useServerReachable } from '../actions/triggers'
+import { onlineOnlyError } from '../users/auth-data'
 import { DefinitionForm, type Draft } from './DefinitionForm'
 import { ReportView } from './ReportView'
-import { REPORTS, reportCsv, runOnServer, useLocalReport } from './report-data'
+import { REPORTS, reportCsv, reportPdf, runOnServer, useLocalReport } from './report-data'
 import '../../components/ui.css'
 import './reports.css'
+
+const PDF_WHAT = 'Exporting a PDF'
 
 export function ReportScreen({ id }: { id: string }) {
   const row = useRow(REPORTS, id)
@@ -68,6 +74,8 @@ function ReportBody({
   const local = useLocalReport(def)
   const [server, setServer] = useState<{ key: string; result: ReportResult } | null>(null)
   const [running, setRunning] = useState(false)
+  const [exporting, setExporting] = useState(false)
+  const reachable = useServerReachable()
   const modified = !saved || !deepEqual(pick(saved), draft)
   const key = JSON.stringify(def)
   const serverResult = server?.key === key ? server.result : null
@@ -92,6 +100,18 @@ function ReportBody({
       toast.error(e instanceof Error ? e.message : String(e))
     } finally {
       setRunning(false)
+    }
+  }
+
+  const exportPdf = async () => {
+    if (!def) return
+    setExporting(true)
+    try {
+      downloadBlob(await reportPdf({ ...def, ...(draft.title ? { title: draft.title } : {}) }), `${id}.pdf`)
+    } catch (e) {
+      toast.error(onlineOnlyError(PDF_WHAT, e))
+    } finally {
+      setExporting(false)
     }
   }
 
@@ -123,8 +143,22 @@ function ReportBody({
           >
             <Download size={16} aria-hidden="true" /> CSV
           </button>
+          <button
+            type="button"
+            className="button button-quiet"
+            disabled={!def || !reachable || exporting}
+            aria-describedby={reachable ? undefined : 'report-pdf-offline'}
+            onClick={() => void exportPdf()}
+          >
+            <FileText size={16} aria-hidden="true" /> {exporting ? 'Exporting…' : 'Export PDF'}
+          </button>
         </div>
       </header>
+      {!reachable && (
+        <p id="report-pdf-offline" className="field-hint" role="status">
+          {AUTH_SCREENS_TEXT.needsNetwork(PDF_WHAT)}
+        </p>
+      )}
       <details className="panel report-definition" open={!saved || modified || undefined}>
         <summary>Definition</summary>
         <DefinitionForm draft={draft} onChange={onChange} />

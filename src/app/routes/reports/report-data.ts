@@ -33,6 +33,10 @@ export function useLocalReport(def: ReportDefinition | null): ReportResult | und
 export const runOnServer = (def: ReportDefinition): Promise<ReportResult> =>
   api.request<ReportResult>('/api/reports/run', { method: 'POST', body: def })
 
+/** The definition printed by the server (docs/reports.md#pdf); the draft, so unsaved edits print too. */
+export const reportPdf = (def: ReportDefinition): Promise<Blob> =>
+  api.request<Blob>('/api/reports/pdf', { method: 'POST', body: def })
+
 /** A filter value as typed: a number when it reads as one, true/false/null, else the text. */
 export function typedValue(text: string): string | number | boolean | null {
   const t = text.trim()
@@ -43,18 +47,8 @@ export function typedValue(text: string): string | number | boolean | null {
   return text
 }
 
-export const cellText = (v: unknown): string =>
-  v === null || v === undefined
-    ? '—'
-    : typeof v === 'number'
-      ? formatNumber(v)
-      : typeof v === 'string'
-        ? v
-        : JSON.stringify(v)
-
-/** Up to 6 decimals, without trailing zeros; the same on every device (no locale grouping). */
-export const formatNumber = (n: number): string =>
-  Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6)))
+// One formatting for the screen, the CSV's neighbour and the server's PDF (src/shared/reports.ts).
+export { cellText, formatNumber } from '../../../shared/reports'
 
 export async function reportCsv(result: ReportResult): Promise<Blob> {
   const text = await toCsv(
