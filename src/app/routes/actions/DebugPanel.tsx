@@ -10,10 +10,10 @@ import { useState } from 'react'
 import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject } from '../../components/json-text'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { onlineOnlyError } from '../users/auth-data'
 import { type DebugAnswer, debugAction } from './action-data'
 import { RunDetails, RunStatus } from './RunDetails'
-import { useServerReachable } from './triggers'
 
 interface Props {
   id: string

@@ -5,7 +5,6 @@
  */
 import { formatDistance } from 'date-fns'
 import type { SyncDoc } from '../../../db/types'
-import { useDisplayStatus } from '../../sync-ui/use-display-status'
 import { isHttp } from './action-form'
 import { cronPreview, cronWords } from './cron'
 
@@ -37,13 +36,4 @@ export function nextRunText(doc: SyncDoc, now: Date): { words: string; at?: Date
 
 export function TriggerBadge({ type }: { type: string | undefined }) {
   return <span className={`kind-badge trigger-${(type ?? '').toLowerCase()}`}>{type ?? '?'}</span>
-}
-
-/**
- * Whether server-only calls can be made: the toolbar's status, which knows when the server is out of
- * reach although the browser has a link (navigator.onLine alone stays true then), and answers for
- * tabs that are not the sync leader too.
- */
-export function useServerReachable(): boolean {
-  return useDisplayStatus().network !== 'offline'
 }

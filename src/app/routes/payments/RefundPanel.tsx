@@ -11,10 +11,10 @@ import { TRANSACTIONS_TEXT } from '../../../shared/messages'
 import { api } from '../../api/client'
 import { confirm } from '../../feedback/confirm-store'
 import { toast } from '../../feedback/toast-store'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { formatMoney, fromMinor, toMinor } from '../products/money'
 import { isNetworkError } from '../users/auth-data'
 import { customerText, refundable } from './transaction-view'
-import { useServerReachable } from './use-server-reachable'
 
 export function RefundPanel({ doc }: { doc: SyncDoc }) {
   const currency = typeof doc.currency === 'string' ? doc.currency : 'EUR'

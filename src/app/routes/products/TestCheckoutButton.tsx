@@ -11,8 +11,8 @@ import { Link } from 'wouter'
 import { TRANSACTIONS_TEXT } from '../../../shared/messages'
 import { type CheckoutResult, openCheckout } from '../../api/checkout-popup'
 import { toast } from '../../feedback/toast-store'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { STATUS_LABEL } from '../payments/transaction-view'
-import { useServerReachable } from '../payments/use-server-reachable'
 import { formatMoney } from './money'
 
 export function TestCheckoutButton({ product }: { product: string }) {
