@@ -29,6 +29,7 @@ import { reportsSuite } from './suites/reports'
 import { screenSuite } from './suites/screen'
 import { serverSuite } from './suites/server'
 import { storageSuite } from './suites/storage'
+import { videoSuite } from './suites/video'
 
 const SUITES = [
   'mirror',
@@ -44,11 +45,14 @@ const SUITES = [
   'analytics',
   'actions',
   'reports',
+  'video',
   'mirror-100k',
 ]
 
 /** Suites that load neither the console nor the bench page: a run of only these skips the builds. */
 const NO_BUILD = new Set(['server', 'pdf', 'messages', 'analytics', 'actions'])
+/** Suites that load the console but not the bench page: they may run on a prebuilt one (--ui-dir). */
+const CONSOLE_ONLY = new Set(['video'])
 
 function parseArgs(argv: string[]) {
   const quick = argv.includes('--quick')
@@ -71,7 +75,24 @@ function parseArgs(argv: string[]) {
   const mails = number('mails', quick ? 200 : 500)
   // The analytics suite's generated visits (the issue's million; 100,000 quick).
   const visits = number('visits', quick ? 100_000 : 1_000_000)
-  return { quick, selected, partial: only !== undefined, storage, pdfCount, mails, visits }
+  // The video suite's rounds per row (each: two fresh contexts joining a room, and the in-page floor).
+  const videoRounds = number('video-rounds', quick ? 3 : 9)
+  // A console already built (e.g. dist/ui) instead of a fresh temp build: only for suites that load
+  // the console alone (CONSOLE_ONLY), so a loaded machine can check one of them without two vite builds.
+  const uiDir = argv.find((a) => a.startsWith('--ui-dir='))?.slice('--ui-dir='.length)
+  if (uiDir && [...selected].some((s) => !CONSOLE_ONLY.has(s) && !NO_BUILD.has(s)))
+    throw new Error(`--ui-dir is only for suites that load the console alone: ${[...CONSOLE_ONLY]}`)
+  return {
+    quick,
+    selected,
+    partial: only !== undefined,
+    storage,
+    pdfCount,
+    mails,
+    visits,
+    videoRounds,
+    uiDir,
+  }
 }
 
 function machine() {
@@ -105,16 +126,19 @@ function emptyBuilds(): Builds {
 }
 
 async function main() {
-  const { quick, selected, partial, storage, pdfCount, mails, visits } = parseArgs(process.argv.slice(2))
+  const { quick, selected, partial, storage, pdfCount, mails, visits, videoRounds, uiDir } = parseArgs(
+    process.argv.slice(2),
+  )
   const started = Date.now()
   const log = (m: string) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`)
   const rows: Row[] = []
   const details: Record<string, unknown> = {}
   const machineBefore = machine()
 
-  const needsBuild = [...selected].some((s) => !NO_BUILD.has(s))
+  const needsBuild = !uiDir && [...selected].some((s) => !NO_BUILD.has(s))
   if (needsBuild) log('building the console and the bench page')
   const builds = needsBuild ? await buildAll() : emptyBuilds()
+  if (uiDir) builds.uiDir = path.resolve(uiDir)
   const replayCount = quick ? 200 : 1000
   const server = await startServer({
     uiDir: builds.uiDir,
@@ -229,6 +253,11 @@ async function main() {
       } finally {
         await big.stop()
       }
+    })
+    await guard('video', async () => {
+      const r = await videoSuite(ctx, { rounds: videoRounds })
+      rows.push(...r.rows)
+      details.video = r.details
     })
     await guard('mirror-100k', async () => {
       log('starting a second server with 100,000 documents')

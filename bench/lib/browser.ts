@@ -6,7 +6,8 @@ import { type Browser, type BrowserContext, type BrowserContextOptions, chromium
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-export function launch(): Promise<Browser> {
+/** `extraArgs`: more Chromium flags (the video suite's fake camera and microphone). */
+export function launch(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -21,6 +22,7 @@ export function launch(): Promise<Browser> {
       '--disable-dev-shm-usage',
       // performance.memory with exact figures, not the bucketed ones pages get by default.
       '--enable-precise-memory-info',
+      ...extraArgs,
     ],
   })
 }

@@ -5,18 +5,13 @@
  * with; a peer cut off by a real network cut (the socket proxy) comes back into the call; leave and
  * rejoin; an invitation rings and Accept joins the room; a user who is not allowed cannot join.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import config from '../../playwright.config'
+import { startCoturn, TURNSERVER } from '../helpers/coturn'
 import { type E2EServer, expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { VideoPage } from './pages/video'
 import { startSocketProxy } from './socket-proxy'
-
-const TURNSERVER = '/usr/bin/turnserver'
 
 test.use({
   launchOptions: {
@@ -88,8 +83,8 @@ test('two people see each other: both decode the other’s video', async ({ brow
 test('through the TURN relay only, with the credentials the server issued', async ({ browser, server }) => {
   test.skip(!fs.existsSync(TURNSERVER), `coturn is not installed (${TURNSERVER}); .ci/run installs it`)
   const secret = `e2e-${Date.now()}`
-  const port = await freePort()
-  const turn = await startCoturn(port, secret)
+  const turn = await startCoturn(secret)
+  const port = turn.port
   try {
     const token = await server.login()
     await setting(server, token, 'webrtc_key', secret)
@@ -197,59 +192,4 @@ async function setting(server: E2EServer, token: string, id: string, value: unkn
   let res = await server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token })
   if (res.status === 404) res = await server.api('/api/settings', { json: { _id: id, value }, token })
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300)
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-/** coturn on loopback with the TURN REST secret (use-auth-secret), as docs/video.md describes. */
-async function startCoturn(port: number, secret: string): Promise<{ log(): string; stop(): void }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-turn-'))
-  let output = ''
-  const child: ChildProcess = spawn(
-    TURNSERVER,
-    [
-      '-n',
-      '--listening-ip=127.0.0.1',
-      '--relay-ip=127.0.0.1',
-      `--listening-port=${port}`,
-      '--use-auth-secret',
-      `--static-auth-secret=${secret}`,
-      '--realm=momentum.test',
-      '--no-tls',
-      '--no-dtls',
-      '--no-cli',
-      // The two browsers are on this machine: let the relay reach loopback peers.
-      '--allow-loopback-peers',
-      `--userdb=${path.join(dir, 'turndb')}`,
-      `--pidfile=${path.join(dir, 'turn.pid')}`,
-      '--log-file=stdout',
-      '--simple-log',
-      '--verbose',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  child.stdout!.on('data', (c: Buffer) => {
-    output += c.toString()
-  })
-  child.stderr!.on('data', (c: Buffer) => {
-    output += c.toString()
-  })
-  await expect.poll(() => output.includes('Total General servers') || child.exitCode !== null).toBe(true)
-  if (child.exitCode !== null) throw new Error(`turnserver exited:\n${output}`)
-  return {
-    log: () => output,
-    stop() {
-      child.kill('SIGTERM')
-      fs.rmSync(dir, { recursive: true, force: true })
-    },
-  }
 }
