@@ -17,6 +17,10 @@ import { engineReady } from './pages/sync-panel'
 import { startSocketProxy } from './socket-proxy'
 import { DESKTOP, PHONE } from './widths'
 
+// Its own server: the first test starts from an empty Transactions list, which other specs' checkouts
+// on a shared worker server would fill.
+test.use({ isolate: 'payments' })
+
 const eur = (minor: number) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(minor / 100)
 

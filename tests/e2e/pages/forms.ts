@@ -102,8 +102,15 @@ export class FormEditorPage {
   }
 
   async anyoneWithTheLink(): Promise<void> {
-    await this.page.getByRole('radio', { name: /Anyone with the link/ }).focus()
-    await this.page.keyboard.press('Space')
+    const radio = this.page.getByRole('radio', { name: /Anyone with the link/ })
+    // Saved right after, so the choice must have reached the editor first. Under load a re-render just
+    // after the previous step (removing a field) can take the focus back before Space lands; Space on a
+    // checked radio changes nothing, so trying again is safe.
+    await expect(async () => {
+      await radio.focus()
+      await this.page.keyboard.press('Space')
+      await expect(radio).toBeChecked({ timeout: 1000 })
+    }).toPass({ timeout: 15_000 })
   }
 
   async save(): Promise<void> {
