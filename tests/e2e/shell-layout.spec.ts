@@ -97,6 +97,8 @@ test.describe('sidebar on a desktop', () => {
     await expect(shell.nav).toBeVisible()
     await expect(shell.footer).toHaveCount(0)
     await shell.navigate('Actions')
+    // The screen loads lazily: scroll only once it is there (a half-loaded page is too short to scroll).
+    await expect(page.getByRole('heading', { level: 1, name: 'Actions' })).toBeVisible()
     await expect(shell.footer).toContainText(`© ${new Date().getFullYear()} Momentum`)
     await expect(shell.footer).toContainText('Version 0.1.0')
     await page.setViewportSize({ width: 1280, height: 300 })
