@@ -74,3 +74,33 @@ async function buildHello(outDir: string): Promise<void> {
     },
   })
 }
+
+/**
+ * bench/page/<name>.ts as one IIFE (global `globalName`), so page.evaluate can load it into a console
+ * page that the bench did not build (the reports and storage suites drive the real console).
+ */
+export async function buildPageScript(name: string, globalName: string): Promise<string> {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), `momentum-bench-${name}-`))
+  try {
+    await build({
+      configFile: false,
+      root: ROOT,
+      logLevel: 'warn',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        sourcemap: false,
+        lib: {
+          entry: path.join(ROOT, `bench/page/${name}.ts`),
+          formats: ['iife'],
+          name: globalName,
+          fileName: () => `${name}.js`,
+        },
+      },
+    })
+    return fs.readFileSync(path.join(outDir, `${name}.js`), 'utf8')
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true })
+  }
+}

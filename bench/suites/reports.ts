@@ -1,53 +1,10 @@
-/**
- * 15. Reports (issue 17): one report — filter, group by two fields, count/sum/avg/min/max — over
- * 100,000 mirrored documents (10,000 quick), computed in Chromium the way the Reports screen does it
- * (read the collection from the IndexedDB mirror, then the shared computeReport), against the same
- * definition computed by the server (POST /api/reports/run, which pages through the store and runs the
- * same code). Rounds alternate the two sides so load on the shared machine hits them alike; medians
- * are reported, and each round checks both sides give the same result (the suite fails otherwise).
- *
- * The browser half (bench/page/reports.ts) is built as an IIFE and evaluated in a console page
- * (/ui/login, service workers blocked), like the storage suite's upload: the bench page's Web root
- * origin is sandboxed (security-headers.ts), so it has no IndexedDB.
- */
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { build } from 'vite'
 import type { ReportDefinition, ReportResult } from '../../src/shared/reports'
-import { ROOT } from '../lib/build'
+import { buildPageScript } from '../lib/build'
 import { BENCH_COLLECTION, type BenchContext } from '../lib/context'
 import type { BenchServer } from '../lib/server'
 import { median, type Row, row } from '../lib/stats'
 import type { BenchReportsApi } from '../page/reports'
-
-/** bench/page/reports.ts as one IIFE, so page.evaluate can load it into a console page. */
-async function buildReportsScript(): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-bench-reports-'))
-  try {
-    await build({
-      configFile: false,
-      root: ROOT,
-      logLevel: 'warn',
-      define: { 'process.env.NODE_ENV': '"production"' },
-      build: {
-        outDir,
-        emptyOutDir: true,
-        sourcemap: false,
-        lib: {
-          entry: path.join(ROOT, 'bench/page/reports.ts'),
-          formats: ['iife'],
-          name: 'benchReportsBundle',
-          fileName: () => 'reports.js',
-        },
-      },
-    })
-    return fs.readFileSync(path.join(outDir, 'reports.js'), 'utf8')
-  } finally {
-    fs.rmSync(outDir, { recursive: true, force: true })
-  }
-}
 
 export const REPORT_DEF: ReportDefinition = {
   collection: `data/${BENCH_COLLECTION}`,
@@ -71,7 +28,7 @@ export async function reportsSuite(
   n: number,
   rounds: number,
 ): Promise<{ rows: Row[]; details: Record<string, unknown> }> {
-  const script = await buildReportsScript()
+  const script = await buildPageScript('reports', 'benchReportsBundle')
   const context = await ctx.browser.newContext({ serviceWorkers: 'block' })
   const samples = { local: [] as number[], server: [] as number[] }
   try {

@@ -16,12 +16,10 @@
  *   fetching the folder's listing from the API and parsing it.
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
-import { build } from 'vite'
 import { newContext } from '../lib/browser'
-import { ROOT } from '../lib/build'
+import { buildPageScript } from '../lib/build'
 import { engineReady, storeToken, waitForMirroredRow } from '../lib/console'
 import type { BenchContext } from '../lib/context'
 import { median, type Row, round, row } from '../lib/stats'
@@ -39,33 +37,6 @@ const UPLOAD_FOLDER = 'bench-upload'
 const LIST_FOLDER = 'bench-list'
 const MiB = 1024 * 1024
 
-/** bench/page/upload.ts as one IIFE, so page.evaluate can load it into a console page. */
-async function buildUploadScript(): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-bench-upload-'))
-  try {
-    await build({
-      configFile: false,
-      root: ROOT,
-      logLevel: 'warn',
-      define: { 'process.env.NODE_ENV': '"production"' },
-      build: {
-        outDir,
-        emptyOutDir: true,
-        sourcemap: false,
-        lib: {
-          entry: path.join(ROOT, 'bench/page/upload.ts'),
-          formats: ['iife'],
-          name: 'benchUploadBundle',
-          fileName: () => 'upload.js',
-        },
-      },
-    })
-    return fs.readFileSync(path.join(outDir, 'upload.js'), 'utf8')
-  } finally {
-    fs.rmSync(outDir, { recursive: true, force: true })
-  }
-}
-
 type Upload = Awaited<ReturnType<BenchUploadApi['consoleUpload']>>
 
 async function uploadBench(
@@ -74,7 +45,7 @@ async function uploadBench(
 ): Promise<{ rows: Row[]; details: unknown }> {
   const { server, token } = ctx
   ctx.log(`storage: building the upload script, ${opts.uploadMb} MiB file`)
-  const script = await buildUploadScript()
+  const script = await buildPageScript('upload', 'benchUploadBundle')
   const bare = await startBare()
   // bypassCSP: the console's connect-src is 'self', and the baseline posts to the bare server's port.
   const context = await ctx.browser.newContext({ bypassCSP: true, serviceWorkers: 'block' })
