@@ -11,6 +11,17 @@ export type SwToWindow =
   /** A notification was clicked: show this URL inside the app (same origin, under /ui). */
   | { type: 'momentum:navigate'; url: string }
 
+/**
+ * A Web Push message's JSON (server → service worker): a notification to show, or a poke to sync.
+ * `call` names a ringing call record (a `call` message): its notification gets a Decline action.
+ */
+export type PushPayload =
+  | { type: 'notification'; title: string; body?: string; url?: string; icon?: string; call?: string }
+  | { type: 'sync' }
+
+/** The action id of a call notification's Decline button. */
+export const DECLINE_CALL_ACTION = 'decline'
+
 /** Window → service worker. SKIP_WAITING is the message workbox-window's messageSkipWaiting sends. */
 export type WindowToSw = { type: 'SKIP_WAITING' } | { type: 'momentum:clear-runtime-caches' }
 

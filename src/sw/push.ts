@@ -4,15 +4,20 @@
  * A click focuses a console window already open and asks it to show the notification's URL — the
  * window navigates inside the app, so unsaved changes get their question — or opens a new window.
  */
-import type { SwToWindow } from '../shared/sw-protocol'
+import { VIDEO_TEXT } from '../shared/messages'
+import { DECLINE_CALL_ACTION, type PushPayload, type SwToWindow } from '../shared/sw-protocol'
+import { storedToken } from './background-sync'
 import type { SwGlobal } from './types'
 
-interface NotificationPayload {
+/** What may arrive: the server's PushPayload, or anything a DevTools test push sends. */
+type NotificationPayload = Partial<Omit<Extract<PushPayload, { type: 'notification' }>, 'type'>> & {
   type?: string
-  title?: string
-  body?: string
+}
+
+/** What a shown notification keeps for its click. */
+interface NotificationData {
   url?: string
-  icon?: string
+  call?: string
 }
 
 export const DEFAULT_ICON = 'icons/icon-192.png'
@@ -60,15 +65,38 @@ export function registerPush(sw: SwGlobal, onSyncPush: () => Promise<void>): voi
         body: payload.body ?? '',
         icon: payload.icon ? targetUrl(payload.icon, scope) : new URL(DEFAULT_ICON, scope).href,
         badge: new URL(DEFAULT_ICON, scope).href,
-        data: { url: targetUrl(payload.url, scope) },
-      }),
+        data: { url: targetUrl(payload.url, scope), call: callId(payload) } satisfies NotificationData,
+        // A ringing call can be turned down from the notification; a click still opens the room.
+        ...(callId(payload) ? { actions: [{ action: DECLINE_CALL_ACTION, title: VIDEO_TEXT.decline }] } : {}),
+      } as NotificationOptions),
     )
   })
 
   sw.addEventListener('notificationclick', (event) => {
     event.notification.close()
-    const url = targetUrl((event.notification.data as { url?: string } | null)?.url, scope)
-    event.waitUntil(openOrFocus(sw, url))
+    const data = (event.notification.data ?? {}) as NotificationData
+    if (event.action === DECLINE_CALL_ACTION && data.call) {
+      event.waitUntil(declineCall(sw, data.call))
+      return
+    }
+    event.waitUntil(openOrFocus(sw, targetUrl(data.url, scope)))
+  })
+}
+
+function callId(payload: NotificationPayload): string | undefined {
+  return typeof payload.call === 'string' && payload.call ? payload.call : undefined
+}
+
+/**
+ * Declines with the session the console stored (as Background Sync does). A call that stopped ringing
+ * meanwhile (409) or a missing session needs nothing more: the console shows the call's state.
+ */
+export async function declineCall(sw: SwGlobal, call: string): Promise<void> {
+  const token = await storedToken()
+  if (!token) return
+  const url = new URL(`/api/video/calls/${encodeURIComponent(call)}/decline`, sw.registration.scope)
+  await sw.fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(() => {
+    // Offline: the ring times out to "missed", which the caller sees; nothing to retry here.
   })
 }
 

@@ -11,12 +11,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { type BrowserContext, type CDPSession, chromium, type Page } from '@playwright/test'
 import config, { CHROMIUM } from '../../playwright.config'
+import { VIDEO_TEXT } from '../../src/shared/messages'
 import {
   hasDbusDaemon,
   type NotificationDaemon,
   startNotificationDaemon,
 } from '../helpers/notification-daemon'
-import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
+import { type E2EServer, expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { registrationId, serviceWorkerReady } from './pages/service-worker'
 import { Shell } from './pages/shell'
 
@@ -125,6 +126,51 @@ test('with no console window open, a click opens one on the route', async ({ ser
     const console = await opened
     await expect(console).toHaveURL(`${server.ui}/users`)
     await expect(new Shell(console).nav).toBeVisible()
+  } finally {
+    await context.close()
+  }
+})
+
+test('Decline on a call notification declines the call and opens no window', async ({ server }) => {
+  await server.createUser('pushcallee', [])
+  const callee = await server.login('pushcallee', passwordOf('pushcallee'))
+  const admin = await server.login()
+  const call = await server.api<{ batch: string }>('/api/call', {
+    method: 'POST',
+    json: { to: 'pushcallee', room: 'push-decline' },
+    token: admin,
+  })
+  expect(call.status).toBe(202)
+  const ringing = async () =>
+    (await server.api<Array<{ _id: string; status: string }>>('/api/video/calls', { token: callee })).body
+  await expect.poll(async () => (await ringing()).length).toBe(1)
+  const id = (await ringing())[0]!._id
+
+  const context = await launch()
+  try {
+    await context.grantPermissions(['notifications'], { origin: server.url })
+    const page = context.pages()[0] ?? (await context.newPage())
+    await openLoggedIn(page, server, callee, '/')
+    await serviceWorkerReady(page)
+    await expect(new Shell(page).nav).toBeVisible()
+    const before = page.url()
+    const cdp = await context.newCDPSession(page)
+    await push(cdp, server, {
+      type: 'notification',
+      title: 'admin is calling',
+      url: '/ui/video/push-decline',
+      call: id,
+    })
+    const shown = await shownOnDesktop('admin is calling')
+    const actions = daemon.shown.find((n) => n.id === shown)!.actions
+    // key, label pairs: the Decline button's key is the one before its label.
+    const decline = actions[actions.indexOf(VIDEO_TEXT.decline) - 1]
+    expect(decline).toBeDefined()
+
+    daemon.click(shown, decline)
+    await expect.poll(async () => (await ringing()).find((c) => c._id === id)?.status).toBe('declined')
+    expect(context.pages()).toEqual([page])
+    expect(page.url()).toBe(before)
   } finally {
     await context.close()
   }

@@ -28,8 +28,11 @@ export interface NotificationDaemon {
   /** Pass as DBUS_SESSION_BUS_ADDRESS to the browser. */
   address: string
   shown: ShownNotification[]
-  /** What a user's click on the notification sends: the `default` action. */
-  click(id: number): void
+  /**
+   * What a user's click on the notification sends: the `default` action, or the key of one of its
+   * buttons (`actions` holds key, label, key, label… as the notification spec has it).
+   */
+  click(id: number, action?: string): void
   close(): Promise<void>
 }
 
@@ -124,8 +127,8 @@ export async function startNotificationDaemon(): Promise<NotificationDaemon> {
   return {
     address,
     shown: service.shown,
-    click(id) {
-      service.ActionInvoked(id, 'default')
+    click(id, action = 'default') {
+      service.ActionInvoked(id, action)
     },
     async close() {
       bus.disconnect()

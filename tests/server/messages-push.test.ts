@@ -116,6 +116,23 @@ describe('push through the queue', () => {
     expect(res.text).toContain(MESSAGING_TEXT.pushLinkInvalid)
   })
 
+  it("names the call record in a call's notification, so its Decline button can answer it", async () => {
+    const res = await post('/api/call', { to: 'pau', room: 'push-room' })
+    expect(res.status).toBe(202)
+    const [doc] = await settled(fx.server.services.store, { batch: (res.body as { batch: string }).batch })
+    expect(doc).toMatchObject({ channel: 'call', to: 'pau', status: 'sent' })
+    const got = fx.push.received.filter((p) => p.subscription === subs.pau!.id)
+    expect(got.at(-1)!.payload).toMatchObject({
+      type: 'notification',
+      url: '/ui/video/push-room',
+      call: doc!._id,
+    })
+    expect(await fx.server.services.store.get('calls', doc!._id)).toMatchObject({
+      to: 'pau',
+      status: 'ringing',
+    })
+  })
+
   it('needs messages/push:c', async () => {
     const token = await fx.server.userWith('nopush', ['messages/email:c'])
     const res = await fx.server.api('/api/push', { method: 'POST', json: { to: 'pia', title: 'x' }, token })

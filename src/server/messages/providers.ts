@@ -101,6 +101,8 @@ export function createProviders(options: {
         title: content.title,
         ...(content.body ? { body: content.body } : {}),
         url: content.url,
+        // The call record's id (= this record's): the notification's Decline button answers it.
+        call: record._id,
       })
       if (result.status === 'sent' || result.status === 'partial') return { providerId: null }
       if (result.status === 'no_subscription') throw new ProviderError(MESSAGING_TEXT.noSubscription, true)

@@ -10,15 +10,14 @@
 import http from 'node:http'
 import https from 'node:https'
 import webpush from 'web-push'
+import type { PushPayload } from '../../shared/sw-protocol'
 import type { DocumentStore } from '../store/types'
 import { ipLiteral, isPrivateAddress, PrivateAddressError, publicOnlyLookup } from './endpoint-address'
 import { dropSubscription, type StoredSubscription, subscriptionsOf } from './subscriptions'
 import type { VapidKeys } from './vapid'
 
-/** What the service worker receives (src/sw.ts): a notification to show, or a poke to sync. */
-export type PushPayload =
-  | { type: 'notification'; title: string; body?: string; url?: string; icon?: string }
-  | { type: 'sync' }
+/** What the service worker receives (src/sw/push.ts), defined with the other SW messages. */
+export type { PushPayload }
 
 export interface PushSender {
   /** Sends to every subscription of one user. */

@@ -9,6 +9,7 @@
 import { PhoneCall, PhoneOff } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link } from 'wouter'
+import { VIDEO_TEXT } from '../../../shared/messages'
 import { CALL_EVENT, type CallInvitation } from '../../../shared/messaging'
 import { type CallStatusPayload, VIDEO_SERVER } from '../../../shared/video'
 import { api } from '../../api/client'
@@ -72,7 +73,7 @@ export function CallInvitations() {
               <PhoneCall size={16} aria-hidden="true" /> Accept
             </Link>
             <button type="button" className="button button-danger" onClick={() => decline(c.message)}>
-              <PhoneOff size={16} aria-hidden="true" /> Decline
+              <PhoneOff size={16} aria-hidden="true" /> {VIDEO_TEXT.decline}
             </button>
           </div>
         </div>

@@ -77,7 +77,7 @@ function Ended(props: { room: string; message: string | null; onRejoin?(): void 
           </button>
         )}
         <Link href="/" className="button">
-          Back to the console
+          {VIDEO_TEXT.backToConsole}
         </Link>
       </div>
     </section>
@@ -121,6 +121,7 @@ function Lobby() {
           </button>
         </form>
         {room && !valid && <p className="field-error">{VIDEO_TEXT.roomInvalid}</p>}
+        <Link href="/">{VIDEO_TEXT.backToConsole}</Link>
         <h2>Recent calls</h2>
         {calls === null ? (
           <p className="muted">Loading…</p>

@@ -1,0 +1,67 @@
+// Actions and the Actions console.
+// One definition of each text; src/shared/messages.ts re-exports this file.
+
+/** Actions (issue 15, docs/actions.md). */
+export const ACTION_TEXT = {
+  nameInvalid: 'name must be a non-empty string of at most 200 characters',
+  descriptionInvalid: 'description must be a string of at most 2,000 characters',
+  enabledInvalid: 'enabled must be true or false',
+  codeInvalid: 'code must be a string of at most 100,000 characters',
+  timeLimitInvalid: 'timeLimitMs must be a whole number from 10 to 10,000',
+  memoryLimitInvalid: 'memoryLimitBytes must be a whole number from 1 MB (1048576) to 64 MB (67108864)',
+  runAsInvalid: 'runAs must be a user id',
+  runAsForbidden:
+    'Only a user who may update users (users:u) can save an action that runs as someone else; set runAs to yourself',
+  runAsUnknown: (user: string): string => `runAs: no user '${user}'`,
+  triggerInvalid: 'trigger.type must be one of CRON, EVENT, DELETE, GET, PATCH, POST, PUT',
+  cronMissing: 'A CRON trigger needs trigger.cron, a cron expression',
+  cronInvalid: (detail: string): string => `trigger.cron is not a valid cron expression: ${detail}`,
+  timezoneInvalid: 'trigger.timezone must be an IANA time zone such as Europe/Berlin',
+  eventCollectionMissing: 'An EVENT trigger needs trigger.collection',
+  eventOperationsInvalid: 'trigger.operations must list one or more of create, update, delete',
+  disabled: 'This action is disabled',
+  wrongMethod: (method: string): string => `This action is triggered by ${method}`,
+  notHttp: 'This action is not triggered over HTTP',
+  inputInvalid: 'input must be JSON',
+  busy: 'Too many actions are running; try again shortly',
+  timeout: (ms: number): string => `The action was stopped after ${ms} ms (time limit)`,
+  memory: 'The action was stopped: it used more memory than its limit',
+  stack: 'The action was stopped: its call stack got too deep',
+  resultTooLarge: (max: number): string => `The action's result is larger than ${max} bytes`,
+  resultNotJson: 'The action returned a value that is not JSON',
+  killed: 'The action was stopped: its worker did not answer in time and was killed',
+  tooManyDbCalls: 'The action made too many db calls',
+  dbForbidden: (needed: string): string => `db: Requires one of: ${needed}`,
+  historyQueryInvalid: (name: string): string => `The run history's ${name} parameter is not valid`,
+  runsSettingInvalid:
+    'action_runs must be {"keep": runs kept per action (1–100,000), "days": days a run is kept (1–3,650)}',
+  eventLoop: (depth: number, cause: string): string =>
+    `Stopped: this event was caused by a chain of ${depth} EVENT runs (the last: run ${cause}); an action whose writes trigger actions again is stopped at depth ${depth} so it cannot loop forever`,
+  tokenGone:
+    'The API token this action was saved with is revoked or expired; save the action again to run it with your rights',
+  hostForbidden: (api: string, needed: string): string => `${api}: Requires one of: ${needed}`,
+  pdfNeedsSave:
+    'pdf: give save: {root, path}; a script cannot hold the PDF itself, so it is saved to Storage',
+} as const
+
+/** The Actions console (issue 15, docs/actions-console.md). */
+export const ACTIONS_CONSOLE_TEXT = {
+  gone: 'This action does not exist, or this device has not received it yet.',
+  runOffline: 'Running an action needs the network: the server runs it. Your edits are kept and sent later.',
+  runNeedsSave: 'Save your changes first: the server runs the saved action.',
+  runNeedsSync: 'Waiting for your saved changes to reach the server…',
+  inputInvalid: 'The input must be JSON, e.g. {"name": "Ada"}',
+  cronWords: (words: string): string => `Runs ${words.charAt(0).toLowerCase()}${words.slice(1)}`,
+  cronBad: (detail: string): string => `Not a valid cron expression: ${detail}`,
+  timezoneBad: 'Not an IANA time zone such as Europe/Berlin',
+  noNextRun: 'This schedule never runs again',
+  operationsMissing: 'Pick at least one operation',
+  disabled: 'Disabled: no trigger runs it',
+  historyEmpty: 'No runs yet.',
+  historyLive: 'Live: runs appear here as they finish',
+  historyFallback: 'Live: runs appear here as they finish (not kept on this device offline)',
+  errorAt: (kind: string, line: number | undefined): string =>
+    line ? `${kind} error at line ${line}` : `${kind} error`,
+  dryRun: 'Dry run: writes are checked, not done',
+  enabledChanged: (name: string, on: boolean): string => `${name} ${on ? 'enabled' : 'disabled'}`,
+} as const

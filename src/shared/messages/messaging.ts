@@ -1,0 +1,46 @@
+// Email, SMS and call messaging.
+// One definition of each text; src/shared/messages.ts re-exports this file.
+
+/** POST /api/email, /api/sms, /api/call and the message history (issue 13, docs/messages.md). */
+export const MESSAGING_TEXT = {
+  toMissing: (max: number): string =>
+    `to must be a recipient or a list of at most ${max} recipients (user ids, group ids, addresses or phone numbers)`,
+  recipientInvalid: (value: string): string =>
+    `'${value}' is not a user, a group, an e-mail address or a phone number in international form (+15551234567)`,
+  emailInvalid: (value: string): string => `'${value}' is not a valid e-mail address`,
+  phoneInvalid: (value: string): string =>
+    `'${value}' is not a phone number in international E.164 form, such as +15551234567`,
+  notForChannel: (value: string, channel: string): string =>
+    `'${value}' cannot receive ${channel === 'sms' ? 'an SMS' : channel === 'call' ? 'a call' : channel === 'push' ? 'a push' : 'an e-mail'}`,
+  noAddress: (user: string, channel: string): string =>
+    `User ${user} has no ${channel === 'sms' ? 'phone number' : 'e-mail address'}`,
+  noRecipients: 'No recipients: the groups given have no members with an address for this channel',
+  tooManyRecipients: (max: number): string => `At most ${max} recipients per request`,
+  batchTooLarge: (mb: number): string =>
+    `The rendered messages of this request exceed ${mb} MB; send to fewer recipients at once`,
+  bccInvalid: 'bcc must be an e-mail address or a list of e-mail addresses',
+  subjectMissing: 'An e-mail needs a subject, or a template',
+  bodyMissing: 'An e-mail needs html or text, or a template',
+  smsTextMissing: 'An SMS needs text, or a template',
+  smsTooLong: (max: number): string => `An SMS is at most ${max} characters`,
+  tooLong: (field: string): string => `${field} is too long`,
+  fieldInvalid: (field: string): string => `${field} must be a string`,
+  contentAndTemplate: 'Send either the content or a template, not both',
+  templateInvalid: 'template must be the id of a template',
+  templateNotFound: (id: string): string => `No template ${id} that you may read`,
+  templateWrongKind: (id: string, kind: string, channel: string): string =>
+    `Template ${id} is a ${kind} template; ${channel} needs a ${channel} template`,
+  dataInvalid: 'data must be a JSON object',
+  roomMissing: 'room must be an id of letters, digits, - and _ (or left out for a new room)',
+  notFailed: 'Only a failed message can be resent',
+  smsNotConfigured: 'No SMS provider is configured (MOMENTUM_SMS_URL, _ACCOUNT_SID, _AUTH_TOKEN, _FROM)',
+  smtpNotConfigured: 'No SMTP server is configured (MOMENTUM_SMTP_URL)',
+  noSubscription: 'The user has no push subscription; the call rang only in their open consoles, if any',
+  callTitle: (caller: string): string => `${caller} is calling you`,
+  pushNoSubscription:
+    'The user has no push subscription (they have not turned on notifications in a browser)',
+  pushTitleMissing: 'A push needs a title, or a template',
+  pushLinkInvalid: 'link must be a path on this site (/ui/…) or an http(s) address',
+  pushTooLarge: (bytes: number): string => `A push is at most ${bytes} bytes of title, body and link`,
+  channelInvalid: 'channel must be email, sms, push or call',
+} as const

@@ -1,0 +1,19 @@
+// Video calls: signalling refusals and the screen's words.
+// One definition of each text; src/shared/messages.ts re-exports this file.
+
+/** Video calls (issue 18, docs/video.md): refusals of the signalling and the screen's words. */
+export const VIDEO_TEXT = {
+  roomInvalid: 'A room name is 1 to 128 letters, digits and . _ @ + -',
+  forbidden: 'You are not invited to this room',
+  full: (max: number): string => `This room is full (${max} people)`,
+  notJoined: 'Join the room first',
+  callNotRinging: (status: string): string => `The call is already ${status}`,
+  callNotFound: 'No such call',
+  noCamera: 'No camera or microphone could be opened. Check the browser permission, or join without them.',
+  insecure: 'Camera and microphone need a secure page (https:// or localhost).',
+  reconnecting: 'Reconnecting…',
+  connectionLost: 'The connection to the server was lost; the call resumes when it returns.',
+  /** A call notification's button and the console's invitation button. */
+  decline: 'Decline',
+  backToConsole: 'Back to the console',
+} as const
