@@ -61,6 +61,8 @@ export interface ServerConfig {
   messageTiming?: { retryBaseMs?: number; maxAttempts?: number; leaseMs?: number; tickMs?: number }
   /** How long a call invitation rings before it counts as missed (tests use a short one; VIDEO_RING_MS). */
   videoRingMs?: number
+  /** Heartbeat of the video relay between instances (tests use a short one; VIDEO_RELAY_ALIVE_MS). */
+  videoRelayAliveMs?: number
   /**
    * MOMENTUM_PDF_ALLOW_HOSTS: hosts (or host:port) POST /api/pdf {url} may load although they are on
    * loopback or a private network; by default those are refused (docs/pdf.md#security).

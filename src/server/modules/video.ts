@@ -2,7 +2,8 @@
  * Video calls (issue 18, docs/video.md): the signalling on the websocket (video/signalling.ts), TURN
  * credentials from the `webrtc_key` setting (video/turn.ts) and the call records (video/calls.ts).
  * The invitation itself is POST /api/call (modules/messages.ts): its `call` message rings the
- * recipient; this module follows it to accepted, declined or missed.
+ * recipient; this module follows it to accepted, declined or missed. On PostgreSQL the rooms span
+ * every instance (video/relay.ts).
  *   GET  /api/video/calls               the caller's calls, made and received, newest first (session)
  *   POST /api/video/calls/{id}/decline  the invitee declines a ringing call (session)
  */
@@ -10,6 +11,7 @@ import type { FastifyInstance } from 'fastify'
 import { CALLS_COLLECTION } from '../../shared/video'
 import type { Services } from '../services'
 import { createCallBook } from '../video/calls'
+import { startPostgresRelay } from '../video/relay'
 import { registerSignalling } from '../video/signalling'
 import { idParam } from './collections'
 
@@ -19,10 +21,18 @@ const CALLS_LIST_MAX = 100
 export async function videoModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store, hub } = services
   const calls = createCallBook(store, hub, services.config.videoRingMs)
-  const unregister = registerSignalling(hub, store, calls)
+  // On PostgreSQL other instances may hold members of the same rooms (video/relay.ts).
+  const relay =
+    store.kind === 'postgres' && services.config.databaseUrl
+      ? await startPostgresRelay(services.config.databaseUrl, (error) =>
+          services.serverLog('ERROR', `video relay: ${(error as Error).message}`),
+        )
+      : null
+  const unregister = registerSignalling(hub, store, calls, relay, services.config.videoRelayAliveMs)
   api.addHook('onClose', async () => {
     unregister()
     calls.close()
+    await relay?.close()
   })
   // Rings that ended while the server was down are missed.
   void calls.expire().catch((error) => services.serverLog('ERROR', `video: ${(error as Error).message}`))

@@ -5,6 +5,10 @@
  * peer it names, stamped with the sender's peer id and user from the socket it came on — a payload's
  * own `from` is never read, so nobody can speak for another. Nothing reaches a socket that has not
  * joined: a refused user gets no event of the room.
+ *
+ * With several instances on one PostgreSQL database (`relay` given), members on other instances are
+ * in the same rooms: a join, a leave and every frame for a peer elsewhere go over the relay
+ * (relay.ts), and each instance hands them to its own sockets.
  */
 import { VIDEO_TEXT } from '../../shared/messages'
 import {
@@ -25,11 +29,14 @@ import type { Hub, HubClient } from '../realtime/hub'
 import type { DocumentStore } from '../store/types'
 import { mayJoin } from './access'
 import type { CallBook } from './calls'
-import { type Member, Rooms } from './rooms'
+import type { Relay, RelayMessage } from './relay'
+import { type LocalMember, type Member, Rooms } from './rooms'
 import { iceServersFor } from './turn'
 
 /** An ICE candidate is a line of about 100 bytes; this leaves room for its fields. */
 const CANDIDATE_MAX = 4096
+/** How often an instance says it is alive on the relay; one silent for 3.5 times this loses its members. */
+export const VIDEO_RELAY_ALIVE_MS = 10_000
 
 const REASONS: Record<VideoRefusal, string> = {
   invalid: VIDEO_TEXT.roomInvalid,
@@ -50,21 +57,44 @@ export function displayName(value: unknown, user: string): string {
   return name ? name.slice(0, VIDEO_NAME_MAX) : user
 }
 
-export function registerSignalling(hub: Hub, store: DocumentStore, calls: CallBook): () => void {
+export function registerSignalling(
+  hub: Hub,
+  store: DocumentStore,
+  calls: CallBook,
+  relay: Relay | null = null,
+  aliveMs: number = VIDEO_RELAY_ALIVE_MS,
+): () => void {
   const rooms = new Rooms()
 
   const refuse = (client: HubClient, room: string, reason: VideoRefusal) => {
     const payload: RefusedPayload = { room, reason, message: REASONS[reason] }
     client.send(VIDEO_SERVER.refused, payload)
   }
-  const toOthers = (room: string, except: HubClient, event: string, payload: unknown) => {
-    for (const m of rooms.members(room)) if (m.client !== except) m.client.send(event, payload)
+  /** To this instance's members of the room, but the peer `except`. */
+  const toLocals = (room: string, except: string | null, event: string, payload: unknown) => {
+    for (const m of rooms.members(room)) if (m.client && m.peer !== except) m.client.send(event, payload)
   }
-  const left = (room: string, member: Member) =>
-    toOthers(room, member.client, VIDEO_SERVER.peerLeft, { room, peer: member.peer })
+  /** To every other member of the room, wherever its socket is. */
+  const toOthers = (room: string, except: Member, event: string, payload: unknown) => {
+    toLocals(room, except.peer, event, payload)
+    if (relay && rooms.members(room).some((m) => !m.client))
+      relay.publish({ t: 'room', room, except: except.peer, event, payload })
+  }
+  const deliver = (target: Member, event: string, payload: unknown) => {
+    if (target.client) target.client.send(event, payload)
+    else relay?.publish({ t: 'to', peer: target.peer, event, payload })
+  }
+  const joinedHere = (room: string, member: LocalMember) => {
+    toLocals(room, member.peer, VIDEO_SERVER.peerJoined, { room, ...peerOf(member) })
+    relay?.publish({ t: 'join', room, ...peerOf(member) })
+  }
+  const leftHere = (room: string, member: Member) => {
+    toLocals(room, member.peer, VIDEO_SERVER.peerLeft, { room, peer: member.peer })
+    if (member.client) relay?.publish({ t: 'leave', room, peer: member.peer })
+  }
 
   /** The sender's membership of the room named in the payload, or a refusal. */
-  const memberFor = (client: HubClient, body: Record<string, unknown>): Member | null => {
+  const memberFor = (client: HubClient, body: Record<string, unknown>): LocalMember | null => {
     const room = body.room
     if (!isValidRoom(room)) {
       refuse(client, typeof room === 'string' ? room.slice(0, 128) : '', 'invalid')
@@ -85,7 +115,7 @@ export function registerSignalling(hub: Hub, store: DocumentStore, calls: CallBo
       const ice = await iceServersFor(store, client.user, client.host ?? null)
       const result = rooms.join(room, client, displayName(body.name, client.user))
       if (result === 'full') return refuse(client, room, 'full')
-      if (result.left) left(room, result.left)
+      if (result.left) leftHere(room, result.left)
       const { member } = result
       const joined: JoinedPayload = {
         room,
@@ -97,14 +127,14 @@ export function registerSignalling(hub: Hub, store: DocumentStore, calls: CallBo
         ...ice,
       }
       client.send(VIDEO_SERVER.joined, joined)
-      toOthers(room, client, VIDEO_SERVER.peerJoined, { room, ...peerOf(member) })
+      joinedHere(room, member)
       await calls.accepted(room, client.user)
     }),
     hub.handle(VIDEO_CLIENT.leave, (client, payload) => {
       const room = objectOf(payload).room
       if (!isValidRoom(room)) return
       const member = rooms.leave(room, client)
-      if (member) left(room, member)
+      if (member) leftHere(room, member)
     }),
     ...([VIDEO_CLIENT.offer, VIDEO_CLIENT.answer, VIDEO_CLIENT.candidate] as const).map((event) =>
       hub.handle(event, (client, payload) => {
@@ -124,7 +154,7 @@ export function registerSignalling(hub: Hub, store: DocumentStore, calls: CallBo
           if (typeof body.sdp !== 'string' || body.sdp.length > VIDEO_SDP_MAX) return
           out.sdp = body.sdp
         }
-        target.client.send(event, out)
+        deliver(target, event, out)
       }),
     ),
     hub.handle(VIDEO_CLIENT.state, (client, payload) => {
@@ -138,7 +168,7 @@ export function registerSignalling(hub: Hub, store: DocumentStore, calls: CallBo
         camera: body.camera !== false,
         sharing: body.sharing === true,
       }
-      toOthers(state.room, client, VIDEO_CLIENT.state, state)
+      toOthers(state.room, me, VIDEO_CLIENT.state, state)
     }),
     hub.handle(VIDEO_CLIENT.ice, async (client, payload) => {
       const body = objectOf(payload)
@@ -150,11 +180,76 @@ export function registerSignalling(hub: Hub, store: DocumentStore, calls: CallBo
     hub.onDetach((client) => {
       for (const { room, member } of rooms.roomsOf(client)) {
         rooms.leave(room, client)
-        left(room, member)
+        leftHere(room, member)
       }
     }),
   ]
+  const stopRelay = relay ? followRelay(relay, rooms, toLocals, aliveMs) : () => {}
   return () => {
+    stopRelay()
     for (const off of offs) off()
+  }
+}
+
+/**
+ * The other instances' side: their members join and leave this instance's rooms, their frames reach
+ * this instance's sockets, and an instance silent for 3.5 heartbeats (killed, cut off) loses its
+ * members. An instance heard from for the first time is asked for its members (`hello`), so one that
+ * was dropped during a blip comes back whole.
+ */
+function followRelay(
+  relay: Relay,
+  rooms: Rooms,
+  toLocals: (room: string, except: string | null, event: string, payload: unknown) => void,
+  aliveMs: number,
+): () => void {
+  const lastHeard = new Map<string, number>()
+  const dropped = (room: string, member: Member) =>
+    toLocals(room, member.peer, VIDEO_SERVER.peerLeft, { room, peer: member.peer })
+  const added = (room: string, peer: VideoPeer, from: string) => {
+    if (rooms.addRemote(room, peer, from))
+      toLocals(room, peer.peer, VIDEO_SERVER.peerJoined, { room, ...peer })
+  }
+  const drop = (instance: string) => {
+    lastHeard.delete(instance)
+    for (const { room, member } of rooms.dropInstance(instance)) dropped(room, member)
+  }
+  const handle = (msg: RelayMessage, from: string) => {
+    if (msg.t === 'bye') return drop(from)
+    if (!lastHeard.has(from) && msg.t !== 'hello') relay.publish({ t: 'hello' })
+    lastHeard.set(from, Date.now())
+    switch (msg.t) {
+      case 'join':
+        return added(msg.room, { peer: msg.peer, user: msg.user, name: msg.name }, from)
+      case 'leave': {
+        const m = rooms.peer(msg.room, msg.peer)
+        if (m && m.instance === from && rooms.remove(msg.room, msg.peer)) dropped(msg.room, m)
+        return
+      }
+      case 'to':
+        return rooms.localPeer(msg.peer)?.client.send(msg.event, msg.payload)
+      case 'room':
+        return toLocals(msg.room, msg.except, msg.event, msg.payload)
+      case 'hello':
+        return relay.publish({
+          t: 'members',
+          members: rooms.locals().map(({ room, member }) => ({ room, ...peerOf(member) })),
+        })
+      case 'members':
+        for (const { room, ...peer } of msg.members) added(room, peer, from)
+        return
+    }
+  }
+  relay.onMessage(handle)
+  relay.onConnected(() => relay.publish({ t: 'hello' }))
+  const timer = setInterval(() => {
+    relay.publish({ t: 'alive' })
+    const now = Date.now()
+    for (const [instance, at] of lastHeard) if (now - at > aliveMs * 3.5) drop(instance)
+  }, aliveMs)
+  timer.unref()
+  return () => {
+    clearInterval(timer)
+    relay.publish({ t: 'bye' })
   }
 }
