@@ -41,7 +41,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
           },
         },
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: false,
+    // Off unless MOMENTUM_TRUST_PROXY names the proxy in front (src/server/trust-proxy.ts says why).
+    trustProxy: config.trustProxy ?? false,
     // close() must not wait on a client that stopped mid-upload (a refused 413 body) or a kept-alive socket.
     forceCloseConnections: true,
     // Longer than any URL Node accepts, so an over-long id reaches its route and gets the id's 400,

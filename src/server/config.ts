@@ -4,6 +4,7 @@
  */
 import path from 'node:path'
 import { isLoopbackHost } from './bootstrap'
+import { parseTrustProxy, type TrustProxy } from './trust-proxy'
 
 export interface ServerConfig {
   port: number
@@ -91,6 +92,8 @@ export interface ServerConfig {
    * raise it: every test there starts its checkouts from 127.0.0.1).
    */
   checkoutInitLimit?: { perIp: number; perUser: number }
+  /** Whose X-Forwarded-For gives `req.ip` (MOMENTUM_TRUST_PROXY, src/server/trust-proxy.ts); off by default. */
+  trustProxy?: TrustProxy
 }
 
 export interface S3Config {
@@ -191,6 +194,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       static: quotaBytes(env.MOMENTUM_STATIC_QUOTA_BYTES),
     },
     s3: s3FromEnv(env),
+    trustProxy: parseTrustProxy(env.MOMENTUM_TRUST_PROXY),
     checkoutInitLimit: /^[1-9]\d{0,8}$/.test(env.MOMENTUM_CHECKOUT_INIT_LIMIT ?? '')
       ? {
           perIp: Number(env.MOMENTUM_CHECKOUT_INIT_LIMIT),

@@ -1,8 +1,11 @@
 /**
- * The sample data set of a first start: a few users and groups, products, discounts, a `contacts`
- * data collection of a few hundred documents and some log lines. Deterministic (a seeded generator),
- * so screenshots and docs stay stable.
+ * The sample data set of a first start: a few users and groups, products, discounts, a few
+ * transactions (seed-payments.ts), a form and a report (seed-forms.ts), a `contacts` data collection
+ * of a few hundred documents and some log lines. Deterministic (a seeded generator), so screenshots
+ * and docs stay stable.
  */
+import { sampleFormAndReport } from './seed-forms'
+import { SAMPLE_CODE_USES, sampleTransactions } from './seed-payments'
 import type { Write } from './store/types'
 
 const FIRST = ['Ada', 'Ben', 'Chloe', 'Dev', 'Elif', 'Femi', 'Grace', 'Hugo', 'Ines', 'Jonas', 'Kai', 'Lena']
@@ -85,7 +88,7 @@ export function sampleWrites(): Write[] {
       op: 'create',
       collection: 'discounts',
       id: 'WELCOME10',
-      body: { percent: 10, products: ['starter', 'team'], expires: '2027-12-31' },
+      body: { percent: 10, products: ['starter', 'team'], expires: '2027-12-31', uses: SAMPLE_CODE_USES },
     },
     {
       op: 'create',
@@ -115,6 +118,7 @@ export function sampleWrites(): Write[] {
       },
     })
   }
+  writes.push(...sampleTransactions(), ...sampleFormAndReport())
   const levels = ['INFO', 'INFO', 'LOG', 'WARN', 'ERROR', 'DEBUG'] as const
   const start = Date.UTC(2026, 0, 1)
   for (let i = 0; i < 40; i++) {

@@ -6,8 +6,7 @@
  * worker). Screenshots at desktop and phone widths, light and dark, go to test-results/screenshots/.
  */
 import fs from 'node:fs'
-import type { Page } from '@playwright/test'
-import axe from 'axe-core'
+import { axeViolations } from './axe'
 import { type E2EServer, expect, openLoggedIn, startServer, test } from './fixtures'
 import { AnalyticsPage, postVisit } from './pages/analytics'
 import { serviceWorkerReady } from './pages/service-worker'
@@ -115,20 +114,6 @@ async function setDark(dark: boolean): Promise<void> {
   if (patched.status === 404) await server.api('/api/settings', { json: { _id: 'theme', value }, token })
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  // evaluate, not addScriptTag: the console's CSP refuses inline scripts.
-  await page.evaluate(axe.source)
-  return page.evaluate(async () => {
-    const r = await (window as unknown as { axe: typeof axe }).axe.run(
-      document.querySelector('main') ?? document,
-      {
-        runOnly: ['wcag2a', 'wcag2aa'],
-      },
-    )
-    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
-}
-
 test('Pages shows views, visitors, top pages and referrers of the seeded visits', async ({ page }) => {
   const analytics = new AnalyticsPage(page)
   await openLoggedIn(page, server, await server.login(), '/analytics/pages')
@@ -166,7 +151,7 @@ test('Pages shows views, visitors, top pages and referrers of the seeded visits'
   // An hourly view of the last 24 hours holds only the phone's visit.
   await page.getByLabel('Range').selectOption('24h')
   await expect(analytics.total('Page views')).toHaveText('1')
-  expect(await axeViolations(page)).toEqual([])
+  expect(await axeViolations(page, { within: 'main', runOnly: ['wcag2a', 'wcag2aa'] })).toEqual([])
 })
 
 test('Users shows languages and screens; a visitor and an address open their trace', async ({ page }) => {
@@ -199,7 +184,7 @@ test('Users shows languages and screens; a visitor and an address open their tra
   await expect(page.locator('.analytics-totals > div', { hasText: 'Visits' }).locator('dd')).toHaveText(
     /^\d+$/,
   )
-  expect(await axeViolations(page)).toEqual([])
+  expect(await axeViolations(page, { within: 'main', runOnly: ['wcag2a', 'wcag2aa'] })).toEqual([])
 })
 
 test('the last dashboard is shown offline with its "as of" time', async ({ browser }) => {

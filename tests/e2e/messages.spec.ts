@@ -5,10 +5,10 @@
  * go through the synced `message-requests` collection, so the offline case is the sync outbox's.
  */
 import type { Browser, Page } from '@playwright/test'
-import axe from 'axe-core'
 import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
 import { startTwilioPeer, type TwilioPeer } from '../helpers/twilio-peer'
+import { axeViolations } from './axe'
 import { type E2EServer, expect, openLoggedIn, passwordOf, startServer, test } from './fixtures'
 import { MessagesPage } from './pages/messages'
 import { setNetwork } from './proxied'
@@ -241,7 +241,7 @@ test('a call invitation rings in the invitee’s console with accept and decline
   await expect(invite).toBeVisible({ timeout: 20_000 })
   await expect(invite.getByRole('link', { name: 'Accept' })).toHaveAttribute('href', '/ui/video/standup-42')
   await expect(invite.getByRole('button', { name: 'Decline' })).toBeVisible()
-  expect(await axeViolations(annPage, '.call-invitations')).toEqual([])
+  expect(await axeViolations(annPage, { within: '.call-invitations' })).toEqual([])
   await annPage.context().close()
 })
 
@@ -261,20 +261,8 @@ test('the screen works at 375 px', async ({ page }) => {
   await messages.addRecipient('group:team', 'Team (group)')
   await messages.composer.getByRole('button', { name: 'Preview per recipient' }).click()
   await page.screenshot({ path: 'test-results/screenshots/messages-375.png', fullPage: true })
-  expect(await axeViolations(page)).toEqual([])
+  expect(await axeViolations(page, { within: 'main' })).toEqual([])
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
   expect(overflow).toBeLessThanOrEqual(0)
   await expect(messages.composer.getByRole('button', { name: 'Send' })).toBeVisible()
 })
-
-/** axe-core's findings in `scope` (default: the page's main content). */
-async function axeViolations(page: Page, scope = 'main'): Promise<string[]> {
-  await page.evaluate(axe.source)
-  return page.evaluate(async (selector) => {
-    const w = window as unknown as { axe: typeof axe }
-    const r = await w.axe.run(document.querySelector(selector) ?? document)
-    return r.violations.map(
-      (v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    )
-  }, scope)
-}

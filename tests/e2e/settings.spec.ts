@@ -2,8 +2,14 @@
  * Settings against the real server: every known setting has an editor, validation blocks a bad
  * value, Ctrl/Cmd+S saves the changed settings through the mutation API (the server gets them), the
  * theme preview follows the pickers, push_public_key is read-only, the unsaved-changes guard asks
- * before leaving, and the device's storage use is shown.
+ * before leaving, the device's storage use is shown, and the actions' run-history pruning
+ * (action_runs) is edited here and takes effect.
  */
+import {
+  ACTION_RUNS_DAYS_DEFAULT,
+  ACTION_RUNS_KEEP_DEFAULT,
+  ACTION_RUNS_SETTING,
+} from '../../src/shared/actions'
 import { DARK_SURFACE } from '../../src/shared/constants'
 import { batchSavedToast, SCREENS_TEXT, UI_TEXT } from '../../src/shared/messages'
 import { expect, openLoggedIn, test } from './fixtures'
@@ -79,6 +85,41 @@ test('edit, validate and save settings; the server gets them', async ({ page, se
   const manifest = (await server.api<Record<string, unknown>>('/ui/manifest.webmanifest')).body
   expect(manifest).toMatchObject({ name: 'Acme Console', theme_color: DARK_SURFACE })
   await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', DARK_SURFACE)
+})
+
+test("the action run history setting is saved and prunes each action's runs", async ({ page, server }) => {
+  const token = await server.login()
+  await openLoggedIn(page, server, token, '/settings')
+  await engineReady(page)
+  const s = new SettingsPage(page)
+  await expect(s.field('Runs kept per action')).toHaveAttribute(
+    'placeholder',
+    String(ACTION_RUNS_KEEP_DEFAULT),
+  )
+  await expect(s.field('Days a run is kept')).toHaveAttribute('placeholder', String(ACTION_RUNS_DAYS_DEFAULT))
+  await s.field('Runs kept per action').fill('0')
+  await expect(page.getByText('A whole number from 1 to 100,000, or empty.')).toBeVisible()
+  await s.field('Runs kept per action').fill('2')
+  await page.keyboard.press('Control+s')
+  await expect(s.toasts.filter({ hasText: 'Action run history' })).toBeVisible()
+  await expect
+    .poll(
+      async () =>
+        (await server.api<{ value: unknown }>(`/api/settings/${ACTION_RUNS_SETTING}`, { token })).body.value,
+    )
+    .toEqual({ keep: 2 })
+
+  // What the setting means: after each run, only the newest two runs of that action are kept.
+  const created = await server.api('/api/actions', {
+    token,
+    json: { _id: 'pruned', name: 'pruned', trigger: { type: 'POST' }, code: 'return 1' },
+  })
+  expect(created.status).toBe(201)
+  for (let i = 0; i < 4; i++)
+    expect((await server.api('/api/actions/run/pruned', { token, json: {} })).status).toBe(200)
+  await expect
+    .poll(async () => (await server.api<unknown[]>('/api/actions/pruned/runs', { token })).body.length)
+    .toBe(2)
 })
 
 for (const { name, viewport } of WIDTHS) {

@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import axe from 'axe-core'
+import { axeViolations } from './axe'
 import { ADMIN_PASSWORD, type E2EServer, expect, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
@@ -20,19 +20,6 @@ const WIDTHS = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 375, height: 740 } },
 ]
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // evaluate, not addScriptTag: the console's CSP (rightly) refuses inline scripts.
-  await page.evaluate(axe.source)
-  const result = await page.evaluate(async () => {
-    const w = window as unknown as { axe: typeof axe }
-    const r = await w.axe.run(document)
-    return r.violations.map(
-      (v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    )
-  })
-  return result
-}
 
 async function useDarkTheme(server: E2EServer, dark: boolean): Promise<void> {
   const token = await server.login()

@@ -7,9 +7,8 @@
  * a forged link is "not valid"; the file browser's "Copy link" (H4) gives a link that works elsewhere.
  */
 import crypto from 'node:crypto'
-import type { Page } from '@playwright/test'
-import axe from 'axe-core'
 import { DOWNLOAD_TEXT, STORAGE_TEXT } from '../../src/shared/messages'
+import { axeViolations } from './axe'
 import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
 import { DownloadPage } from './pages/download'
 import { StoragePage } from './pages/storage'
@@ -44,17 +43,6 @@ async function shareLink(
   })
   expect(res.status).toBe(201)
   return res.body.url
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source)
-  return page.evaluate(async () => {
-    const w = window as unknown as { axe: typeof axe }
-    const r = await w.axe.run(document)
-    return r.violations.map(
-      (v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    )
-  })
 }
 
 for (const { name, viewport } of WIDTHS) {

@@ -1,9 +1,9 @@
 /**
  * A local HTTP peer speaking the part of Stripe's API the `stripe` package calls for payments (issue
- * 14): PaymentIntents create / update / retrieve / confirm / cancel and refunds, form-encoded with a
- * Bearer secret key, honouring Idempotency-Key (a repeat gets the first answer) and answering Stripe's
- * error JSON. It sends webhooks signed as Stripe signs them (stripe.webhooks.generateTestHeaderString),
- * so a test can replay, forge or age a delivery; with `webhookUrl` set it also sends them by itself, as
+ * 14): PaymentIntents create / update / retrieve / confirm / cancel and refunds (their books and answers
+ * in stripe-peer-ledger.ts), form-encoded with a Bearer secret key, honouring Idempotency-Key (a repeat
+ * gets the first answer). It sends webhooks signed as Stripe signs them (stripe-peer-events.ts), so a
+ * test can replay, forge or age a delivery; with `webhookUrl` set it also sends them by itself, as
  * Stripe does: after a browser confirmation and after every refund (before answering, the worst order).
  *
  * It stands in for Stripe.js too (stripe-js-standin.ts): GET /v3/ is a small script with the subset
@@ -16,138 +16,23 @@
 import crypto from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import Stripe from 'stripe'
 import { CARD_FRAME_HTML, STRIPE_JS_STANDIN } from './stripe-js-standin'
-import type { PeerIntent, PeerRefund, StripePeer } from './stripe-peer-types'
+import { deliverSigned, eventOf } from './stripe-peer-events'
+import { createLedger, type PeerAnswer, rid, stripeError } from './stripe-peer-ledger'
+import type { StripePeer } from './stripe-peer-types'
 
 export type { PeerIntent, PeerRefund, StripePeer } from './stripe-peer-types'
-
-const stripe = new Stripe('sk_test_signer')
-const rid = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('hex')}`
 
 export async function startStripePeer(): Promise<StripePeer> {
   const secretKey = `sk_test_${crypto.randomBytes(12).toString('hex')}`
   const webhookSecret = `whsec_${crypto.randomBytes(16).toString('hex')}`
-  const intents = new Map<string, PeerIntent>()
-  const refunds: PeerRefund[] = []
+  const ledger = createLedger()
+  const { intents, charge, confirm } = ledger
   const calls: string[] = []
-  const replies = new Map<string, { status: number; body: unknown }>()
+  const replies = new Map<string, PeerAnswer>()
   const cardsSeen: string[] = []
   const sent: StripePeer['sent'] = []
   let peer: StripePeer
-
-  const error = (status: number, type: string, message: string, code?: string) => ({
-    status,
-    body: { error: { type, message, ...(code ? { code } : {}) } },
-  })
-
-  function handle(method: string, path: string, form: URLSearchParams): { status: number; body: unknown } {
-    const intentPath = path.match(/^\/v1\/payment_intents\/([^/]+)(\/confirm|\/cancel)?$/)
-    if (method === 'POST' && path === '/v1/payment_intents') {
-      const amount = Number(form.get('amount'))
-      if (!Number.isInteger(amount) || amount < 1)
-        return error(400, 'invalid_request_error', 'Invalid amount')
-      const metadata: Record<string, string> = {}
-      for (const [k, v] of form) {
-        const m = k.match(/^metadata\[(.+)\]$/)
-        if (m) metadata[m[1]!] = v
-      }
-      const id = rid('pi')
-      const intent: PeerIntent = {
-        id,
-        object: 'payment_intent',
-        amount,
-        amount_received: 0,
-        currency: String(form.get('currency')),
-        status: 'requires_payment_method',
-        client_secret: `${id}_secret_${crypto.randomBytes(8).toString('hex')}`,
-        metadata,
-        last_payment_error: null,
-        canceled_at: null,
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-      }
-      intents.set(id, intent)
-      return { status: 200, body: intent }
-    }
-    if (intentPath) {
-      const intent = intents.get(intentPath[1]!)
-      if (!intent) return error(404, 'invalid_request_error', 'No such payment_intent', 'resource_missing')
-      if (method === 'GET') return { status: 200, body: intent }
-      if (intentPath[2] === '/cancel') {
-        if (intent.status === 'succeeded') {
-          return error(
-            400,
-            'invalid_request_error',
-            'You cannot cancel this PaymentIntent because it has a status of succeeded.',
-          )
-        }
-        intent.status = 'canceled'
-        intent.canceled_at = Math.floor(Date.now() / 1000)
-        return { status: 200, body: intent }
-      }
-      if (intentPath[2]) return { status: 200, body: confirm(intent.id, form.get('card') ?? '') }
-      if (form.has('amount')) {
-        if (intent.status === 'succeeded')
-          return error(400, 'invalid_request_error', 'PaymentIntent already succeeded')
-        intent.amount = Number(form.get('amount'))
-      }
-      return { status: 200, body: intent }
-    }
-    if (method === 'POST' && path === '/v1/refunds') {
-      const intent = intents.get(String(form.get('payment_intent')))
-      if (intent?.status !== 'succeeded') {
-        return error(400, 'invalid_request_error', 'This PaymentIntent has no successful charge to refund')
-      }
-      const amount = form.has('amount')
-        ? Number(form.get('amount'))
-        : intent.amount_received - refunded(intent.id)
-      const refund = addRefund(intent, amount)
-      if (!refund) {
-        return error(
-          400,
-          'invalid_request_error',
-          `Refund amount is greater than unrefunded amount on charge`,
-        )
-      }
-      return { status: 200, body: refund }
-    }
-    return error(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path})`)
-  }
-
-  const refunded = (intent: string) =>
-    refunds.filter((r) => r.payment_intent === intent).reduce((s, r) => s + r.amount, 0)
-
-  function addRefund(intent: PeerIntent, amount: number): PeerRefund | null {
-    if (!(amount > 0) || amount > intent.amount_received - refunded(intent.id)) return null
-    const refund: PeerRefund = {
-      id: rid('re'),
-      object: 'refund',
-      amount,
-      payment_intent: intent.id,
-      status: 'succeeded',
-      created: Math.floor(Date.now() / 1000),
-    }
-    refunds.push(refund)
-    return refund
-  }
-
-  /** The intent's one charge as Stripe shows it (refunds not expanded, as in webhooks since 2022). */
-  function charge(intent: PeerIntent) {
-    const total = refunded(intent.id)
-    return {
-      id: `ch_${intent.id.slice(3)}`,
-      object: 'charge',
-      amount: intent.amount,
-      amount_captured: intent.amount_received,
-      amount_refunded: total,
-      refunded: total >= intent.amount_received,
-      currency: intent.currency,
-      payment_intent: intent.id,
-      metadata: { ...intent.metadata },
-      status: 'succeeded',
-    }
-  }
 
   /** Sends an event to webhookUrl when one is set; a failed delivery is the test's to notice. */
   async function notify(type: string, object: Record<string, unknown>): Promise<void> {
@@ -156,36 +41,19 @@ export async function startStripePeer(): Promise<StripePeer> {
     sent.push({ type, ...answer })
   }
 
-  function eventOf(type: string, object: unknown): Record<string, unknown> {
-    return {
-      id: rid('evt'),
-      object: 'event',
-      type,
-      api_version: '2025-01-01',
-      created: Math.floor(Date.now() / 1000),
-      data: { object: structuredClone(object) },
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-    }
-  }
-
   /**
    * POST /v1/payment_intents/{id}/confirm from the stand-in's card frame: authorised, as Stripe.js
    * is, by the publishable key and the intent's client secret. A decline is 402 card_error.
    */
-  async function browserConfirm(
-    id: string,
-    form: URLSearchParams,
-  ): Promise<{ status: number; body: unknown }> {
+  async function browserConfirm(id: string, form: URLSearchParams): Promise<PeerAnswer> {
     const intent = intents.get(id)
     if (!intent || form.get('client_secret') !== intent.client_secret) {
-      return error(404, 'invalid_request_error', 'No such payment_intent', 'resource_missing')
+      return stripeError(404, 'invalid_request_error', 'No such payment_intent', 'resource_missing')
     }
     if (!form.get('key')?.startsWith('pk_'))
-      return error(401, 'invalid_request_error', 'Invalid API Key provided')
+      return stripeError(401, 'invalid_request_error', 'Invalid API Key provided')
     if (intent.status === 'succeeded' || intent.status === 'canceled') {
-      return error(400, 'invalid_request_error', `This PaymentIntent's status is ${intent.status}`)
+      return stripeError(400, 'invalid_request_error', `This PaymentIntent's status is ${intent.status}`)
     }
     const card = form.get('payment_method_data[card][number]') ?? ''
     cardsSeen.push(card)
@@ -208,21 +76,6 @@ export async function startStripePeer(): Promise<StripePeer> {
     }
   }
 
-  function confirm(id: string, card: string): PeerIntent {
-    const intent = intents.get(id)
-    if (!intent) throw new Error(`no intent ${id}`)
-    const digits = card.replace(/\D/g, '')
-    if (digits === '4242424242424242') {
-      intent.status = 'succeeded'
-      intent.amount_received = intent.amount
-      intent.last_payment_error = null
-    } else {
-      intent.status = 'requires_payment_method'
-      intent.last_payment_error = { message: 'Your card was declined.', code: 'card_declined' }
-    }
-    return intent
-  }
-
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -239,16 +92,16 @@ export async function startStripePeer(): Promise<StripePeer> {
       }
       const form = new URLSearchParams(Buffer.concat(chunks).toString())
       const browser = path.match(/^\/v1\/payment_intents\/([^/]+)\/confirm$/)
-      let answer: { status: number; body: unknown }
+      let answer: PeerAnswer
       if (browser && !req.headers.authorization && method === 'POST') {
         answer = await browserConfirm(browser[1]!, form)
       } else if (req.headers.authorization !== `Bearer ${secretKey}`) {
-        answer = error(401, 'invalid_request_error', 'Invalid API Key provided')
+        answer = stripeError(401, 'invalid_request_error', 'Invalid API Key provided')
       } else {
         const key = req.headers['idempotency-key']
         const cacheKey = typeof key === 'string' && method === 'POST' ? `${path}\n${key}` : null
         const cached = cacheKey ? replies.get(cacheKey) : undefined
-        answer = cached ?? handle(method, path, form)
+        answer = cached ?? ledger.handle(method, path, form)
         if (cacheKey && !cached) replies.set(cacheKey, answer)
         const made = answer.body as { object?: string; payment_intent?: string }
         if (!cached && made.object === 'refund') {
@@ -268,7 +121,7 @@ export async function startStripePeer(): Promise<StripePeer> {
     secretKey,
     webhookSecret,
     intents,
-    refunds,
+    refunds: ledger.refunds,
     calls,
     webhookUrl: null,
     jsUrl: `http://127.0.0.1:${port}/v3/`,
@@ -277,7 +130,7 @@ export async function startStripePeer(): Promise<StripePeer> {
     confirm,
     async refundFromDashboard(id, amount) {
       const intent = intents.get(id)
-      const refund = intent && addRefund(intent, amount)
+      const refund = intent && ledger.addRefund(intent, amount)
       if (!refund) throw new Error(`cannot refund ${amount} of ${id}`)
       await notify('charge.refunded', charge(intent))
       return refund
@@ -288,25 +141,8 @@ export async function startStripePeer(): Promise<StripePeer> {
     event(type, intent) {
       return eventOf(type, intent)
     },
-    async deliver(url, payload, options = {}) {
-      const header = stripe.webhooks.generateTestHeaderString({
-        payload,
-        secret: options.secret ?? webhookSecret,
-        ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-      })
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header },
-        body: payload,
-      })
-      const text = await res.text()
-      let body: unknown = text
-      try {
-        body = JSON.parse(text)
-      } catch {
-        // Not JSON: keep the text.
-      }
-      return { status: res.status, body }
+    deliver(url, payload, options = {}) {
+      return deliverSigned(url, payload, options.secret ?? webhookSecret, options.timestamp)
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,11 +4,11 @@
  * Storage (read back with pdftotext), each only with the run-as user's permissions, and a debug run
  * checks both without sending or saving anything.
  */
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES_COLLECTION } from '../../src/shared/messaging'
+import { pdfText } from '../helpers/pdf-text'
 import { startTestServer, type TestServer } from '../helpers/server'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
 
@@ -39,10 +39,6 @@ async function action(id: string, code: string, token = admin) {
 
 const run = (id: string, token = admin, json: unknown = {}) =>
   server.api(`/api/actions/run/${id}`, { json, token })
-
-function pdfText(file: string): string {
-  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
-}
 
 describe('messages.send', () => {
   it('queues an e-mail as the run-as user, and the queue delivers it', async () => {
@@ -91,7 +87,7 @@ describe('pdf.create', () => {
     expect(res.status, res.text).toBe(200)
     expect(res.body).toMatchObject({ path: 'reports/inv-7.pdf', contentType: 'application/pdf' })
     const file = path.join(server.dataDir, 'storage', 'reports', 'inv-7.pdf')
-    expect(pdfText(file)).toContain('Invoice 7')
+    expect(pdfText(fs.readFileSync(file))).toContain('Invoice 7')
   }, 60_000)
 
   it('needs pdf:c and the target permission, and a save target', async () => {

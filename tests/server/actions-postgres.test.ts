@@ -7,49 +7,35 @@
  * reaches sockets on the instance that did not run the action. Skipped, like every PostgreSQL suite,
  * when no PostgreSQL can be had (tests/helpers/postgres.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
 import { ACTION_RUNS_TOPIC } from '../../src/shared/actions'
-import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 import { openSocket } from './socket-client'
 
-const postgres = findPostgres()
-const title = postgres.available
-  ? 'actions on two instances sharing PostgreSQL'
-  : `actions on two instances sharing PostgreSQL (skipped: ${postgres.reason})`
-
-;(postgres.available ? describe : describe.skip)(title, () => {
-  let pg: TestPostgres
-  let a: TestServer
-  let b: TestServer
+describePostgres('actions on two instances sharing PostgreSQL', () => {
+  const pair = serverPairOnPostgres()
   let admin: string
 
   beforeAll(async () => {
-    pg = await startTestPostgres()
-    const databaseUrl = await pg.newDatabase()
-    a = await startTestServer({ databaseUrl })
-    b = await startTestServer({ databaseUrl })
-    stopActionScheduler(a.services)
-    stopActionScheduler(b.services)
-    admin = await a.login()
-  }, 120_000)
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-    await pg?.close()
+    stopActionScheduler(pair.a.services)
+    stopActionScheduler(pair.b.services)
+    admin = await pair.a.login()
   })
 
   const runsOf = async (id: string) =>
-    (await a.api(`/api/actions/${id}/runs`, { token: admin })).body as Array<{
+    (await pair.a.api(`/api/actions/${id}/runs`, { token: admin })).body as Array<{
       trigger: string
       result: unknown
     }>
   /** Both instances tick at the same moment, several times over. */
   const race = (now: Date) =>
-    Promise.all([1, 2, 3].flatMap(() => [tickActions(a.services, now), tickActions(b.services, now)]))
+    Promise.all(
+      [1, 2, 3].flatMap(() => [tickActions(pair.a.services, now), tickActions(pair.b.services, now)]),
+    )
 
   it('runs a due CRON action once', async () => {
+    const { a, b } = pair
     const saved = await b.api('/api/actions', {
       json: {
         _id: 'hourly',
@@ -73,6 +59,7 @@ const title = postgres.available
   })
 
   it('runs an EVENT action once per change, and tails the run on the other instance', async () => {
+    const { a, b } = pair
     const saved = await a.api('/api/actions', {
       json: {
         _id: 'on-signup',

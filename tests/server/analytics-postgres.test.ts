@@ -7,17 +7,13 @@ import { afterAll, beforeAll, describe, it } from 'vitest'
 import { sampleVisits } from '../../src/server/analytics/sample'
 import { openPostgresAnalytics } from '../../src/server/analytics/sql'
 import { createAnalyticsStore } from '../../src/server/analytics/store'
-import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { describePostgres } from '../helpers/postgres-suite'
 import { startTestServer } from '../helpers/server'
 import { analyticsCases } from './analytics-cases'
 import { rollupsAgree } from './analytics-rollups'
 
-const postgres = findPostgres()
-const title = postgres.available
-  ? 'analytics on PostgreSQL'
-  : `analytics on PostgreSQL (skipped: ${postgres.reason})`
-
-;(postgres.available ? describe : describe.skip)(title, () => {
+describePostgres('analytics on PostgreSQL', () => {
   let pg: TestPostgres
   const urls = new Map<string, string>()
   beforeAll(async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSIONS } from '../../src/server/auth/tokens'
 import type { DocumentStore } from '../../src/server/store/types'
-import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 /** A few requests that succeed, so the token and the permissions are cached. */
@@ -123,29 +123,11 @@ describe('auth cache on one instance', () => {
   })
 })
 
-const postgres = findPostgres()
-const title = postgres.available
-  ? 'auth cache across two instances on one PostgreSQL'
-  : `auth cache across two instances on one PostgreSQL (skipped: ${postgres.reason})`
-
-;(postgres.available ? describe : describe.skip)(title, () => {
-  let pg: TestPostgres
-  let a: TestServer
-  let b: TestServer
-
-  beforeAll(async () => {
-    pg = await startTestPostgres()
-    const databaseUrl = await pg.newDatabase()
-    a = await startTestServer({ databaseUrl })
-    b = await startTestServer({ databaseUrl })
-  }, 120_000)
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-    await pg?.close()
-  })
+describePostgres('auth cache across two instances on one PostgreSQL', () => {
+  const pair = serverPairOnPostgres()
 
   it('a group changed on A counts on B’s very next request; a logout on A too', async () => {
+    const { a, b } = pair
     const admin = await a.login()
     await a.api('/api/data/notes/n1', { method: 'PUT', json: { text: 'hello' }, token: admin })
     const token = await a.userWith('gina', ['data/notes:r'])

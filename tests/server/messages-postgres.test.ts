@@ -4,49 +4,32 @@
  * every message reaches the provider exactly once. Skipped, like every PostgreSQL suite, when no
  * PostgreSQL can be had (tests/helpers/postgres.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { records, until } from '../helpers/messages'
-import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 import { startTwilioPeer, type TwilioPeer } from '../helpers/twilio-peer'
 
-const postgres = findPostgres()
-const title = postgres.available
-  ? 'the message queue on two instances sharing PostgreSQL'
-  : `the message queue on two instances sharing PostgreSQL (skipped: ${postgres.reason})`
-
-;(postgres.available ? describe : describe.skip)(title, () => {
-  let pg: TestPostgres
+describePostgres('the message queue on two instances sharing PostgreSQL', () => {
   let twilio: TwilioPeer
-  let a: TestServer
-  let b: TestServer
-
   beforeAll(async () => {
-    pg = await startTestPostgres()
     twilio = await startTwilioPeer()
-    const databaseUrl = await pg.newDatabase()
-    const common = {
-      databaseUrl,
-      sms: {
-        url: twilio.url,
-        accountSid: twilio.accountSid,
-        authToken: twilio.authToken,
-        from: '+15550001111',
-      },
-      // Both workers poll often, so they really do race for the same records.
-      messageTiming: { retryBaseMs: 20, maxAttempts: 3, tickMs: 10 },
-    }
-    a = await startTestServer(common)
-    b = await startTestServer(common)
   })
   afterAll(async () => {
-    await a?.close()
-    await b?.close()
     await twilio?.close()
-    await pg?.close()
   })
+  const pair = serverPairOnPostgres(() => ({
+    sms: {
+      url: twilio.url,
+      accountSid: twilio.accountSid,
+      authToken: twilio.authToken,
+      from: '+15550001111',
+    },
+    // Both workers poll often, so they really do race for the same records.
+    messageTiming: { retryBaseMs: 20, maxAttempts: 3, tickMs: 10 },
+  }))
 
   it('sends each message exactly once while both instances claim', async () => {
+    const { a, b } = pair
     const numbers = Array.from({ length: 40 }, (_, i) => `+1555010${String(i).padStart(4, '0')}`)
     const [tokenA, tokenB] = [await a.login(), await b.login()]
     const sends = [

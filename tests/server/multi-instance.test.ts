@@ -9,7 +9,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { INSTANCE_SECRET, loadInstanceSecrets } from '../../src/server/auth/instance-secrets'
 import { serverHmac } from '../../src/server/auth/server-key'
 import type { S3Config } from '../../src/server/config'
@@ -17,40 +17,25 @@ import type { StorageEntry } from '../../src/server/modules/storage/meta'
 import { loadVapidKeys, PUSH_KEY_SETTING, VAPID_FILE } from '../../src/server/push/vapid'
 import { openPostgresStore } from '../../src/server/store/postgres'
 import type { ChangesPayload } from '../../src/shared/sync-protocol'
-import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 import { startTestS3, type TestS3 } from '../helpers/s3'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { startTestServer } from '../helpers/server'
 import { openSocket } from './socket-client'
 
-const postgres = findPostgres()
-const title = postgres.available
-  ? 'several instances on one PostgreSQL and one bucket, no shared volume'
-  : `several instances on one PostgreSQL and one bucket (skipped: ${postgres.reason})`
-
-;(postgres.available ? describe : describe.skip)(title, () => {
-  let pg: TestPostgres
+describePostgres('several instances on one PostgreSQL and one bucket, no shared volume', () => {
   let s3: TestS3
-  let a: TestServer
-  let b: TestServer
   let bucketArea: S3Config
-
   beforeAll(async () => {
-    pg = await startTestPostgres()
     s3 = await startTestS3()
-    const databaseUrl = await pg.newDatabase()
     bucketArea = s3.config()
-    // The first start makes the admin user; the second finds the database ready.
-    a = await startTestServer({ databaseUrl, s3: bucketArea })
-    b = await startTestServer({ databaseUrl, s3: bucketArea })
   })
   afterAll(async () => {
-    await a?.close()
-    await b?.close()
     await s3?.close()
-    await pg?.close()
   })
+  const pair = serverPairOnPostgres(() => ({ s3: bucketArea }))
 
   it('runs each instance on its own data dir, with no secret file in it', () => {
+    const { a, b } = pair
     expect(a.dataDir).not.toBe(b.dataDir)
     for (const dir of [a.dataDir, b.dataDir]) {
       for (const name of ['jwt.secret', 'server.key', VAPID_FILE]) {
@@ -61,6 +46,7 @@ const title = postgres.available
   })
 
   it('accepts a session token issued by the other instance', async () => {
+    const { a, b } = pair
     const token = await a.login()
     const me = await b.api('/api/users/admin', { token })
     expect(me.status, me.text).toBe(200)
@@ -70,10 +56,12 @@ const title = postgres.available
   })
 
   it('derives the same server keys (idempotency hashes, share links) on both', () => {
+    const { a, b } = pair
     expect(serverHmac(a.dataDir, 'test', 'x')).toBe(serverHmac(b.dataDir, 'test', 'x'))
   })
 
   it('serves a file uploaded on A from B, and B streams its entry live', async () => {
+    const { a, b } = pair
     const tokenA = await a.login()
     const tokenB = await b.login()
     const socket = await openSocket(b.url, tokenB)
@@ -111,6 +99,7 @@ const title = postgres.available
   })
 
   it("serves a user's picture uploaded on A from B", async () => {
+    const { a, b } = pair
     const token = await a.login()
     const png = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -130,6 +119,7 @@ const title = postgres.available
   })
 
   it('signs push with one VAPID pair, the one published as push_public_key', async () => {
+    const { a, b } = pair
     const keyA = loadVapidKeys(a.dataDir)
     const keyB = loadVapidKeys(b.dataDir)
     expect(keyA.publicKey).toBe(keyB.publicKey)
@@ -140,7 +130,7 @@ const title = postgres.available
   })
 
   it('settles instances that start at once on one secret each', async () => {
-    const url = await pg.newDatabase()
+    const url = await pair.pg.newDatabase()
     const dirs = [0, 1, 2].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-instance-')))
     const stores = await Promise.all(dirs.map(() => openPostgresStore(url)))
     try {
@@ -158,7 +148,7 @@ const title = postgres.available
   })
 
   it('keeps the secrets of a data dir that was shared before (moving to the database)', async () => {
-    const url = await pg.newDatabase()
+    const url = await pair.pg.newDatabase()
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-instance-'))
     fs.writeFileSync(path.join(dir, 'jwt.secret'), 'old-shared-secret\n')
     const store = await openPostgresStore(url)
@@ -174,7 +164,7 @@ const title = postgres.available
     }
   })
   it('lets two instances make the very first start on an empty database at once: one admin, one password', async () => {
-    const databaseUrl = await pg.newDatabase()
+    const databaseUrl = await pair.pg.newDatabase()
     const passwords = ['first-instance-Password-1', 'second-instance-Password-2']
     const servers = await Promise.all(
       passwords.map((adminPassword) => startTestServer({ databaseUrl, s3: bucketArea, adminPassword })),

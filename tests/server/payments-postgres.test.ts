@@ -4,26 +4,15 @@
  * conditional write in the same store transaction as the record, payments/checkout.ts). Skipped, like
  * every PostgreSQL suite, when no PostgreSQL can be had (tests/helpers/postgres.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { PAYMENT_TEXT } from '../../src/shared/messages'
-import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 
-const postgres = findPostgres()
-const title = postgres.available
-  ? 'discount code limits on two instances sharing PostgreSQL'
-  : `discount code limits on two instances sharing PostgreSQL (skipped: ${postgres.reason})`
-
-;(postgres.available ? describe : describe.skip)(title, () => {
-  let pg: TestPostgres
-  let a: TestServer
-  let b: TestServer
+describePostgres('discount code limits on two instances sharing PostgreSQL', () => {
+  const pair = serverPairOnPostgres()
 
   beforeAll(async () => {
-    pg = await startTestPostgres()
-    const databaseUrl = await pg.newDatabase()
-    a = await startTestServer({ databaseUrl })
-    b = await startTestServer({ databaseUrl })
+    const { a } = pair
     const admin = await a.login()
     await a.api('/api/products', {
       json: { _id: 'pen', name: 'Pen', price: 300, currency: 'EUR' },
@@ -31,13 +20,9 @@ const title = postgres.available
     })
     await a.api('/api/discounts', { json: { _id: 'PG10', percent: 50, maxUses: 10 }, token: admin })
   })
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-    await pg?.close()
-  })
 
   it('gives exactly ten of fifty parallel checkouts the code', async () => {
+    const { a, b } = pair
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         (i % 2 ? a : b).api('/api/transactions/init/pen', { json: { code: 'PG10' } }),

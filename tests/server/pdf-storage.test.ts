@@ -4,14 +4,13 @@
  * (what the sync stream carries); `{root}/{path}:c` (`:u` to replace) is needed and a refusal, a bad
  * path or a full quota changes nothing; an Idempotency-Key replay saves nothing twice.
  */
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PDF_TEXT, STORAGE_TEXT } from '../../src/shared/messages'
 import type { StorageEntry } from '../../src/shared/storage'
 import type { PullResponse } from '../../src/shared/sync-protocol'
+import { pdfText } from '../helpers/pdf-text'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 let server: TestServer
@@ -36,16 +35,6 @@ const messageOf = (res: { body: unknown }) => (res.body as { message: string }).
 const storageFiles = (root = 'storage') => {
   const dir = path.join(server.dataDir, root)
   return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).sort() : []
-}
-
-function pdfText(bytes: Buffer): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pdf-storage-test-')), 'out.pdf')
-  fs.writeFileSync(file, bytes)
-  try {
-    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
-  } finally {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true })
-  }
 }
 
 async function download(root: string, file: string): Promise<Buffer> {

@@ -4,14 +4,11 @@
  * back; HTML runs without JavaScript or network; URL mode refuses loopback and private addresses
  * (and redirects to them) unless MOMENTUM_PDF_ALLOW_HOSTS lists the host.
  */
-import { execFileSync } from 'node:child_process'
-import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PDF_TEXT, VALIDATION } from '../../src/shared/messages'
+import { pdfText } from '../helpers/pdf-text'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 let server: TestServer
@@ -50,16 +47,6 @@ async function pdf(body: unknown, token = admin, on = server) {
   })
   const bytes = Buffer.from(await res.arrayBuffer())
   return { status: res.status, type: res.headers.get('content-type'), bytes, text: bytes.toString('utf8') }
-}
-
-function pdfText(bytes: Buffer): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pdf-test-')), 'out.pdf')
-  fs.writeFileSync(file, bytes)
-  try {
-    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
-  } finally {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true })
-  }
 }
 
 describe('POST /api/pdf', () => {

@@ -5,14 +5,13 @@
  * (tests/helpers/postgres.ts); skipped without one, as the conformance suite's PostgreSQL half.
  */
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { hasRegex, regexBoundedQuery } from '../../src/server/store/postgres-regex'
 import { QUERY_TEXT } from '../../src/shared/messages'
-import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { describePostgres } from '../helpers/postgres-suite'
 
-const postgres = findPostgres()
-
-;(postgres.available ? describe : describe.skip)('PostgreSQL $regex time bound', () => {
+describePostgres('PostgreSQL $regex time bound', () => {
   let server: TestPostgres
   let pool: pg.Pool
 

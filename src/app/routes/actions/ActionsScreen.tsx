@@ -1,25 +1,21 @@
 /**
  * Actions (/actions, issue 15): every action of the local mirror with its trigger, an enabled switch
  * (a patch through the outbox, so it works offline), its last run and result, and its next run in
- * words. Built on the shared RecordList; this file brings the columns, the trigger filter and the
- * create form. A new action opens in its editor at once, online or not.
+ * words. Built on the shared RecordList and list-screen; this file brings the columns, the trigger
+ * filter and the create form. A new action opens in its editor at once, online or not.
  */
 
-import { useCallback, useMemo, useState } from 'react'
-import { useLocation } from 'wouter'
+import { useCallback, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { ACTION_TRIGGERS, type ActionTriggerType } from '../../../shared/actions'
 import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
 import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
-import { FilterSelect } from '../../components/FilterSelect'
-import { NameCell } from '../../components/NameCell'
+import { byName, type ListFilter, ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
 import { useMutate } from '../../data/sync-context'
 import { toast } from '../../feedback/toast-store'
-import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { formatDate, text, useCan } from '../users/auth-data'
-import { NoAccess } from '../users/NoAccess'
 import { ACTIONS, type RunDoc, useActions, useLastRuns } from './action-data'
 import { starterOf } from './action-form'
 import { RunStatus } from './RunDetails'
@@ -33,25 +29,27 @@ import './actions.css'
 type SortKey = 'name' | 'trigger' | 'enabled' | 'last' | 'next'
 export const actionHref = (id: string) => `/actions/${encodeURIComponent(id)}`
 
+const TRIGGER_FILTER: ListFilter<ActionTriggerType> = {
+  label: 'Trigger',
+  name: 'Filter by trigger',
+  all: 'All triggers',
+  options: ACTION_TRIGGERS,
+  test: (d, type) => triggerOf(d).type === type,
+}
+
 export function ActionsScreen() {
-  usePageTitle('Actions')
-  useBreadcrumbs(['Actions'])
-  const allowed = useCan()
-  if (!allowed('actions:r')) return <NoAccess section="Actions" needed="actions:r" />
-  return <ActionsList />
+  return (
+    <ListScreen title="Actions" needed="actions:r" className="templates-screen actions-screen">
+      <ActionsList />
+    </ListScreen>
+  )
 }
 
 function ActionsList() {
-  const all = useActions()
+  const list = useListScreen({ rows: useActions(), href: actionHref, filter: TRIGGER_FILTER })
   const allowed = useCan()
   const last = useLastRuns(allowed('action-runs:r'))
   const now = useNow(30_000)
-  const [, navigate] = useLocation()
-  const [type, setType] = useState<'' | ActionTriggerType>('')
-  const rows = useMemo(
-    () => (all && type ? { ...all, docs: all.docs.filter((d) => triggerOf(d).type === type) } : all),
-    [all, type],
-  )
   const searchText = useCallback(
     (d: SyncDoc) => [d._id, text(d.name), text(d.description), triggerOf(d).type ?? '', triggerText(d)],
     [],
@@ -62,26 +60,13 @@ function ActionsList() {
       if (by === 'enabled') return d.enabled === false ? 1 : 0
       if (by === 'last') return last?.get(d._id)?.start ?? ''
       if (by === 'next') return nextRunText(d, now).at?.getTime() ?? Number.MAX_SAFE_INTEGER
-      return (text(d.name) || d._id).toLowerCase()
+      return byName(d)
     },
     [last, now],
   )
 
   const columns: Column<SyncDoc>[] = [
-    {
-      key: 'name',
-      label: 'Name',
-      width: 200,
-      sortable: true,
-      render: (d) => (
-        <NameCell
-          href={actionHref(d._id)}
-          name={text(d.name)}
-          id={d._id}
-          pending={!!all?.pending.has(d._id)}
-        />
-      ),
-    },
+    list.nameColumn({ width: 200 }),
     {
       key: 'trigger',
       label: 'Trigger',
@@ -123,34 +108,20 @@ function ActionsList() {
   ]
 
   return (
-    <section
-      className="screen screen-table auth-screen templates-screen actions-screen"
-      aria-labelledby="page-heading"
-    >
-      <RecordList<SortKey>
-        collection={ACTIONS}
-        rows={rows}
-        title="Actions"
-        noun={['action', 'actions']}
-        href={actionHref}
-        columns={columns}
-        defaultSort="name"
-        searchText={searchText}
-        sortValue={sortValue}
-        searchPlaceholder="Search by name, id or trigger"
-        filters={
-          <FilterSelect
-            label="Trigger"
-            name="Filter by trigger"
-            all="All triggers"
-            value={type}
-            onChange={setType}
-            options={ACTION_TRIGGERS}
-          />
-        }
-        renderCreate={() => <CreateAction onDone={(id) => navigate(actionHref(id))} />}
-      />
-    </section>
+    <RecordList<SortKey>
+      collection={ACTIONS}
+      rows={list.rows}
+      title="Actions"
+      noun={['action', 'actions']}
+      href={actionHref}
+      columns={columns}
+      defaultSort="name"
+      searchText={searchText}
+      sortValue={sortValue}
+      searchPlaceholder="Search by name, id or trigger"
+      filters={list.filters}
+      renderCreate={() => <CreateAction onDone={list.open} />}
+    />
   )
 }
 

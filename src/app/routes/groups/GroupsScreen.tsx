@@ -1,20 +1,16 @@
 /**
  * Groups (SPEC §2 /groups): the groups of the local mirror in a virtualized, searchable, sortable
- * table with member counts, bulk delete (SPEC §8) and a "New group" form. Creating works offline: the
- * group goes through the outbox and its page opens at once.
+ * table with member counts, bulk delete (SPEC §8) and a "New group" form (RecordList and list-screen).
+ * Creating works offline: the group goes through the outbox and its page opens at once.
  */
 
-import { CloudOff } from 'lucide-react'
 import { useCallback, useMemo, useState } from 'react'
-import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { SCREENS_TEXT } from '../../../shared/messages'
 import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
+import { byName, ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
-import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
-import { strings, text, useCan, useRows } from '../users/auth-data'
-import { NoAccess } from '../users/NoAccess'
+import { strings, text, useRows } from '../users/auth-data'
 import '../../components/ui.css'
 import '../users/auth.css'
 
@@ -22,17 +18,16 @@ type SortKey = 'name' | 'description' | 'members' | 'permissions'
 const groupHref = (id: string) => `/groups/${encodeURIComponent(id)}`
 
 export function GroupsScreen() {
-  usePageTitle('Groups')
-  useBreadcrumbs(['Groups'])
-  const allowed = useCan()
-  if (!allowed('groups:r')) return <NoAccess section="Groups" needed="groups:r" />
-  return <GroupsList />
+  return (
+    <ListScreen title="Groups" needed="groups:r">
+      <GroupsList />
+    </ListScreen>
+  )
 }
 
 function GroupsList() {
-  const rows = useRows('groups')
+  const list = useListScreen({ rows: useRows('groups'), href: groupHref })
   const users = useRows('users')
-  const [, navigate] = useLocation()
 
   const members = useMemo(() => {
     const m = new Map<string, number>()
@@ -48,33 +43,14 @@ function GroupsList() {
     (d: SyncDoc, by: SortKey): string | number => {
       if (by === 'members') return members.get(d._id) ?? 0
       if (by === 'permissions') return strings(d.permissions).length
-      if (by === 'name') return (text(d.name) || d._id).toLowerCase()
+      if (by === 'name') return byName(d)
       return text(d.description).toLowerCase()
     },
     [members],
   )
 
   const columns: Column<SyncDoc>[] = [
-    {
-      key: 'name',
-      label: 'Name',
-      width: 240,
-      sortable: true,
-      render: (d) => (
-        <span className="user-cell-text">
-          <Link href={groupHref(d._id)}>{text(d.name) || d._id}</Link>
-          <span className="muted">
-            {d._id}
-            {rows?.pending.has(d._id) && (
-              <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
-                <CloudOff size={13} aria-hidden="true" />
-                {SCREENS_TEXT.notSynced}
-              </span>
-            )}
-          </span>
-        </span>
-      ),
-    },
+    list.nameColumn({ width: 240 }),
     {
       key: 'description',
       label: 'Description',
@@ -93,21 +69,19 @@ function GroupsList() {
   ]
 
   return (
-    <section className="screen screen-table auth-screen" aria-labelledby="page-heading">
-      <RecordList<SortKey>
-        collection="groups"
-        rows={rows}
-        title="Groups"
-        noun={['group', 'groups']}
-        href={groupHref}
-        columns={columns}
-        defaultSort="name"
-        searchText={searchText}
-        sortValue={sortValue}
-        searchPlaceholder="Search by name, id, description or permission"
-        renderCreate={() => <CreateGroup onDone={(id) => navigate(groupHref(id))} />}
-      />
-    </section>
+    <RecordList<SortKey>
+      collection="groups"
+      rows={list.rows}
+      title="Groups"
+      noun={['group', 'groups']}
+      href={groupHref}
+      columns={columns}
+      defaultSort="name"
+      searchText={searchText}
+      sortValue={sortValue}
+      searchPlaceholder="Search by name, id, description or permission"
+      renderCreate={() => <CreateGroup onDone={list.open} />}
+    />
   )
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { runRetention } from '../../../shared/actions'
 import { changedSettings, formFromValues, validateSettings } from './settings-model'
 
 const stored = new Map<string, unknown>([
@@ -68,5 +69,27 @@ describe('settings model', () => {
       ['privacy_policy_url', 'https://example.com/privacy'],
       ['terms_of_service_url', 'https://example.com/terms'],
     ])
+  })
+
+  it('edits action_runs (run-history pruning) within the server bounds, empty meaning the default', () => {
+    const f = formFromValues(new Map([...stored, ['action_runs', { keep: 200 }]]))
+    expect(f.action_runs).toEqual({ keep: '200', days: '' })
+    f.action_runs = { keep: '0', days: '3651' }
+    expect(Object.keys(validateSettings(f)).sort()).toEqual(['action_runs.days', 'action_runs.keep'])
+    f.action_runs = { keep: '1.5', days: '7' }
+    expect(Object.keys(validateSettings(f))).toEqual(['action_runs.keep'])
+    f.action_runs = { keep: '', days: '7' }
+    expect(validateSettings(f)).toEqual({})
+    expect(changedSettings(f, new Map([['action_runs', { keep: 200 }]]))).toContainEqual([
+      'action_runs',
+      { days: 7 },
+    ])
+    // Never set and left empty: nothing to save.
+    expect(changedSettings(formFromValues(stored), stored)).toEqual([])
+    f.action_runs = { keep: '100000', days: '3650' }
+    expect(runRetention(changedSettings(f, stored).find(([id]) => id === 'action_runs')?.[1])).toEqual({
+      keep: 100_000,
+      days: 3650,
+    })
   })
 })

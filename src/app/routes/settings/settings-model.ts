@@ -5,6 +5,7 @@
  * were, so a newer server's additions survive an edit from this screen.
  */
 
+import { ACTION_RUNS_DAYS_MAX, ACTION_RUNS_KEEP_MAX, ACTION_RUNS_SETTING } from '../../../shared/actions'
 import { SETTING_IDS } from '../../../shared/constants'
 import { isValidEmail } from '../../../shared/email'
 import { isSafeImageSrc } from '../../../shared/safe-urls'
@@ -31,13 +32,39 @@ export interface SettingsForm {
   webrtc_key: string
   /** Text while editing; saved as a number. */
   webrtc_port: string
+  /** Run-history pruning of actions (docs/actions.md); text while editing, empty: the server's default. */
+  action_runs: { keep: string; days: string }
 }
 
-/** Ids this screen writes; push_public_key is the server's and shown read-only. */
-export type EditableId = Exclude<(typeof SETTING_IDS)[number], 'push_public_key'>
-export const EDITABLE_IDS: readonly EditableId[] = SETTING_IDS.filter(
-  (id): id is EditableId => id !== 'push_public_key',
-)
+/**
+ * Ids this screen writes: the SPEC §3 settings but push_public_key (the server's, shown read-only), and
+ * action_runs, the actions' run-history pruning (not a SPEC §3 setting, but one an admin tunes).
+ */
+export type EditableId = Exclude<(typeof SETTING_IDS)[number], 'push_public_key'> | typeof ACTION_RUNS_SETTING
+export const EDITABLE_IDS: readonly EditableId[] = [
+  ...SETTING_IDS.filter(
+    (id): id is Exclude<EditableId, typeof ACTION_RUNS_SETTING> => id !== 'push_public_key',
+  ),
+  ACTION_RUNS_SETTING,
+]
+
+/** Each editable setting's name in the "saved" toast. */
+export const SETTING_LABELS: Record<EditableId, string> = {
+  title: 'Title',
+  description: 'Description',
+  version: 'Version',
+  logo: 'Logo',
+  contact: 'Contact',
+  public_url: 'Public URL',
+  privacy_policy_url: 'Privacy Policy link',
+  terms_of_service_url: 'Terms of Service link',
+  pwa: 'App name',
+  theme: 'Theme',
+  stripe_token: 'Stripe token',
+  webrtc_key: 'WebRTC key',
+  webrtc_port: 'WebRTC port',
+  action_runs: 'Action run history',
+}
 
 export const DEFAULT_THEME: ThemeForm = {
   background: '#f6f7f9',
@@ -53,6 +80,7 @@ const obj = (v: unknown): Record<string, unknown> =>
 export function formFromValues(values: ReadonlyMap<string, unknown>): SettingsForm {
   const pwa = obj(values.get('pwa'))
   const theme = obj(values.get('theme'))
+  const runs = obj(values.get(ACTION_RUNS_SETTING))
   return {
     title: str(values.get('title')),
     description: str(values.get('description')),
@@ -72,6 +100,7 @@ export function formFromValues(values: ReadonlyMap<string, unknown>): SettingsFo
     stripe_token: str(values.get('stripe_token')),
     webrtc_key: str(values.get('webrtc_key')),
     webrtc_port: str(values.get('webrtc_port')),
+    action_runs: { keep: str(runs.keep), days: str(runs.days) },
   }
 }
 
@@ -110,7 +139,29 @@ export function validateSettings(f: SettingsForm): SettingsErrors {
     if (!Number.isInteger(n) || n < 1 || n > 65535)
       e.webrtc_port = 'A port is a whole number from 1 to 65535.'
   }
+  // The server's bounds (shared/actions.ts runRetention), so the form never offers what it refuses.
+  if (!wholeIn(f.action_runs.keep, ACTION_RUNS_KEEP_MAX))
+    e['action_runs.keep'] = `A whole number from 1 to ${ACTION_RUNS_KEEP_MAX.toLocaleString('en')}, or empty.`
+  if (!wholeIn(f.action_runs.days, ACTION_RUNS_DAYS_MAX))
+    e['action_runs.days'] = `A whole number from 1 to ${ACTION_RUNS_DAYS_MAX.toLocaleString('en')}, or empty.`
   return e
+}
+
+/** Empty (the default), or a whole number from 1 to max. */
+function wholeIn(v: string, max: number): boolean {
+  if (!v.trim()) return true
+  const n = Number(v)
+  return Number.isInteger(n) && n >= 1 && n <= max
+}
+
+/** The action_runs value: the numbers given, the rest left to the server's defaults; null when none. */
+function runsValue(f: SettingsForm['action_runs'], before: unknown): Record<string, unknown> | null {
+  const value: Record<string, unknown> = { ...obj(before) }
+  for (const k of ['keep', 'days'] as const) {
+    if (f[k].trim()) value[k] = Number(f[k])
+    else delete value[k]
+  }
+  return Object.keys(value).length ? value : null
 }
 
 /** The stored value of each editable setting, given the form and what was stored before. */
@@ -132,6 +183,7 @@ export function valuesFromForm(
     stripe_token: f.stripe_token.trim(),
     webrtc_key: f.webrtc_key.trim(),
     webrtc_port: f.webrtc_port.trim() ? Number(f.webrtc_port) : null,
+    action_runs: runsValue(f.action_runs, before.get(ACTION_RUNS_SETTING)),
   }
 }
 

@@ -1,0 +1,99 @@
+/**
+ * The sample data of a first start beyond users and contacts. The ledger (src/server/seed-payments.ts):
+ * transactions in every status, each in the shape a real checkout stores (the same fields as one paid
+ * through the TEST provider here), counted in its code's uses, and refundable like any. The form and
+ * report (src/server/seed-forms.ts): written past the modules' checks at bootstrap, so held to those
+ * same rules here, and usable — a Staff member fills the form, the report counts every contact.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SAMPLE_CONTACTS } from '../../src/server/seed'
+import { SAMPLE_FORM, SAMPLE_REPORT } from '../../src/server/seed-forms'
+import { formError } from '../../src/shared/forms'
+import { TEST_CARDS, TRANSACTION_STATUSES } from '../../src/shared/payments'
+import { parseReport } from '../../src/shared/reports'
+import { startTestServer, type TestServer } from '../helpers/server'
+
+type Tx = Record<string, unknown> & { _id: string; status: string; total: number; paid: number }
+
+describe('the sample data set', () => {
+  let server: TestServer
+  let admin: string
+
+  beforeAll(async () => {
+    server = await startTestServer({ seed: 'sample' })
+    admin = await server.login()
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  const list = async () => (await server.api('/api/transactions?limit=100', { token: admin })).body as Tx[]
+
+  it('cover every status, with the fields a real checkout stores', async () => {
+    const samples = (await list()).filter((t) => t._id.startsWith('sample-tx-'))
+    expect(new Set(samples.map((t) => t.status))).toEqual(new Set(TRANSACTION_STATUSES))
+
+    const init = await server.api('/api/transactions/init/starter', {
+      json: { customer: { email: 'x@example.com' } },
+    })
+    expect(init.status, init.text).toBe(201)
+    const c = init.body as { token: string; transaction: { _id: string } }
+    const paid = await server.api(`/api/transactions/checkout/${c.transaction._id}/pay`, {
+      json: { card: TEST_CARDS.success },
+      headers: { 'x-checkout-token': c.token },
+    })
+    expect(paid.status, paid.text).toBe(200)
+    const real = (await server.api(`/api/transactions/${c.transaction._id}`, { token: admin })).body as Tx
+    const fields = (t: Tx) => Object.keys(t).sort()
+    for (const sample of samples) expect(fields(sample), sample._id).toEqual(fields(real))
+    for (const sample of samples.filter((t) => t.status === 'paid')) expect(sample.paid).toBe(sample.total)
+  })
+
+  it('count in their discount code’s uses', async () => {
+    const withCode = (await list()).filter(
+      (t) => (t.discount as { code?: string } | null)?.code === 'WELCOME10',
+    )
+    const code = (await server.api('/api/discounts/WELCOME10', { token: admin })).body as { uses: number }
+    expect(code.uses).toBe(withCode.length)
+  })
+
+  it('can be refunded like any paid checkout', async () => {
+    const sample = (await list()).find((t) => t._id.startsWith('sample-tx-') && t.status === 'paid')!
+    const res = await server.api(`/api/transactions/${sample._id}?amount=100`, {
+      method: 'DELETE',
+      token: admin,
+    })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body).toMatchObject({ status: 'partially_refunded', refunded: 100, paid: sample.paid })
+  })
+
+  it('has a form the forms module accepts, that a Staff member can fill', async () => {
+    expect(formError({ ...SAMPLE_FORM })).toBeNull()
+    const listed = (await server.api('/api/forms', { token: admin })).body as Array<{ _id: string }>
+    expect(listed.map((f) => f._id)).toContain('inspections')
+    const alice = await server.login('alice', 'alice-password')
+    expect((await server.api('/api/forms/inspections/fill', { token: alice })).status).toBe(200)
+    const answers = {
+      site: 'Depot 4',
+      visited: '2026-11-20',
+      passed: false,
+      actions: 'Replace the exit sign',
+    }
+    const sent = await server.api('/api/forms/inspections/submissions', {
+      json: { _id: 'sample-visit-1', answers },
+      token: alice,
+    })
+    expect(sent.status, sent.text).toBe(201)
+    const stored = await server.api('/api/data/inspections/sample-visit-1', { token: admin })
+    expect(stored.body).toMatchObject(answers)
+  })
+
+  it('has a report the reports module accepts, over every sample contact', async () => {
+    expect(parseReport(SAMPLE_REPORT).ok).toBe(true)
+    const saved = (await server.api('/api/reports/contacts-by-city', { token: admin })).body
+    expect(saved).toMatchObject(SAMPLE_REPORT)
+    const run = await server.api('/api/reports/run', { json: SAMPLE_REPORT, token: admin })
+    expect(run.status, run.text).toBe(200)
+    expect((run.body as { matched: number }).matched).toBe(SAMPLE_CONTACTS)
+  })
+})
