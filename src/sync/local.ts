@@ -12,11 +12,18 @@ import { getVisible, MirrorBatch } from '../db/mirror'
 import type { MomentumDb } from '../db/schema'
 import type { InboxItem, InboxKind, OutboxEntry, ShadowRow, SyncDoc } from '../db/types'
 import { isNoopPatch } from '../shared/merge-patch'
-import type { SyncChange } from '../shared/sync-protocol'
 import { overlay, overlayBase, stripMeta } from './overlay'
 import { MutationError, planRequest, type WriteKind } from './requests'
 
-const tables = (db: MomentumDb) => [db.docs, db.settings, db.logs, db.shadows, db.outbox, db.inbox, db.meta]
+export const tables = (db: MomentumDb) => [
+  db.docs,
+  db.settings,
+  db.logs,
+  db.shadows,
+  db.outbox,
+  db.inbox,
+  db.meta,
+]
 
 async function entriesOf(db: MomentumDb, collection: string, id: string): Promise<OutboxEntry[]> {
   const rows = await db.outbox.where('[collection+docId]').equals([collection, id]).toArray()
@@ -24,7 +31,7 @@ async function entriesOf(db: MomentumDb, collection: string, id: string): Promis
 }
 
 /** Writes the visible row of one document from its shadow, pending entries and inbox item. */
-async function recompute(
+export async function recompute(
   db: MomentumDb,
   collection: string,
   id: string,
@@ -185,7 +192,7 @@ export async function confirmEntries(
   })
 }
 
-async function afterConfirm(
+export async function afterConfirm(
   db: MomentumDb,
   entry: OutboxEntry,
   result: { doc: SyncDoc | null; rev: number },
@@ -255,84 +262,6 @@ export async function moveToInbox(
 
 export async function updateEntry(db: MomentumDb, seq: number, changes: Partial<OutboxEntry>): Promise<void> {
   await db.outbox.update(seq, changes)
-}
-
-export interface PageInput {
-  changes: readonly SyncChange[]
-  cursor: number
-  epoch: string
-}
-
-/**
- * One page of the change feed and its cursor, in one transaction with one bulkPut/bulkDelete per table.
- * Documents with local writes get their shadow updated and their overlay recomputed instead; a change
- * carrying one of our mutation ids confirms that outbox entry (the response may have been lost).
- */
-export async function applyPage(db: MomentumDb, page: PageInput, user: string, now: number): Promise<void> {
-  const nowIso = new Date(now).toISOString()
-  await db.transaction('rw', tables(db), async () => {
-    // Only the last change of a key matters within a page; earlier ones are superseded.
-    const last = new Map<string, SyncChange>()
-    for (const c of page.changes) last.set(`${c.collection}\u0000${c.id}`, c)
-
-    // Only this page's own entries and documents, through the indexes: reading the whole outbox and
-    // inbox made every write's echo cost O(outbox), and a replay of n writes O(n²).
-    const keys = page.changes.flatMap((c) => (c.idempotencyKey ? [c.idempotencyKey] : []))
-    const docKeys = [...last.values()].map((c) => [c.collection, c.id])
-    const outbox = keys.length ? await db.outbox.where('mutationId').anyOf(keys).toArray() : []
-    const byMutation = new Map(outbox.map((e) => [e.mutationId, e]))
-    const queued = await db.outbox.where('[collection+docId]').anyOf(docKeys).toArray()
-    const open = await db.inbox.where('[collection+docId]').anyOf(docKeys).toArray()
-    const local = new Set<string>()
-    for (const row of [...queued, ...open]) local.add(`${row.collection}\u0000${row.docId}`)
-    // Documents whose every queued write this page confirms, with no inbox item: their local state
-    // ends here, so they take the plain mirror path below in bulk (one bulkDelete per table), as
-    // afterConfirm + recompute would leave them, instead of a dozen requests each (issue 11: an
-    // import's echo is thousands of own changes).
-    const ownSeqs = new Set(outbox.map((e) => e.seq))
-    const settled = new Set(local)
-    for (const row of open) settled.delete(`${row.collection}\u0000${row.docId}`)
-    for (const e of queued) if (!ownSeqs.has(e.seq)) settled.delete(`${e.collection}\u0000${e.docId}`)
-    for (const key of settled) local.delete(key)
-
-    const batch = new MirrorBatch()
-    const touched: Array<[string, string]> = []
-    const done: number[] = []
-    for (const c of page.changes) {
-      const own = c.idempotencyKey ? byMutation.get(c.idempotencyKey) : undefined
-      if (own && settled.has(`${own.collection}\u0000${own.docId}`)) done.push(own.seq!)
-      else if (own) {
-        await db.outbox.delete(own.seq!)
-        await afterConfirm(db, own, { doc: c.doc, rev: c.rev })
-        touched.push([c.collection, c.id])
-      }
-    }
-    if (done.length) {
-      await db.outbox.bulkDelete(done)
-      await db.shadows.bulkDelete([...settled].map((k) => k.split('\u0000') as [string, string]))
-    }
-    for (const [key, c] of last) {
-      if (local.has(key)) {
-        const shadow = await db.shadows.get([c.collection, c.id])
-        if (!shadow || shadow.rev < c.rev) {
-          const row: ShadowRow = { collection: c.collection, id: c.id, doc: c.doc, rev: c.rev }
-          // Deleted there while writes wait here: keep what they were made against (overlayBase).
-          const lastLive = c.doc ? undefined : (shadow?.doc ?? shadow?.lastLive)
-          if (lastLive) row.lastLive = lastLive
-          await db.shadows.put(row)
-          await db.inbox.where('[collection+docId]').equals([c.collection, c.id]).modify({ theirs: c.doc })
-        }
-        touched.push([c.collection, c.id])
-      } else if (c.doc) batch.put(c.collection, c.doc)
-      else batch.delete(c.collection, c.id)
-    }
-    await batch.flush(db)
-    for (const [collection, id] of touched) await recompute(db, collection, id, user, nowIso)
-    await db.meta.bulkPut([
-      { key: 'cursor', value: page.cursor },
-      { key: 'epoch', value: page.epoch },
-    ])
-  })
 }
 
 /**

@@ -8,9 +8,10 @@
  */
 import { SYNC_PAGE_MAX } from '../shared/constants'
 import type { GoneBody, PullResponse } from '../shared/sync-protocol'
+import { applyPage } from './apply-page'
 import type { EngineContext } from './context'
 import { call, type HttpOutcome, messageOf } from './http'
-import { applyPage, readCursor, rebuildMirror } from './local'
+import { readCursor, rebuildMirror } from './local'
 
 export type PullResult = 'done' | 'offline' | 'auth' | 'error'
 

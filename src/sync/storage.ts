@@ -92,20 +92,24 @@ export class Storage {
     return new StorageError('quota', error)
   }
 
-  /** Runs `fn`, which writes, on the database, reopening once after a lost connection. */
-  run<T>(fn: (db: MomentumDb) => Promise<T>): Promise<T> {
-    return this.attempt(fn, true)
+  /**
+   * Runs `fn`, which writes, on the database, reopening once after a lost connection. `wrote` tells
+   * from its result whether it did write (a streamed page may find nothing to store): only then does
+   * its success clear 'full'.
+   */
+  run<T>(fn: (db: MomentumDb) => Promise<T>, wrote: (result: T) => boolean = () => true): Promise<T> {
+    return this.attempt(fn, wrote)
   }
 
   /** Like run() for work that only reads: its success does not clear a 'full' state. */
   read<T>(fn: (db: MomentumDb) => Promise<T>): Promise<T> {
-    return this.attempt(fn, false)
+    return this.attempt(fn, () => false)
   }
 
-  private async attempt<T>(fn: (db: MomentumDb) => Promise<T>, write: boolean): Promise<T> {
+  private async attempt<T>(fn: (db: MomentumDb) => Promise<T>, wrote: (result: T) => boolean): Promise<T> {
     try {
       const result = await fn(this.db)
-      this.succeeded(write)
+      this.succeeded(wrote(result))
       return result
     } catch (error) {
       if (isQuotaError(error)) throw this.quota(error)
@@ -116,7 +120,7 @@ export class Storage {
       this.current?.close()
       await this.open()
       const result = await fn(this.db)
-      this.succeeded(write)
+      this.succeeded(wrote(result))
       return result
     } catch (error) {
       if (isQuotaError(error)) throw this.quota(error)

@@ -15,8 +15,9 @@
  */
 import { reconnectDelay, refusedDelay, refusedForTooMany } from '../shared/reconnect'
 import type { ChangesPayload, ConnectedPayload, GonePayload, SocketMessage } from '../shared/sync-protocol'
+import { applyStreamPage } from './apply-page'
 import type { EngineContext } from './context'
-import { applyPage, readCursor, rebuildMirror } from './local'
+import { readCursor, rebuildMirror } from './local'
 import type { SocketLike, TimerHandle } from './ports'
 import { pullAll } from './pull'
 
@@ -153,20 +154,22 @@ export class LiveStream {
     const { ctx } = this
     if (this.socket !== socket) return
     const now = ctx.ports.clock.now()
-    const { cursor, epoch } = await ctx.storage.read(readCursor)
-    if (epoch && p.epoch !== epoch) {
+    // The cursor check and the write are one transaction (applyStreamPage); only an applied page wrote.
+    const outcome = await ctx.storage.run(
+      (db) => applyStreamPage(db, p, ctx.user, now),
+      (o) => o === 'applied',
+    )
+    if (outcome === 'epoch') {
       await ctx.storage.run((db) => rebuildMirror(db, p.epoch, ctx.user, now))
       return this.sendSync(socket)
     }
-    if (p.cursor <= cursor) return
-    if (p.from > cursor) {
+    if (outcome === 'stale') return
+    if (outcome === 'gap') {
       // Fill the gap over HTTP, then realign the stream with the cursor we now hold, so its next page's
       // `from` equals it again (docs/sync-protocol.md: re-send sync after a gap).
       await pullAll(ctx)
       return this.sendSync(socket)
     }
-    const changes = p.changes.filter((c) => c.seq > cursor)
-    await ctx.storage.run((db) => applyPage(db, { changes, cursor: p.cursor, epoch: p.epoch }, ctx.user, now))
     if (this.socket === socket) ctx.status.update({ network: 'online' })
   }
 }

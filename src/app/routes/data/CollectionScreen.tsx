@@ -163,6 +163,7 @@ export function CollectionScreen({ name }: { name: string }) {
             importRefused={createRefused?.message}
             matcher={matcher}
             matching={total}
+            all={order?.all}
             selected={selected}
           />
           {createRefused ? (

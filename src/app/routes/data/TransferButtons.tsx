@@ -30,6 +30,11 @@ export interface TransferProps {
   /** The screen's search and filter, null when none is set; `matching` documents pass it. */
   matcher?: ((doc: SyncDoc) => boolean) | null
   matching?: number
+  /**
+   * Documents in the collection, when the screen already counts them (CollectionScreen's order): then
+   * this does not count them again on every change (docs/performance.md, reactivity).
+   */
+  all?: number
   selected?: ReadonlySet<string>
 }
 
@@ -38,6 +43,7 @@ export function TransferButtons({
   importRefused,
   matcher = null,
   matching = 0,
+  all,
   selected = new Set(),
 }: TransferProps) {
   const db = useSyncDb()
@@ -47,11 +53,11 @@ export function TransferButtons({
   const [progress, setProgress] = useState<Progress | null>(null)
   const [chosen, setChosen] = useState<ScopeKind | null>(null)
   const imp = useImport(collection)
-  const total =
-    useLiveQuery(
-      async () => (db ? db.docs.where('collection').equals(collection).count() : 0),
-      [db, collection],
-    ) ?? 0
+  const counted = useLiveQuery(
+    async () => (db && all === undefined ? db.docs.where('collection').equals(collection).count() : 0),
+    [db, collection, all === undefined],
+  )
+  const total = all ?? counted ?? 0
   // The default follows what the user is looking at: the selection, else the filtered view.
   const available = (k: ScopeKind) => k === 'all' || (k === 'filtered' ? !!matcher : selected.size > 0)
   const scopeKind: ScopeKind =

@@ -136,8 +136,11 @@ export function useDocWindow(
       if (!db || !order) return undefined
       return { start, docs: await readWindow(db, collection, sort, order, start, end - start) }
     },
-    // order.total: an index order re-reads when rows come or go; ids: when the id list changes.
-    [db, collection, sort.by, sort.reverse, order?.kind, order?.total, ids, start, end],
+    // ids: an ids order re-reads when the id list changes. An index order needs no dependency on the
+    // count: the query reads the collection's whole index range, so Dexie re-runs it when a row comes
+    // or goes. (With order.total here, every new row re-subscribed and read the window twice, the
+    // second time only after the count's render: docs/performance.md, reactivity.)
+    [db, collection, sort.by, sort.reverse, order?.kind, ids, start, end],
   )
   const last_ = useRef<DocWindow | undefined>(undefined)
   if (result) last_.current = result

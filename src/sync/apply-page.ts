@@ -1,0 +1,177 @@
+/**
+ * Storing pages of the change feed: a pulled page (applyPage) and a streamed one (applyStreamPage,
+ * which also checks it against the stored cursor). Each is one transaction with its cursor, so an
+ * interrupted pull or stream resumes exactly where the last stored page ended.
+ *
+ * The round trips to IndexedDB are counted here: a change another tab is waiting to see costs one
+ * round of reads (cursor and local state together), one round of writes and the commit
+ * (docs/performance.md, reactivity); a first mirror's page of 2,000 changes looks up no local state
+ * when the outbox and the inbox are empty (docs/performance.md, mirror).
+ */
+import { MirrorBatch } from '../db/mirror'
+import type { MomentumDb } from '../db/schema'
+import type { InboxItem, OutboxEntry, ShadowRow } from '../db/types'
+import type { SyncChange } from '../shared/sync-protocol'
+import { afterConfirm, readCursor, recompute, tables } from './local'
+
+export interface PageInput {
+  changes: readonly SyncChange[]
+  cursor: number
+  epoch: string
+}
+
+/** The outbox entries and inbox items a page's changes concern. */
+interface LocalState {
+  /** Outbox entries whose idempotency key is one of the page's changes'. */
+  own: OutboxEntry[]
+  /** Outbox entries of the page's documents. */
+  queued: OutboxEntry[]
+  /** Inbox items of the page's documents. */
+  open: InboxItem[]
+}
+
+const NO_LOCAL_STATE: LocalState = { own: [], queued: [], open: [] }
+
+/**
+ * Whether the outbox or the inbox holds anything (one key each, whatever their size): with both empty,
+ * which is every first mirror and most streamed changes, a page needs no lookups of its keys.
+ */
+async function anyLocalWrites(db: MomentumDb): Promise<boolean> {
+  const [outbox, inbox] = await Promise.all([
+    db.outbox.toCollection().limit(1).primaryKeys(),
+    db.inbox.toCollection().limit(1).primaryKeys(),
+  ])
+  return outbox.length > 0 || inbox.length > 0
+}
+
+/**
+ * Only this page's own entries and documents, through the indexes: reading the whole outbox and inbox
+ * made every write's echo cost O(outbox), and a replay of n writes O(n²). Asked for together.
+ */
+async function readLocalState(db: MomentumDb, changes: readonly SyncChange[]): Promise<LocalState> {
+  const keys = changes.flatMap((c) => (c.idempotencyKey ? [c.idempotencyKey] : []))
+  const docKeys = [...new Map(changes.map((c) => [`${c.collection}\u0000${c.id}`, c])).values()].map((c) => [
+    c.collection,
+    c.id,
+  ])
+  const [own, queued, open] = await Promise.all([
+    keys.length ? db.outbox.where('mutationId').anyOf(keys).toArray() : [],
+    db.outbox.where('[collection+docId]').anyOf(docKeys).toArray(),
+    db.inbox.where('[collection+docId]').anyOf(docKeys).toArray(),
+  ])
+  return { own, queued, open }
+}
+
+/**
+ * One page of the change feed and its cursor, in one transaction with one bulkPut/bulkDelete per table.
+ * Documents with local writes get their shadow updated and their overlay recomputed instead; a change
+ * carrying one of our mutation ids confirms that outbox entry (the response may have been lost).
+ */
+export async function applyPage(db: MomentumDb, page: PageInput, user: string, now: number): Promise<void> {
+  await db.transaction('rw', tables(db), async () => {
+    const state = (await anyLocalWrites(db)) ? await readLocalState(db, page.changes) : NO_LOCAL_STATE
+    await writePage(db, page, state, user, now)
+  })
+}
+
+async function writePage(
+  db: MomentumDb,
+  page: PageInput,
+  { own: outbox, queued, open }: LocalState,
+  user: string,
+  now: number,
+): Promise<void> {
+  const nowIso = new Date(now).toISOString()
+  // Only the last change of a key matters within a page; earlier ones are superseded.
+  const last = new Map<string, SyncChange>()
+  for (const c of page.changes) last.set(`${c.collection}\u0000${c.id}`, c)
+  const byMutation = new Map(outbox.map((e) => [e.mutationId, e]))
+  const local = new Set<string>()
+  for (const row of [...queued, ...open]) local.add(`${row.collection}\u0000${row.docId}`)
+  // Documents whose every queued write this page confirms, with no inbox item: their local state
+  // ends here, so they take the plain mirror path below in bulk (one bulkDelete per table), as
+  // afterConfirm + recompute would leave them, instead of a dozen requests each (issue 11: an
+  // import's echo is thousands of own changes).
+  const ownSeqs = new Set(outbox.map((e) => e.seq))
+  const settled = new Set(local)
+  for (const row of open) settled.delete(`${row.collection}\u0000${row.docId}`)
+  for (const e of queued) if (!ownSeqs.has(e.seq)) settled.delete(`${e.collection}\u0000${e.docId}`)
+  for (const key of settled) local.delete(key)
+
+  const batch = new MirrorBatch()
+  const touched: Array<[string, string]> = []
+  const done: number[] = []
+  for (const c of page.changes) {
+    const own = c.idempotencyKey ? byMutation.get(c.idempotencyKey) : undefined
+    if (own && settled.has(`${own.collection}\u0000${own.docId}`)) done.push(own.seq!)
+    else if (own) {
+      await db.outbox.delete(own.seq!)
+      await afterConfirm(db, own, { doc: c.doc, rev: c.rev })
+      touched.push([c.collection, c.id])
+    }
+  }
+  if (done.length) {
+    await db.outbox.bulkDelete(done)
+    await db.shadows.bulkDelete([...settled].map((k) => k.split('\u0000') as [string, string]))
+  }
+  for (const [key, c] of last) {
+    if (local.has(key)) {
+      const shadow = await db.shadows.get([c.collection, c.id])
+      if (!shadow || shadow.rev < c.rev) {
+        const row: ShadowRow = { collection: c.collection, id: c.id, doc: c.doc, rev: c.rev }
+        // Deleted there while writes wait here: keep what they were made against (overlayBase).
+        const lastLive = c.doc ? undefined : (shadow?.doc ?? shadow?.lastLive)
+        if (lastLive) row.lastLive = lastLive
+        await db.shadows.put(row)
+        await db.inbox.where('[collection+docId]').equals([c.collection, c.id]).modify({ theirs: c.doc })
+      }
+      touched.push([c.collection, c.id])
+    } else if (c.doc) batch.put(c.collection, c.doc)
+    else batch.delete(c.collection, c.id)
+  }
+  // The mirror rows and the cursor are written in one round (same transaction, so still atomic).
+  await Promise.all([
+    batch.flush(db),
+    db.meta.bulkPut([
+      { key: 'cursor', value: page.cursor },
+      { key: 'epoch', value: page.epoch },
+    ]),
+  ])
+  for (const [collection, id] of touched) await recompute(db, collection, id, user, nowIso)
+}
+
+/** A page of the live stream: `from` is the cursor it continues (docs/sync-protocol.md). */
+export interface StreamPageInput extends PageInput {
+  from: number
+}
+
+/**
+ * What a streamed page found against the stored cursor: applied; already covered (`stale`); a gap
+ * before it (`gap`: an HTTP pull must fill it first); or another epoch (`epoch`: rebuild). Nothing is
+ * written unless `applied`.
+ */
+export type StreamPageOutcome = 'applied' | 'stale' | 'gap' | 'epoch'
+
+/**
+ * A streamed page checked against the stored cursor and applied in the SAME transaction: a separate
+ * read of the cursor first cost a transaction of its own on every change another tab waits for, and one
+ * transaction also leaves no window between check and write. The cursor and whether there are local
+ * writes at all are read in one round; the page's local state only when there are.
+ */
+export async function applyStreamPage(
+  db: MomentumDb,
+  page: StreamPageInput,
+  user: string,
+  now: number,
+): Promise<StreamPageOutcome> {
+  return db.transaction('rw', tables(db), async () => {
+    const [{ cursor, epoch }, anyLocal] = await Promise.all([readCursor(db), anyLocalWrites(db)])
+    if (epoch && page.epoch !== epoch) return 'epoch'
+    if (page.cursor <= cursor) return 'stale'
+    if (page.from > cursor) return 'gap'
+    const changes = page.changes.filter((c) => c.seq > cursor)
+    const state = anyLocal ? await readLocalState(db, changes) : NO_LOCAL_STATE
+    await writePage(db, { changes, cursor: page.cursor, epoch: page.epoch }, state, user, now)
+    return 'applied'
+  })
+}
