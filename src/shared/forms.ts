@@ -5,10 +5,13 @@
  *
  * A form is keyed by its path, the `_id` of the `forms` collection (`/ui/forms/{_id}`). Conditional
  * fields show only when another field has a given value; a hidden field is neither required nor
- * stored (pruneHidden), the same on both sides.
+ * stored (pruneHidden), the same on both sides. A file or photo field's answer is the storage path of
+ * its uploaded file (src/shared/forms-files.ts).
  */
+import { STORAGE_PATH_MAX } from './constants'
+import { fileSettingsError, isFileField } from './forms-files'
 import { isValidCollectionName, isValidId } from './ids'
-import { FORMS_TEXT } from './messages'
+import { FORM_FILES_TEXT, FORMS_TEXT } from './messages'
 
 export const FORMS = 'forms'
 
@@ -35,6 +38,7 @@ export const FORM_FIELD_TYPES = [
   'choice',
   'multi',
   'yesno',
+  'file',
   'section',
 ] as const
 export type FormFieldType = (typeof FORM_FIELD_TYPES)[number]
@@ -49,6 +53,7 @@ export const FORM_FIELD_LABELS: Record<FormFieldType, string> = {
   choice: 'Single choice',
   multi: 'Multiple choice',
   yesno: 'Yes / no',
+  file: 'File or photo',
   section: 'Section heading',
 }
 
@@ -66,6 +71,10 @@ export interface FormField {
   /** number */
   min?: number
   max?: number
+  /** file (src/shared/forms-files.ts): the input's accept list, the phone's camera, the largest file. */
+  accept?: string
+  capture?: boolean
+  maxMB?: number
   default?: FieldValue | string[]
   /** Shown only while the named earlier field has this value (multi: includes it). */
   showIf?: { field: string; equals: FieldValue }
@@ -130,6 +139,9 @@ export function formError(doc: Record<string, unknown>): string | null {
   }
   if (!Array.isArray(doc.fields)) return FORMS_TEXT.fieldsInvalid
   if (doc.fields.length > FORM_FIELDS_MAX) return FORMS_TEXT.tooManyFields(FORM_FIELDS_MAX)
+  // A logged-out filler has no storage rights to upload with (docs/decisions/forms.md).
+  if (doc.fill === 'link' && doc.fields.some((f) => f && typeof f === 'object' && isFileField(f)))
+    return FORM_FILES_TEXT.linkForm
   const seen = new Map<string, FormField>()
   for (const raw of doc.fields) {
     const problem = fieldError(raw, seen)
@@ -160,9 +172,14 @@ function fieldError(raw: unknown, earlier: Map<string, FormField>): string | nul
     return FORMS_TEXT.rangeInvalid(f.label)
   if (typeof f.min === 'number' && typeof f.max === 'number' && f.min > f.max)
     return FORMS_TEXT.rangeInvalid(f.label)
+  if (isFileField(f)) {
+    const problem = fileSettingsError(f)
+    if (problem) return problem
+  }
   if (f.showIf !== undefined) {
     const on = earlier.get(str(f.showIf?.field))
     if (!on || !isDataField(on)) return FORMS_TEXT.conditionInvalid(f.label)
+    if (isFileField(on)) return FORM_FILES_TEXT.conditionOnFile(f.label)
     const v = f.showIf.equals
     if (!['string', 'number', 'boolean'].includes(typeof v)) return FORMS_TEXT.conditionInvalid(f.label)
   }
@@ -229,6 +246,14 @@ function fieldSchema(f: FormField): Schema {
       return { ...base, type: 'string', enum: f.options ?? [] }
     case 'multi':
       return { ...base, type: 'array', items: { type: 'string', enum: f.options ?? [] }, uniqueItems: true }
+    case 'file':
+      // The storage path of the uploaded file; the server checks it names this submission's file.
+      return {
+        title: f.label,
+        ...(f.help ? { description: f.help } : {}),
+        type: 'string',
+        maxLength: STORAGE_PATH_MAX,
+      }
     case 'yesno':
       // A required yes/no is a consent box: it must be ticked.
       return { ...base, type: 'boolean', default: f.default ?? false, ...(f.required ? { const: true } : {}) }

@@ -11,57 +11,28 @@
  * An entry remembers who made it: one made logged out is sent without a token, one made by a user only
  * while that user is logged in (never under someone else's name).
  */
-import Dexie, { type Table } from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { api, errorMessage } from '../api/client'
 import { sessionStore } from '../session/session'
-
-export interface QueuedSubmission {
-  id: string
-  form: string
-  answers: Record<string, unknown>
-  /** The user who filled it, null when logged out. */
-  user: string | null
-  createdAt: string
-  seq: number
-  status: 'waiting' | 'rejected'
-  attempts: number
-  notBefore: number
-  lastError: string | null
-}
-
-/** A definition a filler has seen, kept so the form opens with no network after a reload. */
-export interface CachedForm {
-  key: string
-  def: Record<string, unknown>
-}
-
-class FormsQueueDb extends Dexie {
-  submissions!: Table<QueuedSubmission, string>
-  forms!: Table<CachedForm, string>
-  constructor(name: string) {
-    super(name)
-    this.version(1).stores({ submissions: 'id, seq, form, status', forms: 'key' })
-  }
-}
+import { formsDb, type QueuedSubmission } from './forms-db'
+import {
+  type PickedFile,
+  type QueuedUpload,
+  queueFiles,
+  settleUploads,
+  uploadsState,
+} from './submission-files'
 
 const LOCK = 'momentum-forms-queue'
 const RETRY_BASE_MS = 2_000
 const RETRY_CAP_MS = 30_000
-
-let db: FormsQueueDb | null = null
-export function formsDb(): FormsQueueDb {
-  db ??= new FormsQueueDb(`momentum-forms:${location.host}`)
-  return db
-}
 
 const newId = (): string =>
   globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
 
 const currentUser = (): string | null => sessionStore.get().user?._id ?? null
 
-/** The key a cached definition is stored under: per form and per viewer (a group form is not public). */
-export const cacheKey = (form: string, user: string | null): string => `${user ?? ''}\u001f${form}`
+export { cacheKey, formsDb, type QueuedSubmission } from './forms-db'
 
 export type SendOutcome =
   | { kind: 'sent'; message?: string }
@@ -72,11 +43,24 @@ export type SendOutcome =
  * Stores a submission and tries to send it at once. 'sent' and 'queued' both mean it is safe; a
  * refusal (answers the server will never accept) is not kept, so the filler can correct and send again.
  */
-export async function submitForm(form: string, answers: Record<string, unknown>): Promise<SendOutcome> {
+export async function submitForm(
+  form: string,
+  answers: Record<string, unknown>,
+  files: PickedFile[] = [],
+): Promise<SendOutcome> {
   const d = formsDb()
+  const id = newId()
+  let uploads: QueuedUpload[] = []
+  try {
+    // Files first: the answers name them by path, and the entry below waits for them.
+    uploads = await queueFiles(form, id, files)
+  } catch (e) {
+    return { kind: 'refused', message: e instanceof Error ? e.message : String(e) }
+  }
+  for (const u of uploads) answers = { ...answers, [u.field]: u.path }
   const last = await d.submissions.orderBy('seq').last()
   const entry: QueuedSubmission = {
-    id: newId(),
+    id,
     form,
     answers,
     user: currentUser(),
@@ -86,8 +70,11 @@ export async function submitForm(form: string, answers: Record<string, unknown>)
     attempts: 0,
     notBefore: 0,
     lastError: null,
+    ...(uploads.length ? { uploads } : {}),
   }
   await d.submissions.add(entry)
+  // Online, the filler watches the uploads' progress and hears the server's answer at the end.
+  if (uploads.length) await settleUploads(uploads)
   const outcome = await withLock(() => sendOne(entry))
   if (outcome?.kind === 'refused') await d.submissions.delete(entry.id)
   if (!outcome || outcome.kind === 'queued') scheduleFlush()
@@ -108,6 +95,15 @@ async function sendOne(entry: QueuedSubmission): Promise<SendOutcome> {
   if (entry.user !== null) {
     if (entry.user !== currentUser() || !token) return { kind: 'queued' }
     headers.authorization = `Bearer ${token}`
+  }
+  if (entry.uploads?.length) {
+    const files = await uploadsState(entry.uploads)
+    if (files.kind !== 'ready') {
+      // Waiting for its files is not a failed send: no backoff, a clear reason when one was refused.
+      const lastError = files.kind === 'failed' ? files.message : null
+      if (lastError !== entry.lastError) await d.submissions.update(entry.id, { lastError })
+      return { kind: 'queued' }
+    }
   }
   let res: Response
   try {

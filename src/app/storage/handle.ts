@@ -9,7 +9,7 @@ import type { StorageOp, UploadInput } from '../../sync/files/types'
 import { currentFilesDb } from './files-session'
 
 export interface FilesHandle {
-  enqueueUploads(root: StorageRoot, items: UploadInput[]): Promise<void>
+  enqueueUploads(root: StorageRoot, items: UploadInput[]): Promise<unknown>
   runStorageOp(op: StorageOp): Promise<unknown>
   cancelItem(id: string): Promise<void>
   retryItem(id: string): Promise<void>

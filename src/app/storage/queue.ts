@@ -97,9 +97,12 @@ export async function runStorageOp(
   return { queued: true }
 }
 
-/** Stored in IndexedDB before it resolves; a full disk rejects with STORAGE_QUEUE_TEXT.diskFull. */
-export async function enqueueUploads(root: StorageRoot, items: UploadInput[]): Promise<void> {
-  if (!items.length) return
+/**
+ * Stored in IndexedDB before it resolves (with the items' ids, in order: a form follows its files by
+ * them); a full disk rejects with STORAGE_QUEUE_TEXT.diskFull.
+ */
+export async function enqueueUploads(root: StorageRoot, items: UploadInput[]): Promise<string[]> {
+  if (!items.length) return []
   const now = new Date()
   const blobs = new Map<string, Blob>()
   const rows: QueueRow[] = items.map((item, i) => {
@@ -124,6 +127,7 @@ export async function enqueueUploads(root: StorageRoot, items: UploadInput[]): P
   })
   await store(rows, blobs)
   kickQueue()
+  return rows.map((r) => r.id)
 }
 
 /** Stops an item: a running upload is aborted and its partial upload deleted on the server. */

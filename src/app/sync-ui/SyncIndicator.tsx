@@ -7,6 +7,8 @@
 import { Cloud, CloudOff, RefreshCw, TriangleAlert } from 'lucide-react'
 import { SYNC_UI_TEXT } from '../../shared/messages'
 import { useEngine } from '../data/sync-context'
+import { useQueuedSubmissions } from '../forms/forms-db'
+import { useSession } from '../session/use-session'
 import { useStorageQueue } from '../storage/queue'
 import { syncPanel } from './panel-store'
 import { useDisplayStatus } from './use-display-status'
@@ -17,9 +19,13 @@ export function SyncIndicator() {
   const status = useDisplayStatus()
   // Storage writes and uploads wait in their own queue (src/app/storage): they are changes not yet sent too.
   const files = useStorageQueue().filter((i) => i.status === 'waiting' || i.status === 'running').length
+  // Form submissions wait in the forms queue (src/app/forms): answers not yet sent count as well.
+  const forms = useQueuedSubmissions(useSession().user?._id ?? null).filter(
+    (s) => s.status === 'waiting',
+  ).length
   if (!ready) return null
   const { network, conflicts } = status
-  const pending = status.pending + files
+  const pending = status.pending + files + forms
   const Icon = network === 'offline' ? CloudOff : network === 'syncing' ? RefreshCw : Cloud
   const label = SYNC_UI_TEXT[network]
   // Online with a queue, the engine is sending it: "Sending · 1841 left", not "Synced · … not yet sent".

@@ -11,9 +11,11 @@ import { useEffect, useId, useRef, useState } from 'react'
 import type { InboxItem, OutboxEntry } from '../../db/types'
 import { SYNC_UI_TEXT } from '../../shared/messages'
 import { useEngine, useSyncDb } from '../data/sync-context'
+import { useSession } from '../session/use-session'
 import { retryQueueNow, wireStorageQueue } from '../storage/runner'
 import { formatAge } from './age'
 import { ConflictView } from './ConflictView'
+import { FormsSection } from './FormsSection'
 import { syncPanel, useSyncPanel } from './panel-store'
 import { UploadsSection } from './UploadsSection'
 import './sync-ui.css'
@@ -34,6 +36,7 @@ export function SyncPanel() {
     [],
   )
   const now = useNow(open)
+  const user = useSession().user?._id ?? null
   // The panel is mounted for the page's whole life: the storage queue's runner starts with it, so a
   // reload resumes queued uploads without visiting the file browser.
   useEffect(() => wireStorageQueue(), [])
@@ -94,6 +97,7 @@ export function SyncPanel() {
               <InboxList items={inbox} />
               <OutboxTable entries={outbox} now={now} />
               <UploadsSection />
+              <FormsSection user={user} now={now} />
             </>
           )}
         </div>

@@ -11,6 +11,7 @@
  * no right on the target collection and never reads it: the answer holds only its own id.
  * Exactly once: the client picks the id and sends an Idempotency-Key, so a replayed request answers
  * the first response and a second create of the id is 409 (the client counts both as delivered).
+ * A file field's answer is the storage path of a file the filler uploaded first (forms/files.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
@@ -29,6 +30,7 @@ import { isPlainObject, mergePatch, stripMeta } from '../../shared/merge-patch'
 import { FORMS_TEXT } from '../../shared/messages'
 import { allowed, isLoggedIn } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
+import { checkFileAnswers, ensureFormFolder } from '../forms/files'
 import { notificationWrites, validateAnswers } from '../forms/submission'
 import { createRateWindow, type RateWindow } from '../http/rate-window'
 import { bodyObject, writeContext } from '../http/writes'
@@ -61,6 +63,8 @@ export async function formsModule(api: FastifyInstance, services: Services): Pro
 
   api.get(`/${FORMS}/:id/fill`, { config: { access: 'public' } }, async (req, reply) => {
     const { id, doc, form } = await fillable(req, reply, reads)
+    // A file field's uploads go into forms/{id}/{submission}: the filler makes only the last folder.
+    await ensureFormFolder(services, id, form).catch((error) => req.log.warn({ error }, 'form folder'))
     return {
       _id: id,
       _rev: doc._rev,
@@ -81,6 +85,7 @@ export async function formsModule(api: FastifyInstance, services: Services): Pro
       const docId = validId(body._id)
       if (!isPlainObject(body.answers)) throw badRequest(FORMS_TEXT.answersInvalid(0))
       const answers = validateAnswers(form, pruneHidden(form, body.answers))
+      await checkFileAnswers(services, id, docId, form, answers)
       const ctx = writeContext(services, req)
       const writes: Write[] = [
         { op: 'create', collection: form.target, id: docId, body: { ...answers, _form: id } },

@@ -51,7 +51,7 @@ export const FORM_FILES_TEXT = {
   pathInvalid: (label: string) => `${label}: the file must be uploaded with this submission.`,
   missing: (label: string) => `${label}: the file has not arrived in storage yet. Send the form again later.`,
   linkForm:
-    'A form filled by anyone with the link cannot have a file or photo field: a logged-out filler cannot upload files. Choose "a group" under Who may fill it, or remove the field.',
+    'A form filled by anyone with the link cannot have a file or photo field: a logged-out filler cannot upload files. Choose "Members of a group" under Who may fill it, or remove the field.',
   acceptInvalid: (label: string, acceptMax: number) =>
     `${label}: accepted files must be a comma-separated list such as image/* or .pdf (at most ${acceptMax} characters).`,
   maxInvalid: (label: string, maxMB: number) =>

@@ -12,6 +12,8 @@ import {
   type FormFieldType,
   isDataField,
 } from '../../../shared/forms'
+import { isFileField } from '../../../shared/forms-files'
+import { FileFieldSettings } from './FileFieldSettings'
 
 export interface FieldSettingsProps {
   field: FormField
@@ -36,7 +38,8 @@ export function FieldSettings({ field, earlier, readOnly, onChange }: FieldSetti
   const set = (patch: Partial<FormField>) => onChange({ ...field, ...patch })
   const isData = isDataField(field)
   const conditionOn = earlier.find((f) => f.name === field.showIf?.field)
-  const candidates = earlier.filter(isDataField)
+  // A file's answer is a storage path: nothing a condition could usefully compare.
+  const candidates = earlier.filter((f) => isDataField(f) && !isFileField(f))
 
   return (
     <fieldset className="form-settings" disabled={readOnly} aria-labelledby={id('legend')}>
@@ -69,6 +72,7 @@ export function FieldSettings({ field, earlier, readOnly, onChange }: FieldSetti
             onChange={(e) => {
               const type = e.target.value as FormFieldType
               const next: FormField = { ...without(without(field, 'default'), 'options'), type }
+              if (type === 'file') next.accept = field.accept ?? 'image/*'
               if (type === 'choice' || type === 'multi')
                 next.options = field.options ?? ['Option 1', 'Option 2']
               onChange(next)
@@ -112,39 +116,12 @@ export function FieldSettings({ field, earlier, readOnly, onChange }: FieldSetti
       )}
       {field.type === 'number' && (
         <div className="form-grid">
-          <div className="field">
-            <label htmlFor={id('min')}>Smallest</label>
-            <input
-              id={id('min')}
-              className="input"
-              type="number"
-              value={field.min ?? ''}
-              onChange={(e) =>
-                onChange({
-                  ...without(field, 'min'),
-                  ...(numberOrUndefined(e.target.value) !== undefined ? { min: Number(e.target.value) } : {}),
-                })
-              }
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={id('max')}>Largest</label>
-            <input
-              id={id('max')}
-              className="input"
-              type="number"
-              value={field.max ?? ''}
-              onChange={(e) =>
-                onChange({
-                  ...without(field, 'max'),
-                  ...(numberOrUndefined(e.target.value) !== undefined ? { max: Number(e.target.value) } : {}),
-                })
-              }
-            />
-          </div>
+          <BoundInput id={id('min')} label="Smallest" bound="min" field={field} onChange={onChange} />
+          <BoundInput id={id('max')} label="Largest" bound="max" field={field} onChange={onChange} />
         </div>
       )}
-      {isData && field.type !== 'multi' && (
+      {isFileField(field) && <FileFieldSettings id={id} field={field} onChange={onChange} />}
+      {isData && field.type !== 'multi' && field.type !== 'file' && (
         <div className="field">
           <label htmlFor={id('default')}>Default answer</label>
           <ValueInput
@@ -292,6 +269,32 @@ function OptionsField({
               .map((o) => o.trim())
               .filter(Boolean),
           )
+        }}
+      />
+    </div>
+  )
+}
+
+/** A number field's smallest or largest answer; empty removes the bound. */
+function BoundInput(props: {
+  id: string
+  label: string
+  bound: 'min' | 'max'
+  field: FormField
+  onChange(field: FormField): void
+}) {
+  const { id, label, bound, field, onChange } = props
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="input"
+        type="number"
+        value={field[bound] ?? ''}
+        onChange={(e) => {
+          const value = numberOrUndefined(e.target.value)
+          onChange({ ...without(field, bound), ...(value !== undefined ? { [bound]: value } : {}) })
         }}
       />
     </div>

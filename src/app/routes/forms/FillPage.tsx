@@ -22,6 +22,7 @@ import {
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { FormFill, type SubmitResult } from './FormFill'
+import { QueuedUploads } from './QueuedUploads'
 
 type Loaded =
   | { status: 'loading' }
@@ -104,13 +105,16 @@ function Filler({
 }) {
   const [done, setDone] = useState<{ text: string; queued: boolean } | null>(null)
   const [refused, setRefused] = useState<string | null>(null)
+  const [sending, setSending] = useState(false)
   const queued = useQueued(id) ?? []
   const waiting = queued.filter((q) => q.status === 'waiting')
   const rejected = queued.filter((q) => q.status === 'rejected')
 
-  const send = async (answers: Record<string, unknown>): Promise<SubmitResult> => {
+  const send = async (answers: Record<string, unknown>, files: Map<string, File>): Promise<SubmitResult> => {
     setRefused(null)
-    const outcome = await submitForm(id, answers)
+    setSending(true)
+    const picked = [...files].map(([field, file]) => ({ field, file }))
+    const outcome = await submitForm(id, answers, picked).finally(() => setSending(false))
     if (outcome.kind === 'refused') {
       setRefused(outcome.message)
       return { reset: false, fields: outcome.fields }
@@ -139,6 +143,7 @@ function Filler({
           <CloudOff size={14} aria-hidden="true" /> {FORMS_TEXT.waiting(waiting.length)}
         </p>
       )}
+      <QueuedUploads entries={waiting} />
       {rejected.map((r) => (
         <p key={r.id} className="notice notice-warning" role="alert">
           {FORMS_TEXT.rejected(r.lastError ?? '')}{' '}
@@ -161,7 +166,7 @@ function Filler({
               {refused}
             </p>
           )}
-          <FormFill form={form} idPrefix={`fill-${id}`} onSubmit={send} />
+          <FormFill form={form} idPrefix={`fill-${id}`} onSubmit={send} disabled={sending} />
         </div>
       )}
       <p className="muted form-fill-foot">

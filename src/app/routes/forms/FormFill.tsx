@@ -6,8 +6,9 @@
  */
 import Form from '@rjsf/core'
 import type { ErrorSchema } from '@rjsf/utils'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { type FormDoc, formSchema, pruneHidden } from '../../../shared/forms'
+import type { FilesContext } from './FileWidget'
 import { defaultsOf, formUi } from './form-ui'
 import { consoleTemplates, consoleWidgets } from './rjsf-theme'
 import { consoleValidator } from './rjsf-validator'
@@ -23,8 +24,11 @@ export interface FormFillProps {
   form: FormDoc
   /** Prefix of the inputs' ids: two renderings on one page (preview widths) must not share ids. */
   idPrefix: string
-  /** Called with valid answers; says whether to start afresh, and the server's per-field messages. */
-  onSubmit: (answers: Answers) => Promise<SubmitResult> | SubmitResult
+  /**
+   * Called with valid answers and the files picked for the visible file fields (their answers are
+   * the files' names until queued); says whether to start afresh, and the server's per-field messages.
+   */
+  onSubmit: (answers: Answers, files: Map<string, File>) => Promise<SubmitResult> | SubmitResult
   submitText?: string
   disabled?: boolean
 }
@@ -34,6 +38,7 @@ export function FormFill({ form, idPrefix, onSubmit, submitText, disabled }: For
   const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>()
   const schema = useMemo(() => formSchema(form, data), [form, data])
   const ui = useMemo(() => formUi(form, data, submitText), [form, data, submitText])
+  const files = useRef<FilesContext>({ files: new Map() }).current
 
   return (
     <Form
@@ -45,6 +50,7 @@ export function FormFill({ form, idPrefix, onSubmit, submitText, disabled }: For
       templates={consoleTemplates}
       widgets={consoleWidgets}
       idPrefix={idPrefix}
+      formContext={files}
       disabled={disabled}
       noHtml5Validate
       showErrorList={false}
@@ -56,13 +62,18 @@ export function FormFill({ form, idPrefix, onSubmit, submitText, disabled }: For
       }}
       onSubmit={async (e) => {
         const answers = pruneHidden(form, (e.formData ?? {}) as Answers)
-        const { reset, fields } = await onSubmit(answers)
+        // Only files whose field is still shown and answered: a hidden field's file is not sent.
+        const picked = new Map([...files.files].filter(([name]) => answers[name] !== undefined))
+        const { reset, fields } = await onSubmit(answers, picked)
         if (fields && Object.keys(fields).length) {
           setServerErrors(
             Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, { __errors: [m] }])) as ErrorSchema,
           )
         }
-        if (reset) setData(defaultsOf(form))
+        if (reset) {
+          files.files.clear()
+          setData(defaultsOf(form))
+        }
       }}
     />
   )

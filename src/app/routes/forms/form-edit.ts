@@ -29,6 +29,7 @@ export function newField(type: FormFieldType, fields: readonly FormField[]): For
   while (taken.has(`${type}${n}`)) n++
   const field: FormField = { name: `${type}${n}`, label: `${FORM_FIELD_LABELS[type]} ${n}`, type }
   if (type === 'choice' || type === 'multi') field.options = ['Option 1', 'Option 2']
+  if (type === 'file') field.accept = 'image/*'
   return field
 }
 

@@ -14,6 +14,7 @@ function widgetOf(f: FormField): string | undefined {
   if (f.type === 'textarea') return 'textarea'
   if (f.type === 'yesno') return 'yesno'
   if (f.type === 'multi') return 'checkboxes'
+  if (f.type === 'file') return 'file'
   if (f.type === 'choice') return (f.options?.length ?? 0) <= RADIO_MAX ? 'radio' : 'select'
   return undefined
 }
@@ -30,6 +31,10 @@ export function formUi(form: FormDoc, data: Record<string, unknown>, submitText 
     sections.at(-1)?.names.push(f.name)
     const widget = widgetOf(f)
     ui[f.name] = widget ? { 'ui:widget': widget } : {}
+    if (f.type === 'file') {
+      const { name, label, accept, capture, maxMB } = f
+      ui[f.name]['ui:options'] = { file: { name, label, accept, capture, maxMB } }
+    }
   }
   ui['ui:order'] = [...shown.filter(isDataField).map((f) => f.name), '*']
   ui['ui:options'] = { sections }

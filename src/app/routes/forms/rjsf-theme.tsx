@@ -19,6 +19,7 @@ import {
   type WidgetProps,
 } from '@rjsf/utils'
 import type { ChangeEvent, ReactNode } from 'react'
+import { FileWidget } from './FileWidget'
 
 export interface SectionLayout {
   /** The section heading's own name in the field list (unique). */
@@ -314,4 +315,5 @@ export const consoleWidgets: RegistryWidgetsType = {
   SelectWidget,
   yesno: YesNoWidget,
   CheckboxWidget: YesNoWidget,
+  file: FileWidget,
 }
