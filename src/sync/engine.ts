@@ -18,6 +18,7 @@ import { type PullResult, pullAll } from './pull'
 import { PullRetry } from './pull-retry'
 import { Replayer } from './replay'
 import { checkTarget, newId, type WriteKind } from './requests'
+import { onServerBack } from './server-back'
 import { type StatusListener, StatusStore, type SyncStatus } from './status'
 import { Storage } from './storage'
 import { LiveStream } from './stream'
@@ -131,6 +132,16 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
   const unshare = shareNetworkStatus(ports.peers, storage.name, status)
   const replayer = new Replayer(ctx)
   const stream = new LiveStream(ctx)
+
+  /** Queued writes stop waiting out a backoff: the next replay sends them. */
+  const clearBackoff = () =>
+    storage.run((db) => db.outbox.where('seq').above(0).modify({ notBefore: 0 })).catch(() => undefined)
+  const offReturn = onServerBack(status, ports.clock, () => {
+    if (closed || !status.get().leader || status.get().pending === 0) return
+    void clearBackoff().then(() =>
+      replayer.kick().catch((e) => status.update({ lastError: String(e?.message ?? e) })),
+    )
+  })
 
   await storage.run(async (db) => {
     if (!(await db.meta.get('clientId'))) {
@@ -254,11 +265,7 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
     },
     async kick() {
       // The network is back: waiting out a backoff computed while it was down would only add delay.
-      if (status.get().leader) {
-        await storage
-          .run((db) => db.outbox.where('seq').above(0).modify({ notBefore: 0 }))
-          .catch(() => undefined)
-      }
+      if (status.get().leader) await clearBackoff()
       await sync()
       if (status.get().leader && options.live !== false && !stream.connected && !closed) stream.restart()
     },
@@ -270,6 +277,7 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
       closed = true
       abort.abort()
       counts.unsubscribe()
+      offReturn()
       replayer.stop()
       pullRetry?.stop()
       stream.stop()

@@ -17,7 +17,8 @@ export const ADMIN_PASSWORD = 'e2e-admin-password'
 /** The password createUser gives `id`: long and uncommon enough for the password policy. */
 export const passwordOf = (id: string): string => `${id}-pw-orbit-lantern`
 const ROOT = path.resolve(import.meta.dirname, '../..')
-const UI_DIR = path.join(ROOT, 'dist/ui')
+// E2E_UI_DIR: test another build (e.g. `npx vite build --outDir /tmp/x`) without touching dist/ui.
+const UI_DIR = process.env.E2E_UI_DIR ? path.resolve(process.env.E2E_UI_DIR) : path.join(ROOT, 'dist/ui')
 
 export interface ApiResult<T = unknown> {
   status: number
@@ -60,6 +61,8 @@ export async function startServer(
   seed: 'none' | 'sample',
   extraEnv: Record<string, string> = {},
   reuseDataDir?: string,
+  /** How long a start may take (the chaos soak restarts servers on a machine it loads itself). */
+  startMs = 30_000,
 ): Promise<{
   server: E2EServer
   stop: (keepData?: boolean) => Promise<void>
@@ -77,7 +80,10 @@ export async function startServer(
   // A private copy of the build: a `vite build` run meanwhile (it empties dist/ui) cannot break this run.
   const uiDir = path.join(dataDir, 'ui-build')
   fs.cpSync(UI_DIR, uiDir, { recursive: true })
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/server/main.ts'], {
+  // node itself with tsx as a loader, not the tsx CLI: the CLI runs the server in a child process of
+  // its own, so a SIGKILL (the soak's crash, the start timeout below) ended only the wrapper and left
+  // the real server running on the data dir, its websockets still open (docs/reliability.md).
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -99,8 +105,8 @@ export async function startServer(
     const timer = setTimeout(() => {
       // Not left running: a caller that tries again on the same data dir must not get two servers.
       child.kill('SIGKILL')
-      reject(new Error(`server did not start in 30 s:\n${output}`))
-    }, 30_000)
+      reject(new Error(`server did not start in ${startMs / 1000} s:\n${output}`))
+    }, startMs)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const m = output.match(/Momentum Console: (http:\/\/[^\s]+?)\/ui\//)

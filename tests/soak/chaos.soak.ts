@@ -2,50 +2,43 @@
  * The chaos soak (issue 19, docs/reliability.md). Three browser contexts (one at 375 px, one with two
  * tabs) and an API script write at random while faults are injected at random through one
  * socket-proxy per context (cut, stall, answer dropped after the server applied the write), the server
- * is SIGKILLed and restarted on its data, and a tab is closed mid-replay (which also moves the
- * leadership to the other tab). At the end, with the network back: every outbox empty, every mirror
+ * is SIGKILLed and restarted on its data, a tab is closed mid-replay (which also moves the leadership
+ * to the other tab), a session is revoked and IndexedDB refuses a write once (faults.ts). At the end, with the network back: every outbox empty, every mirror
  * equal to the server (a hash per collection), and the operation log checked (oplog.ts).
  *
  * SOAK_SECONDS (default 600) sets the writing time; SOAK_SEED replays a run's choices.
  */
-import crypto from 'node:crypto'
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test'
-import { type E2EServer, openLoggedIn, passwordOf, startServer } from '../e2e/fixtures'
-import { engineReady, type HandleWindow, localState, mutate } from '../e2e/pages/sync-panel'
+import { expect, type Page, test } from '@playwright/test'
+import { type E2EServer, passwordOf } from '../e2e/fixtures'
+import { localState } from '../e2e/pages/sync-panel'
 import { type SocketProxy, startSocketProxy } from '../e2e/socket-proxy'
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { type Ack, changeLog, checkOps, type Op } from './oplog'
-import { prng, soakSeed } from './prng'
+import { diagnose } from './diagnose'
+import { quotaOnce, revokeAndLogInAgain } from './faults'
+import { type Device, differences, dropOnce, openDevice, openTab, serverList, sleep, start } from './harness'
+import { changeLog, checkOps, type Op } from './oplog'
+import { fork, type Rand, soakSeed } from './prng'
+import { SHARED, SHARED_DOCS, tabWrite } from './writes'
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600)
 /** sqlite (one server) or postgres (two instances on one database, each device on one of them). */
 const STORE = process.env.SOAK_STORE === 'postgres' ? 'postgres' : 'sqlite'
 const SEED = soakSeed()
-const SHARED = 'data/soak-shared'
 const API_COLLECTION = 'data/soak-api'
-const SHARED_DOCS = ['s0', 's1', 's2', 's3', 's4', 's5']
-
-interface Device {
-  name: string
-  context: BrowserContext
-  proxy: SocketProxy
-  pages: Page[]
-  collection: string
-}
 
 const figures = { writes: 0, apiWrites: 0, faults: {} as Record<string, number>, conflicts: 0, convergeMs: 0 }
-const fault = (name: string) => {
+/** Every fault with its time since the start and its targets, printed when a run does not converge. */
+const faultLog: string[] = []
+let started = Date.now()
+const fault = (name: string, targets: string[] = []) => {
   figures.faults[name] = (figures.faults[name] ?? 0) + 1
+  faultLog.push(`${((Date.now() - started) / 1000).toFixed(1)}s ${name} ${targets.join(',')}`.trim())
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const hash = (docs: unknown[]) =>
-  crypto.createHash('sha256').update(JSON.stringify(docs)).digest('hex').slice(0, 16)
-const byId = (a: { _id: string }, b: { _id: string }) => a._id.localeCompare(b._id)
 
 test('chaos soak: nothing acknowledged is lost or applied twice', async ({ browser }) => {
   console.log(`soak: seed ${SEED}, ${SECONDS} s, ${STORE} (replay: SOAK_SEED=${SEED} npm run soak)`)
+  started = Date.now()
   test.info().annotations.push({ type: 'seed', description: String(SEED) })
-  const rand = prng(SEED)
   let pg: TestPostgres | undefined
   const env: Record<string, string> = {}
   if (STORE === 'postgres') {
@@ -80,54 +73,30 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
       const proxy = await startSocketProxy(server.url)
       proxies.push(proxy)
       aim(proxy, proxies.length % runs.length)
-      const device = await openDevice(browser, name, viewport, tabs, proxy, server, admin)
+      // The laptop has a login session of its own: the one a token-revoked fault ends.
+      const token = name === 'laptop' ? await server.login() : admin
+      const device = await openDevice(browser, name, viewport, tabs, proxy, server, token)
       devices.push(device)
     }
 
     const deadline = Date.now() + SECONDS * 1000
+    /** Set once the quota fault is armed: tells whether the injected QuotaExceededError fired. */
+    const quota: { fired?: () => Promise<boolean> } = {}
     let serverDown = false
     let n = 0
-    const nextId = () => `${(++n).toString(36)}${rand.int(0, 1295).toString(36)}`
+    const nextId = (rand: Rand) => `${(++n).toString(36)}${rand.int(0, 1295).toString(36)}`
 
-    /** One writer per tab: creates in its device's collection, patches of the shared docs, deletes. */
+    /** One writer per tab (writes.ts): creates, patches of the shared docs, settings, deletes. */
     const writer = async (device: Device, tab: number) => {
       const mine: string[] = []
+      const rand = fork(SEED, `writer ${device.name}/${tab}`)
       while (Date.now() < deadline) {
         const page = device.pages[tab]
         if (!page || page.isClosed()) {
           await sleep(200)
           continue
         }
-        const r = rand()
-        const id = nextId()
-        let op: Op
-        if (r < 0.45) {
-          op = {
-            id,
-            actor: `${device.name}/${tab}`,
-            kind: 'create',
-            collection: device.collection,
-            doc: `d${id}`,
-            ack: 'unknown',
-          }
-          op.ack = await ack(mutate(page, 'create', device.collection, op.doc, { n: id, by: op.actor }))
-          if (op.ack === 'acked') mine.push(op.doc)
-        } else if (r < 0.85 || mine.length === 0) {
-          const doc = rand.pick(SHARED_DOCS)
-          op = { id, actor: `${device.name}/${tab}`, kind: 'patch', collection: SHARED, doc, ack: 'unknown' }
-          op.ack = await ack(mutate(page, 'patch', SHARED, doc, { [`op_${id}`]: 1 }))
-        } else {
-          const doc = mine.splice(rand.int(0, mine.length - 1), 1)[0]!
-          op = {
-            id,
-            actor: `${device.name}/${tab}`,
-            kind: 'delete',
-            collection: device.collection,
-            doc,
-            ack: 'unknown',
-          }
-          op.ack = await ack(mutate(page, 'delete', device.collection, doc))
-        }
+        const op = await tabWrite(page, device, tab, rand, nextId(rand), mine)
         ops.push(op)
         figures.writes++
         await sleep(rand.int(100, 1500))
@@ -140,8 +109,9 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
       proxies.push(proxy)
       aim(proxy, proxies.length % runs.length)
       const token = await server.login('soak-api', passwordOf('soak-api'))
+      const rand = fork(SEED, 'api')
       while (Date.now() < deadline) {
-        const id = nextId()
+        const id = nextId(rand)
         const op: Op = {
           id,
           actor: 'api',
@@ -178,28 +148,34 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
     const chaos = async () => {
       // The first kill may come 15 s in, so the 60-second CI soak has one too; then at most one per 45 s.
       let lastKill = Date.now() - 30_000
+      let lastRevoke = 0
+      const rand = fork(SEED, 'chaos')
       while (Date.now() < deadline) {
         await sleep(rand.int(2000, 7000))
         const r = rand()
-        const targets = rand.chance(0.3) ? devices.map((d) => d.proxy) : [rand.pick(devices).proxy]
-        if (r < 0.3) {
-          fault('cut')
+        const hit = rand.chance(0.3) ? devices : [rand.pick(devices)]
+        const targets = hit.map((d) => d.proxy)
+        const names = hit.map((d) => d.name)
+        if (r < 0.28) {
+          const ms = rand.int(500, 6000)
+          fault('cut', [...names, `${ms}ms`])
           for (const p of targets) p.offline = true
-          await sleep(rand.int(500, 6000))
+          await sleep(ms)
           for (const p of targets) p.offline = false
-        } else if (r < 0.5) {
-          fault('stall')
+        } else if (r < 0.46) {
+          const ms = rand.int(500, 4000)
+          fault('stall', [...names, `${ms}ms`])
           for (const p of targets) p.stall = true
-          await sleep(rand.int(500, 4000))
+          await sleep(ms)
           for (const p of targets) p.stall = false
-        } else if (r < 0.7) {
-          fault('drop-after-apply')
+        } else if (r < 0.64) {
+          fault('drop-after-apply', names)
           for (const p of targets) p.dropAfterApply = dropOnce(p)
-        } else if (r < 0.82 && Date.now() - lastKill > 45_000) {
-          fault('server-kill')
+        } else if (r < 0.76 && Date.now() - lastKill > 45_000) {
           lastKill = Date.now()
           serverDown = true
           const victim = rand.int(0, runs.length - 1)
+          fault('server-kill', [`instance ${victim}`])
           const other = (victim + 1) % runs.length
           await runs[victim]!.kill()
           // With two instances the devices on the killed one move to the other (a load balancer's
@@ -217,15 +193,28 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
             for (const p of proxies) aim(p, rand.int(0, runs.length - 1))
           }
           serverDown = false
+        } else if (r >= 0.76 && r < 0.84 && Date.now() - lastRevoke > 30_000) {
+          // The laptop's session ends on the server (revoked, as an admin would, or expired): the
+          // console must ask for a login, keep what it queued meanwhile, and resume after it.
+          lastRevoke = Date.now()
+          fault('token-revoked', ['laptop'])
+          const laptop = devices[2]!
+          await revokeAndLogInAgain(laptop.pages[0]!, server)
+        } else if (r >= 0.84 && r < 0.9 && !quota.fired) {
+          // IndexedDB refuses one write for lack of room, in one device's engine (faults.ts says how).
+          const device = hit[0]!
+          fault('quota-exceeded', [device.name])
+          quota.fired = await quotaOnce(device.pages[0]!)
         } else {
           // A tab closed in the middle of its replay (after a cut, so it has work queued); when it was
           // the leader, the other tab of that device takes over. Then a new tab opens.
-          fault('tab-closed-mid-replay')
           const desk = devices[0]!
-          desk.proxy.offline = true
-          await sleep(rand.int(1000, 3000))
-          desk.proxy.offline = false
+          const cutMs = rand.int(1000, 3000)
           const tab = rand.int(0, desk.pages.length - 1)
+          fault('tab-closed-mid-replay', [`desk/${tab}`, `after a ${cutMs}ms cut`])
+          desk.proxy.offline = true
+          await sleep(cutMs)
+          desk.proxy.offline = false
           await sleep(rand.int(0, 300))
           const closing = desk.pages[tab]
           desk.pages[tab] = undefined as unknown as Page
@@ -245,37 +234,25 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
       p.stall = false
       p.dropAfterApply = null
     }
-    const collections = [SHARED, API_COLLECTION, ...devices.map((d) => d.collection)]
+    const collections = [SHARED, API_COLLECTION, 'settings', ...devices.map((d) => d.collection)]
     const converged = Date.now()
+    faultLog.push(`${((converged - started) / 1000).toFixed(1)}s network back for good`)
     await expect
-      .poll(
-        async () => {
-          const serverHashes = new Map<string, string>()
-          for (const c of collections) serverHashes.set(c, hash(await serverList(server, admin, c)))
-          const out: string[] = []
-          for (const d of devices) {
-            for (const page of d.pages) {
-              for (const c of collections) {
-                const local = await localState(page, c)
-                if (local.outbox > 0) out.push(`${d.name}: ${local.outbox} queued`)
-                if (hash([...local.docs].sort(byId)) !== serverHashes.get(c))
-                  out.push(`${d.name}: ${c} differs`)
-              }
-            }
-          }
-          return [...new Set(out)]
-        },
-        {
-          timeout: 240_000,
-          intervals: [1000],
-          message: 'every outbox empties and every mirror equals the server',
-        },
-      )
+      .poll(() => differences(server, admin, devices, collections), {
+        timeout: 240_000,
+        intervals: [1000],
+        message: 'every outbox empties and every mirror equals the server',
+      })
       .toEqual([])
+      .catch(async (e) => {
+        console.log(`soak: not converged, seed ${SEED}\n${await diagnose(server, admin, devices, faultLog)}`)
+        throw e
+      })
     figures.convergeMs = Date.now() - converged
 
     const final = new Map<string, Record<string, unknown>[]>()
-    for (const c of collections) final.set(c, await serverList(server, admin, c))
+    // Settings are checked from the change log (oplog.ts): the list holds the server's own ids too.
+    for (const c of collections) if (c !== 'settings') final.set(c, await serverList(server, admin, c))
     const log = await changeLog(server, admin)
     figures.conflicts = proxies
       .flatMap((p) => p.log)
@@ -293,6 +270,9 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
       seed: SEED,
       seconds: SECONDS,
       writes: figures.writes,
+      byKind: Object.fromEntries(
+        ['create', 'patch', 'settings', 'delete'].map((k) => [k, ops.filter((o) => o.kind === k).length]),
+      ),
       acked: ops.filter((o) => o.ack === 'acked').length,
       unknown: ops.filter((o) => o.ack === 'unknown').length,
       apiWrites: figures.apiWrites,
@@ -300,9 +280,10 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
       dropped: proxies.flatMap((p) => p.log).filter((e) => e.fate === 'dropped').length,
       conflicts: figures.conflicts,
       inbox: inbox.reduce((a, b) => a + b, 0),
+      quotaFired: quota.fired ? await quota.fired() : null,
       convergeMs: figures.convergeMs,
     }
-    console.log(`soak figures: ${JSON.stringify(report)}`)
+    console.log(`soak figures: ${JSON.stringify(report)}\nsoak faults: ${faultLog.join(' | ')}`)
     test.info().annotations.push({ type: 'figures', description: JSON.stringify(report) })
     expect(problems, `seed ${SEED}: replay with SOAK_SEED=${SEED} npm run soak`).toEqual([])
   } catch (e) {
@@ -315,73 +296,3 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
     await pg?.close()
   }
 })
-
-/** A server start (a restart when given its data dir); one that times out on a loaded machine is tried again. */
-async function start(env: Record<string, string>, dataDir?: string) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startServer('none', env, dataDir)
-    } catch (e) {
-      if (attempt >= 4) throw e
-      console.log(`soak: start attempt ${attempt} failed (${String(e).split('\n')[0]}), again`)
-    }
-  }
-}
-
-/** true for the first write request only, then the proxy relays again. */
-function dropOnce(proxy: SocketProxy) {
-  return (method: string) => {
-    if (method === 'GET') return false
-    proxy.dropAfterApply = null
-    return true
-  }
-}
-
-async function ack(p: Promise<{ ok: boolean; error?: string }>): Promise<Ack> {
-  try {
-    const r = await p
-    return r.ok ? 'acked' : 'refused'
-  } catch {
-    return 'unknown' // the tab closed under the call: the write may or may not be stored
-  }
-}
-
-async function openTab(
-  context: BrowserContext,
-  proxy: SocketProxy,
-  server: E2EServer,
-  token: string,
-): Promise<Page> {
-  const page = await context.newPage()
-  await openLoggedIn(page, proxy.via(server), token, '/')
-  // On a loaded machine a start can stall (a worker script fetched through a cut or stalled link):
-  // one reload, as a person would.
-  await engineReady(page).catch(async () => {
-    await page.reload()
-    await engineReady(page)
-  })
-  return page
-}
-
-async function openDevice(
-  browser: Browser,
-  name: string,
-  viewport: { width: number; height: number },
-  tabs: number,
-  proxy: SocketProxy,
-  server: E2EServer,
-  token: string,
-): Promise<Device> {
-  const context = await browser.newContext({ viewport })
-  const pages: Page[] = []
-  for (let i = 0; i < tabs; i++) pages.push(await openTab(context, proxy, server, token))
-  expect(await pages[0]!.evaluate(() => (window as unknown as HandleWindow).__momentum?.mode())).toBeTruthy()
-  return { name, context, proxy, pages, collection: `data/soak-${name}` }
-}
-
-async function serverList(server: E2EServer, token: string, collection: string) {
-  const res = await server.api<Array<{ _id: string }>>(`/api/${collection}?limit=5000`, { token })
-  if (res.status === 404) return []
-  if (res.status !== 200) throw new Error(`GET /api/${collection}: ${res.status}`)
-  return [...res.body].sort(byId) as Array<{ _id: string; [k: string]: unknown }>
-}

@@ -11,10 +11,12 @@ export type Ack = 'acked' | 'refused' | 'unknown'
 export interface Op {
   id: string
   actor: string
-  kind: 'create' | 'patch' | 'delete' | 'api-create'
+  kind: 'create' | 'patch' | 'delete' | 'api-create' | 'settings'
   collection: string
   doc: string
   ack: Ack
+  /** A settings write's `value`: unique per op, so the change log shows whether (and how often) it landed. */
+  value?: string
 }
 
 export interface Change {
@@ -93,6 +95,22 @@ export function checkOps(
       problems.push(`acknowledged delete of ${key} not applied`)
     }
   }
+  // Settings (a put of {value} on an id of the device's own): each acknowledged value reaches the log,
+  // and no soak setting ever held a value nobody wrote. The final values are the mirror hash's to check.
+  const settingValues = new Set(
+    ops.filter((o) => o.kind === 'settings' && o.ack !== 'refused').map((o) => `${o.doc}=${o.value}`),
+  )
+  const logged = new Set(
+    log
+      .filter((c) => c.collection === 'settings' && c.id.startsWith('soak_') && c.op === 'upsert')
+      .map((c) => `${c.id}=${String(c.doc?.value)}`),
+  )
+  for (const o of ops) {
+    if (o.kind === 'settings' && o.ack === 'acked' && !logged.has(`${o.doc}=${o.value}`))
+      problems.push(`acknowledged settings write ${o.doc}=${o.value} never applied`)
+  }
+  for (const v of logged) if (!settingValues.has(v)) problems.push(`settings ${v} was never written`)
+
   // Nothing applied that was not made: every document and every patch field comes from an op.
   for (const [collection, docs] of final) {
     for (const d of docs) {

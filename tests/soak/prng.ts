@@ -21,6 +21,17 @@ export function prng(seed: number): Rand {
   return next
 }
 
+/**
+ * One stream per actor (each writer, the API script, the fault loop), all derived from the run's seed:
+ * with a single shared stream the draws went to whichever actor asked first, so the same seed gave
+ * another fault sequence as soon as the timing differed, and a failing seed did not replay its faults.
+ */
+export function fork(seed: number, label: string): Rand {
+  let h = seed >>> 0
+  for (const ch of label) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0
+  return prng(h)
+}
+
 /** The seed of this run: SOAK_SEED, or a fresh one (printed, so a failing run can be replayed). */
 export const soakSeed = (): number =>
   process.env.SOAK_SEED ? Number(process.env.SOAK_SEED) : Math.floor(Math.random() * 2 ** 31)

@@ -126,7 +126,10 @@ export interface LocalState {
   inbox: number
 }
 
-/** Reads the page's own IndexedDB (raw, not through the app): the rows of one collection and the queues. */
+/**
+ * Reads the page's own IndexedDB (raw, not through the app): the rows of one collection and the queues.
+ * `settings` rows live in a table of their own (src/db/mirror.ts).
+ */
 export async function localState(page: Page, collection: string): Promise<LocalState> {
   return page.evaluate(async (collection) => {
     const name = (window as unknown as HandleWindow).__momentum?.database()
@@ -149,9 +152,10 @@ export async function localState(page: Page, collection: string): Promise<LocalS
         req.onerror = () => reject(req.error)
       })
     try {
-      const rows = await all<{ collection: string; doc: { _id: string } }>('docs')
+      const settings = collection === 'settings'
+      const rows = await all<{ collection?: string; doc: { _id: string } }>(settings ? 'settings' : 'docs')
       return {
-        docs: rows.filter((r) => r.collection === collection).map((r) => r.doc),
+        docs: rows.filter((r) => settings || r.collection === collection).map((r) => r.doc),
         outbox: await count('outbox'),
         inbox: await count('inbox'),
       }
