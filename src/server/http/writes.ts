@@ -73,8 +73,15 @@ export async function sendWrite(
   const body = result.body as { _rev?: unknown } | null
   if (body && typeof body._rev === 'number') reply.header('etag', `"${body._rev}"`)
   if (result.replayed) reply.header('idempotent-replayed', 'true')
-  return reply.status(result.status).send(present(result.body))
+  const shown = present(result.body)
+  // The store's own JSON text of the body (serialised once for the row, the change and this answer).
+  if (shown === result.body && result.json !== undefined)
+    return reply.status(result.status).type(JSON_TYPE).send(result.json)
+  return reply.status(result.status).send(shown)
 }
+
+/** What Fastify's own serialiser labels a JSON answer with (for JSON text sent as it is). */
+export const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
  * Drops a whole collection for a request (DELETE /api/data/{c}, /api/logs/{c}). A collection has no

@@ -3,13 +3,16 @@
  * AUTOINCREMENT seq of the change log is allocated in commit order and a reader that pages by seq
  * never skips a change that commits later with a smaller seq (the PostgreSQL store must serialise its
  * writers to give the same promise). Each write, its change row and its idempotency record commit in
- * one transaction.
+ * one transaction; single writes made in the same turn of the event loop share it (group-commit.ts),
+ * and WAL checkpoints run in a worker thread (checkpointer.ts).
  */
 import crypto from 'node:crypto'
 import Database from 'better-sqlite3'
 import { SERVER_TEXT } from '../../shared/messages'
 import { ApiError, badRequest, conflict, notFound } from '../errors'
+import { startCheckpointer } from './checkpointer'
 import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
+import { groupCommit, type Outcome } from './group-commit'
 import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'
 import { registerQueryFunctions } from './query-regex'
 import type {
@@ -71,6 +74,8 @@ export function openSqliteStore(file: string): DocumentStore {
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 5000')
+  // Checkpoints run in a worker thread (checkpointer.ts), not inside a request's COMMIT.
+  const checkpointer = file === ':memory:' || file === '' ? null : startCheckpointer(db, file)
   db.exec(SCHEMA)
   registerQueryFunctions(db)
   if (!db.prepare('SELECT value FROM meta WHERE key = ?').get('epoch')) {
@@ -109,6 +114,7 @@ export function openSqliteStore(file: string): DocumentStore {
   const listeners = new Set<(changes: Change[]) => void>()
   const emit = (changes: Change[]) => {
     if (changes.length === 0) return
+    checkpointer?.committed(changes.length)
     for (const l of listeners) {
       try {
         l(changes)
@@ -129,7 +135,10 @@ export function openSqliteStore(file: string): DocumentStore {
     if (current._rev !== expectedRev) throw conflict(SERVER_TEXT.revMismatch, { current })
   }
 
-  /** Applies one write; must run inside a transaction. */
+  /**
+   * Applies one write; must run inside a transaction. The document is serialised once: the same text
+   * goes into its row, its change row, the idempotency record and (as `json`) the response.
+   */
   const applyOne = (w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
     const now = new Date().toISOString()
     const user = ctx.user
@@ -137,13 +146,15 @@ export function openSqliteStore(file: string): DocumentStore {
     let doc: Doc | null
     let rev: number
     let id: string
+    let json: string | undefined
     if (w.op === 'create') {
       id = w.id ?? generateId()
       const existing = readDoc(w.collection, id)
       if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
       doc = makeDoc(id, w.body, 1, now, now, user)
       rev = 1
-      stmt.insertDoc.run(w.collection, id, rev, JSON.stringify(doc))
+      json = JSON.stringify(doc)
+      stmt.insertDoc.run(w.collection, id, rev, json)
       status = 201
     } else {
       id = w.id
@@ -152,9 +163,10 @@ export function openSqliteStore(file: string): DocumentStore {
       if (w.op === 'put') {
         rev = (current?._rev ?? 0) + 1
         doc = makeDoc(id, w.body, rev, current?._created ?? now, now, user)
-        if (current) stmt.updateDoc.run(rev, JSON.stringify(doc), w.collection, id)
+        json = JSON.stringify(doc)
+        if (current) stmt.updateDoc.run(rev, json, w.collection, id)
         else {
-          stmt.insertDoc.run(w.collection, id, rev, JSON.stringify(doc))
+          stmt.insertDoc.run(w.collection, id, rev, json)
           status = 201
         }
       } else if (w.op === 'patch') {
@@ -162,7 +174,8 @@ export function openSqliteStore(file: string): DocumentStore {
         rev = current._rev + 1
         const merged = mergePatch(stripMeta(current), stripMeta(w.body)) as Body
         doc = makeDoc(id, merged, rev, current._created, now, user)
-        stmt.updateDoc.run(rev, JSON.stringify(doc), w.collection, id)
+        json = JSON.stringify(doc)
+        stmt.updateDoc.run(rev, json, w.collection, id)
       } else {
         if (!current) throw notFound()
         rev = current._rev + 1
@@ -177,7 +190,7 @@ export function openSqliteStore(file: string): DocumentStore {
         id,
         doc ? 'upsert' : 'delete',
         rev,
-        doc ? JSON.stringify(doc) : null,
+        json ?? null,
         ctx.idempotencyKey ?? null,
         now,
       )
@@ -192,7 +205,7 @@ export function openSqliteStore(file: string): DocumentStore {
         time: now,
       })
     }
-    return { status, body, replayed: false, change: out[out.length - 1] }
+    return { status, body, replayed: false, change: out[out.length - 1], json: json ?? JSON.stringify(body) }
   }
 
   const replay = (ctx: WriteContext): WriteResult | null => {
@@ -211,18 +224,20 @@ export function openSqliteStore(file: string): DocumentStore {
       ctx.user ?? '',
       ctx.requestHash ?? '',
       result.status,
-      JSON.stringify(result.body),
+      result.json ?? JSON.stringify(result.body),
       new Date().toISOString(),
     )
   }
 
-  const writeTx = db.transaction((w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
+  /** One idempotent write; must run inside a transaction. */
+  const writeOne = (w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
     const previous = replay(ctx)
     if (previous) return previous
     const result = applyOne(w, ctx, out)
     remember(ctx, result)
     return result
-  })
+  }
+  const writeTx = db.transaction(writeOne)
 
   const writeManyTx = db.transaction((writes: Write[], ctx: WriteContext, out: Change[]): WriteResult[] => {
     const previous = replay(ctx)
@@ -249,6 +264,52 @@ export function openSqliteStore(file: string): DocumentStore {
       }
     }),
   )
+
+  // Group commit (group-commit.ts): the single writes queued in one turn of the event loop, each in its
+  // own savepoint as in writeEachTx. Any error, not only an ApiError, stays with its write, as it would
+  // have alone — unless SQLite ended the whole transaction, then the group fails (nothing committed).
+  const groupTx = db.transaction((entries: EachWrite[], out: Change[]): Outcome<WriteResult>[] =>
+    entries.map((e) => {
+      const mark = out.length
+      try {
+        return { ok: true, result: writeTx(e.write, e.ctx, out) }
+      } catch (error) {
+        out.length = mark
+        if (!db.inTransaction) throw error
+        return { ok: false, error }
+      }
+    }),
+  )
+  // The common case, without a savepoint per write: any error undoes the whole attempt, and the group
+  // is then applied again by groupTx, which gives each write its own outcome. Nothing of the first
+  // attempt was committed or seen (changes are emitted only after a commit), so it leaves no trace.
+  const groupFastTx = db.transaction((entries: EachWrite[], out: Change[]): Outcome<WriteResult>[] =>
+    entries.map((e) => ({ ok: true, result: writeOne(e.write, e.ctx, out) })),
+  )
+  const applyGroup = (entries: EachWrite[], out: Change[]): Outcome<WriteResult>[] => {
+    try {
+      return groupFastTx(entries, out)
+    } catch {
+      out.length = 0
+      return groupTx(entries, out)
+    }
+  }
+  const singles = groupCommit<EachWrite, WriteResult>((entries) => {
+    const out: Change[] = []
+    let outcomes: Outcome<WriteResult>[]
+    if (entries.length === 1) {
+      // Alone: no savepoint, exactly the plain transaction.
+      const e = entries[0]!
+      try {
+        outcomes = [{ ok: true, result: writeTx(e.write, e.ctx, out) }]
+      } catch (error) {
+        out.length = 0
+        outcomes = [{ ok: false, error }]
+      }
+    } else outcomes = applyGroup(entries, out)
+    emit(out)
+    return outcomes
+  })
 
   const clearTx = db.transaction(
     (collection: string, ctx: WriteContext, out: Change[], check?: (ids: string[]) => void): WriteResult => {
@@ -314,6 +375,10 @@ export function openSqliteStore(file: string): DocumentStore {
     async get(collection, id) {
       return readDoc(collection, id)
     },
+    async getJson(collection, id) {
+      const row = stmt.getDoc.get(collection, id)
+      return row ? { rev: row.rev, json: row.body } : null
+    },
     async list(collection, options) {
       return listSync(collection, options)
     },
@@ -324,25 +389,26 @@ export function openSqliteStore(file: string): DocumentStore {
         )
         .all(`${prefix.replace(/[\\%_]/g, '\\$&')}%`)
     },
-    async write(w, ctx) {
-      const out: Change[] = []
-      const result = writeTx(w, ctx, out)
-      emit(out)
-      return result
+    write(w, ctx) {
+      return singles.push({ write: w, ctx })
     },
     async writeMany(writes, ctx) {
+      // Queued single writes were made first: they commit first.
+      singles.flush()
       const out: Change[] = []
       const results = writeManyTx(writes, ctx, out)
       emit(out)
       return results
     },
     async writeEach(entries) {
+      singles.flush()
       const out: Change[] = []
       const outcomes = writeEachTx(entries, out)
       emit(out)
       return outcomes
     },
     async clear(collection, ctx, check) {
+      singles.flush()
       const out: Change[] = []
       const result = clearTx(collection, ctx, out, check)
       emit(out)
@@ -416,7 +482,9 @@ export function openSqliteStore(file: string): DocumentStore {
       },
     },
     async close() {
+      singles.flush()
       listeners.clear()
+      await checkpointer?.close()
       db.close()
     },
   }

@@ -87,6 +87,11 @@ export interface WriteResult {
   body: unknown
   replayed: boolean
   change?: Change
+  /**
+   * `body` as JSON text, when the store has it at hand (SQLite: serialised once for the row, the change
+   * and the idempotency record), so a route can send it as is.
+   */
+  json?: string
 }
 
 /** One entry of DocumentStore.writeEach: a write with its own idempotency key and user. */
@@ -117,6 +122,11 @@ export interface DocumentStore {
   /** Starts a new epoch (after a restore or reset). */
   resetEpoch(): Promise<string>
   get(collection: string, id: string): Promise<Doc | null>
+  /**
+   * The stored JSON text of a document and its revision, for a route that sends it unchanged (the
+   * document read): no parse and no serialisation. Optional; without it, get() and JSON.stringify.
+   */
+  getJson?(collection: string, id: string): Promise<{ rev: number; json: string } | null>
   list(collection: string, options?: ListOptions): Promise<ListResult>
   /** Collections with at least one document, optionally under a prefix such as `data/`. */
   collections(prefix?: string): Promise<CollectionInfo[]>
