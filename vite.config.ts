@@ -12,13 +12,43 @@ const API_TARGET = process.env.MOMENTUM_API ?? 'http://127.0.0.1:8080'
 export default defineConfig(({ command }) => ({
   base: command === 'serve' ? '/' : '/ui/',
   plugins: [react(), pwa(), analyticsScript()],
-  build: { outDir: 'dist/ui', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist/ui',
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: { output: { codeSplitting: { groups: chunkGroups() } } },
+  },
   server: {
     port: 5173,
     strictPort: true,
     proxy: { '/api': { target: API_TARGET, ws: true, changeOrigin: false } },
   },
 }))
+
+/**
+ * What /ui/login loads first, in about six files instead of ~30 (issue 20, docs/performance.md "7. Bundle"):
+ * - `react`: React, react-dom and the scheduler, in their own chunk so it evaluates before every module
+ *   that uses React (one merged chunk once ran lucide's forwardRef before React's CommonJS wrapper);
+ * - `messages-<area>`: each text file of src/shared/messages/ alone, so a page loads only the areas it
+ *   uses (the barrel src/shared/messages.ts re-exports all of them; without this group the initial group
+ *   would pull every area in). They import only constants and plural, so no recursive capture is needed;
+ * - `first`: every other module of the entry's static closure (`$initial`) in one chunk: fewer files
+ *   and one gzip dictionary instead of ~25 small chunks with their import/export glue.
+ * Everything else (the console, screens, libraries) keeps Rolldown's automatic chunks.
+ * tests/shared/first-load-bundle.test.ts checks what stays out of the first load.
+ */
+function chunkGroups() {
+  return [
+    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+    {
+      name: (id: string) => `messages-${/messages[\\/](\w+)\.ts$/.exec(id)?.[1] ?? 'other'}`,
+      test: /src[\\/]shared[\\/]messages[\\/]/,
+      includeDependenciesRecursively: false,
+      priority: 2,
+    },
+    { name: 'first', tags: ['$initial' as const], priority: 1 },
+  ]
+}
 
 /**
  * PWA (docs/decisions/pwa.md): src/sw.ts is built into dist/ui/sw.js with the precache list injected.

@@ -7,7 +7,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { installMenus } from './components/menus'
-import { Entry, isLoginPath, loadConsole } from './Entry'
+import { Entry, loadConsole, startsConsole } from './Entry'
 import { preloadLocal } from './local-state'
 import { registerServiceWorker } from './pwa/register' // pwa
 import { restoreSession } from './session/session'
@@ -16,8 +16,9 @@ import './styles/base.css'
 import './styles/shell.css'
 import './styles/pages.css'
 
-// Any page but a logged-out login needs the console (Entry.tsx): fetch it while local state loads.
-if (!isLoginPath(location.pathname)) void loadConsole()
+// Any page but a logged-out login or the checkout popup needs the console (Entry.tsx): fetch it while
+// local state loads.
+if (startsConsole(location.pathname)) void loadConsole()
 await preloadLocal()
 installMenus() // every <details class="menu">: Escape, outside press, kept inside the window
 restoreSession()

@@ -3,7 +3,9 @@
  * helper for every count the console and the server's messages show (issue 11). English only for now,
  * like every other text; the rules object is what a translation would swap.
  */
-const rules = new Intl.PluralRules('en')
+// Marked pure: a `new` at module level otherwise counts as a side effect, and every message file that
+// imports countOf would then be loaded by any page importing src/shared/messages (issue 20).
+const rules = /* @__PURE__ */ new Intl.PluralRules('en')
 
 /** "1 document", "3 documents", "1,841 changes"; `other` for irregular plurals ("entries"). */
 export function countOf(n: number, one: string, other = `${one}s`): string {

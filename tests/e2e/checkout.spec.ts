@@ -75,6 +75,8 @@ test.describe('hosted checkout at phone width', () => {
 
     await checkout.payWith('4242 4242 4242 4242')
     await expect(checkout.done).toBeVisible()
+    // The popup shares the opener's logged-in session, yet boots no sync engine (issue 20): no worker.
+    expect(popup.workers().filter((w) => w.url().includes('sync.worker'))).toEqual([])
 
     const received = await result
     expect(received).toMatchObject({

@@ -130,8 +130,16 @@ export function workersAvailable(): boolean {
   return typeof Worker !== 'undefined'
 }
 
-/** Starts the engine for (origin, user) and opens the page's connection to its database. */
-export async function openEngineClient(target: EngineTarget): Promise<EngineClient> {
+/**
+ * Starts the engine for (origin, user) and opens the page's connection to its database, or takes
+ * `pageDb`, that connection already created by the caller (sync-session.ts hands it to screens while
+ * the worker starts).
+ */
+export async function openEngineClient(target: EngineTarget, pageDb?: MomentumDb): Promise<EngineClient> {
+  const database = databaseName(target.origin, target.user)
+  const db = pageDb ?? new MomentumDb(database)
+  const opened = db.open()
+  opened.catch(() => undefined) // awaited below, once the backend is up
   let backend: Backend
   if (workersAvailable()) {
     try {
@@ -143,9 +151,7 @@ export async function openEngineClient(target: EngineTarget): Promise<EngineClie
     }
   } else backend = await pageBackend(target)
 
-  const database = databaseName(target.origin, target.user)
-  const db = new MomentumDb(database)
-  await db.open()
+  await opened
   let token = target.token
   const offs = new Set<() => void>()
 

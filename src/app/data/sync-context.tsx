@@ -45,11 +45,12 @@ function useSyncState(): SyncState {
 }
 
 /**
- * The user's local database, or null while logged out or while the engine starts. Use it as a
+ * The user's local database, or null while logged out. Set as soon as the engine starts, before the
+ * worker answers, so a screen's first rows come from the local copy at once (issue 20). Use it as a
  * dependency: `useLiveQuery(() => db ? browse(db, 'products') : [], [db])`.
  */
 export function useSyncDb(): MomentumDb | null {
-  return useSyncState().client?.db ?? null
+  return useSyncState().db
 }
 
 /**

@@ -10,6 +10,7 @@
  * first render and survives route changes.
  */
 
+import { databaseName, MomentumDb } from '../../db/schema'
 import { SYNC_UI_TEXT } from '../../shared/messages'
 import type { SyncStatus } from '../../sync/status'
 import { api } from '../api/client'
@@ -34,12 +35,18 @@ export const IDLE_STATUS: SyncStatus = {
 export interface SyncState {
   /** null while logged out or while the engine starts. */
   client: EngineClient | null
+  /**
+   * The page's own connection to the user's database: set as soon as the engine starts for a user,
+   * before its worker answers, so a screen reads the local copy at once (an offline start renders its
+   * first rows while the worker boots; issue 20). The same connection becomes `client.db`.
+   */
+  db: MomentumDb | null
   status: SyncStatus
   /** The engine could not start (IndexedDB unavailable, e.g. a private window of an old browser). */
   failure: string | null
 }
 
-let state: SyncState = { client: null, status: IDLE_STATUS, failure: null }
+let state: SyncState = { client: null, db: null, status: IDLE_STATUS, failure: null }
 const listeners = new Set<() => void>()
 interface Waiter {
   resolve(client: EngineClient): void
@@ -94,7 +101,7 @@ async function closeClient(): Promise<EngineClient | null> {
   const client = state.client
   unsubscribeStatus?.()
   unsubscribeStatus = null
-  setState({ client: null, status: IDLE_STATUS })
+  setState({ client: null, db: null, status: IDLE_STATUS })
   settleWaiters((w) => w.reject(new Error(SYNC_UI_TEXT.notLoggedIn)))
   if (client) await client.close().catch((e) => console.warn('closing the sync engine', e))
   return client
@@ -122,13 +129,18 @@ export function syncToSession(): Promise<unknown> {
     }
     // Another user or server: that engine stops, its data stays for when that user returns.
     if (current) await closeClient()
+    // The page's connection opens alongside the worker, not after it: screens get it right away.
+    const db = new MomentumDb(databaseName(origin, user._id))
+    void db.open().catch(() => undefined) // a failure surfaces below, through openEngineClient
+    setState({ db, failure: null })
     try {
-      const client = await openEngineClient({ origin, user: user._id, token })
-      setState({ client, failure: null })
+      const client = await openEngineClient({ origin, user: user._id, token }, db)
+      setState({ client, db: client.db, failure: null })
       unsubscribeStatus = client.subscribe((s) => onStatus(client, s))
       void requestPersistence()
     } catch (e) {
-      setState({ failure: e instanceof Error ? e.message : String(e) })
+      db.close()
+      setState({ db: null, failure: e instanceof Error ? e.message : String(e) })
     }
   })
 }

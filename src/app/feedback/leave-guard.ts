@@ -7,7 +7,9 @@
  * history.pushState from any router or link, so the router needs no cooperation. Browsers without it
  * fall back to catching clicks on same-origin links. Programmatic code can also `await confirmLeave()`.
  */
-import { confirmDiscard } from './notify'
+// No static import of ./notify: the service-worker registration (update-store) imports this module on
+// every page, login included, and notify carries the screens' texts. The question is only asked once
+// something is dirty, i.e. a console screen (which has notify loaded) is open.
 
 const dirty = new Set<symbol>()
 let allowNext = false
@@ -25,6 +27,7 @@ export const isDirty = (): boolean => dirty.size > 0
 /** Resolves true when there is nothing to lose or the user chose Continue. */
 export async function confirmLeave(): Promise<boolean> {
   if (!isDirty()) return true
+  const { confirmDiscard } = await import('./notify')
   const ok = await confirmDiscard()
   if (ok) dirty.clear()
   return ok
