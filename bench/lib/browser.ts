@@ -2,7 +2,13 @@
  * Debian's Chromium through playwright-core (ARCHITECTURE §4: never a downloaded browser), with the
  * flags the e2e suite uses. Each contender gets a fresh context: an empty IndexedDB, no service worker.
  */
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core'
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -53,4 +59,19 @@ export async function newContext(
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options })
   await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f)')
   return context
+}
+
+/**
+ * The Web Server root is served sandboxed to an opaque origin (src/server/http/security-headers.ts):
+ * there a crossorigin module script is refused, IndexedDB is denied and /api calls are cross-origin.
+ * The bench's own pages (hello, online) are measurement pages, not user content: drop that header for
+ * the documents matching `pattern`.
+ */
+export async function unsandbox(target: Page | BrowserContext, pattern: string): Promise<void> {
+  await target.route(pattern, async (route) => {
+    const res = await route.fetch()
+    const headers = { ...res.headers() }
+    delete headers['content-security-policy']
+    await route.fulfill({ response: res, headers })
+  })
 }

@@ -80,9 +80,9 @@ export function pendingCount(page: Page): Promise<number> {
 }
 
 /** Waits until the console's engine runs in this page (its database exists). */
-export async function engineReady(page: Page): Promise<void> {
+export async function engineReady(page: Page, timeout = 60_000): Promise<void> {
   await page.waitForFunction(() => !!(window as ProbeWindow).__momentum?.database(), undefined, {
-    timeout: 60_000,
+    timeout,
   })
 }
 

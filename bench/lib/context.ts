@@ -26,6 +26,18 @@ export async function freshPage(browser: Browser): Promise<{ context: BrowserCon
 
 /** Opens a bench page (bench/page, the server's Web root: index.html, or rx.html) and waits for window.bench. */
 export async function openBenchPage(page: Page, server: BenchServer, file = 'index.html'): Promise<void> {
+  // The Web Server root is served sandboxed to an opaque origin (src/server/http/security-headers.ts):
+  // no IndexedDB and no module scripts there. The bench page must share the console's origin, so its
+  // files (page, scripts, the engine's worker) are served here without that header.
+  await page.context().route(
+    (url) => url.origin === server.url && !/^\/(api|ui)(\/|$)/.test(url.pathname),
+    async (route) => {
+      const res = await route.fetch()
+      const headers = { ...res.headers() }
+      delete headers['content-security-policy']
+      await route.fulfill({ response: res, headers })
+    },
+  )
   await page.goto(`${server.url}/${file}`)
   await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready')
 }

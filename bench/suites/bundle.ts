@@ -8,7 +8,7 @@
 
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
-import { newContext } from '../lib/browser'
+import { newContext, unsandbox } from '../lib/browser'
 import { storeToken } from '../lib/console'
 import type { BenchContext } from '../lib/context'
 import { type Row, row } from '../lib/stats'
@@ -52,14 +52,8 @@ export async function bundleSuite(ctx: BenchContext) {
     return { context, page: await context.newPage() }
   }
   let c = await fresh()
-  // The Web Server root is served sandboxed to an opaque origin (src/server/http/security-headers.ts),
-  // where the page's crossorigin module script is refused: drop that header for this measurement page.
-  await c.page.route('**/hello/**', async (route) => {
-    const res = await route.fetch()
-    const headers = { ...res.headers() }
-    delete headers['content-security-policy']
-    await route.fulfill({ response: res, headers })
-  })
+  // The Web Server root is sandboxed: its module script would be refused (lib/browser.ts unsandbox).
+  await unsandbox(c.page, '**/hello/**')
   const hello = await scriptsOf(c.page, `${server.url}/hello/hello.html`)
   await c.context.close()
   c = await fresh()
@@ -69,6 +63,9 @@ export async function bundleSuite(ctx: BenchContext) {
   // A same-origin page that is neither the console nor a sandboxed Web Server page (no IndexedDB there).
   await storeToken(c.page, server, token, '/ui/manifest.webmanifest')
   const home = await scriptsOf(c.page, `${server.url}/ui/`)
+  // A login page here would mean the stored token was not picked up: the row would measure the wrong page.
+  const homeUrl = c.page.url()
+  if (new URL(homeUrl).pathname !== '/ui/') throw new Error(`/ui/ ended on ${homeUrl}`)
   await c.context.close()
 
   const floor = kib(sum(hello, false))

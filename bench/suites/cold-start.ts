@@ -7,7 +7,7 @@
  */
 
 import type { BrowserContext, Page } from 'playwright-core'
-import { newContext } from '../lib/browser'
+import { newContext, unsandbox } from '../lib/browser'
 import { engineReady, storeToken } from '../lib/console'
 import { BENCH_COLLECTION, type BenchContext } from '../lib/context'
 import { docId } from '../lib/docs'
@@ -40,6 +40,35 @@ async function timeToRow(page: Page, url: string): Promise<number> {
   return page.evaluate(() => (window as unknown as { __firstRow: number }).__firstRow)
 }
 
+/**
+ * Where an offline start's time went, from the page's own timings at its first row: the document, each
+ * script and worker script (start → end, ms from navigation start) and the first row. Read in
+ * docs/performance.md "3. Offline cold start".
+ */
+interface Timeline {
+  firstRow: number
+  document: number
+  resources: { name: string; start: number; end: number }[]
+}
+
+async function timelineOf(page: Page): Promise<Timeline> {
+  return page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+    const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((r) => /\.(js|mjs|css)$/.test(new URL(r.name).pathname) || r.name.includes('/api/'))
+      .map((r) => ({
+        name: new URL(r.name).pathname.replace(/-[\w-]{8}\.(js|css)$/, '.$1'),
+        start: Math.round(r.startTime),
+        end: Math.round(r.responseEnd),
+      }))
+    return {
+      firstRow: Math.round((window as unknown as { __firstRow: number }).__firstRow),
+      document: Math.round(nav?.responseEnd ?? 0),
+      resources,
+    }
+  })
+}
+
 async function serviceWorkerControls(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready
@@ -55,6 +84,8 @@ export async function coldStartSuite(ctx: BenchContext, rounds: number) {
   const online: BrowserContext = await newContext(browser)
   await offline.addInitScript(probe)
   await online.addInitScript(probe)
+  // The online page lives on the sandboxed Web root: without this its script and fetches are refused.
+  await unsandbox(online, '**/online.html*')
   const consolePage = await offline.newPage()
   const onlinePage = await online.newPage()
 
@@ -71,11 +102,15 @@ export async function coldStartSuite(ctx: BenchContext, rounds: number) {
   )
   await offline.setOffline(true)
 
-  const samples = { offline: [] as number[], online: [] as number[] }
+  const samples = { offline: [] as number[], online: [] as number[], timelines: [] as Timeline[] }
   for (let r = 0; r < rounds; r++) {
     ctx.log(`cold start: round ${r + 1}/${rounds}`)
     samples.offline.push(await timeToRow(consolePage, url))
-    samples.online.push(await timeToRow(onlinePage, `${server.url}/online.html#${BENCH_COLLECTION}:${token}`))
+    samples.timelines.push(await timelineOf(consolePage))
+    // A query per round: the same URL with a hash again would be a same-document navigation (no load).
+    samples.online.push(
+      await timeToRow(onlinePage, `${server.url}/online.html?round=${r}#${BENCH_COLLECTION}:${token}`),
+    )
   }
   await offline.close()
   await online.close()

@@ -59,7 +59,8 @@ export async function reactivitySuite(ctx: BenchContext, writes: number) {
     { token, topic: `data/${COLLECTION}` },
   )
   const tabB = await context.newPage()
-  await tabB.goto(`${server.url}/hello/hello.html`)
+  // Same origin and not the sandboxed Web Server root (whose opaque origin makes the POST cross-origin).
+  await tabB.goto(`${server.url}/ui/manifest.webmanifest`)
 
   const dom: number[] = []
   const ws: number[] = []
