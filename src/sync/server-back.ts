@@ -8,14 +8,25 @@
  * most once per WAKE_SPACING_MS, so a link that flaps cannot turn this into a request storm.
  */
 import type { ClockPort } from './ports'
-import { BACKOFF_MAX_MS } from './replay'
-import type { StatusStore } from './status'
+import type { SyncStatus } from './status'
 
-/** 5 s: a sixtieth of the longest backoff. */
-export const WAKE_SPACING_MS = BACKOFF_MAX_MS / 60
+/** The engine's StatusStore, or the page's copy of it (the storage upload queue listens there). */
+export interface StatusSource {
+  subscribe(listener: (status: SyncStatus) => void): () => void
+}
+
+/**
+ * 5 s: a sixtieth of the replay's longest backoff (BACKOFF_MAX_MS, 5 min). A number here rather than
+ * an import, so the page's storage queue (src/app/storage/runner.ts) does not load the replay code.
+ */
+export const WAKE_SPACING_MS = 5_000
 
 /** Calls `back` on each return of the server; returns the unsubscribe. */
-export function onServerBack(status: StatusStore, clock: ClockPort, back: () => void): () => void {
+export function onServerBack(
+  status: StatusSource,
+  clock: Pick<ClockPort, 'now'>,
+  back: () => void,
+): () => void {
   let unreachable = false
   let lastWake = Number.NEGATIVE_INFINITY
   return status.subscribe((s) => {

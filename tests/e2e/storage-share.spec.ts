@@ -94,7 +94,9 @@ for (const { name, viewport } of WIDTHS) {
 
 test('after expiry the page says the link has expired, also when opened before', async ({ page, server }) => {
   const admin = await uploadFile(server, 'expiring', 'notes.txt', Buffer.from('short-lived notes'))
-  const url = await shareLink(server, admin, 'expiring/notes.txt', 2)
+  // 10 s, not less: on a loaded machine opening the page took longer than 2 s, so the link had already
+  // expired before the "still valid" half of the test looked at it.
+  const url = await shareLink(server, admin, 'expiring/notes.txt', 10)
   const token = new URL(url, server.url).searchParams.get('t')!
   const download = new DownloadPage(page)
   await download.open(server.url, url)
@@ -102,7 +104,7 @@ test('after expiry the page says the link has expired, also when opened before',
   await expect(download.size).toHaveText('17 B')
   // Wait for the server, not a clock: the link is expired once the API says 410.
   await expect
-    .poll(async () => (await server.api(`/api/share/${token}`)).status, { timeout: 10_000 })
+    .poll(async () => (await server.api(`/api/share/${token}`)).status, { timeout: 20_000 })
     .toBe(410)
   await download.button.click()
   await download.expectRefused(DOWNLOAD_TEXT.expiredTitle, STORAGE_TEXT.shareExpired)

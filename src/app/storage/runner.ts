@@ -21,6 +21,8 @@ import {
   updateRow,
 } from '../../sync/files/queue-core'
 import type { QueueRow } from '../../sync/files/types'
+import { onServerBack } from '../../sync/server-back'
+import { syncStore } from '../data/sync-session'
 import { SYNC_POKE_EVENT } from '../pwa/register'
 import { onSessionEvent, sessionStore } from '../session/session'
 import { requestStorageSync } from './background'
@@ -180,6 +182,13 @@ export function wireStorageQueue(): void {
   wireLogoutCleanup()
   const kick = retryQueueNow
   window.addEventListener('online', kick)
+  // The server answers again after a cut the browser did not see (no `online` event: a dead Wi-Fi
+  // router, a restarted server): uploads that backed off meanwhile go now, not after up to a minute.
+  onServerBack(
+    { subscribe: (listener) => syncStore.subscribe(() => listener(syncStore.get().status)) },
+    Date,
+    kick,
+  )
   window.addEventListener(SYNC_POKE_EVENT, kick)
   onSessionEvent('login', kick)
   if (sessionStore.get().user) kick()
