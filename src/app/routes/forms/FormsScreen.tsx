@@ -1,23 +1,21 @@
 /**
  * Forms (/forms, issue 17): the forms of the local mirror, searchable and sortable, with bulk delete
  * and "New form" (path, title, target collection). Built on the shared RecordList; works offline: a
- * new form goes through the outbox and its editor opens at once.
+ * new form goes through the outbox and its editor opens at once. The screen's frame is list-screen.tsx.
  */
 
 import { ChartColumn } from 'lucide-react'
 import { useCallback, useState } from 'react'
-import { Link, useLocation } from 'wouter'
+import { Link } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { FORMS, isFormTarget } from '../../../shared/forms'
 import { FORMS_TEXT } from '../../../shared/messages'
 import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
-import { NameCell } from '../../components/NameCell'
+import { ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
 import { useRows } from '../../data/collection-rows'
-import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
-import { text, useCan } from '../users/auth-data'
-import { NoAccess } from '../users/NoAccess'
+import { text } from '../users/auth-data'
 import { docOf, starterForm } from './form-edit'
 import '../../components/ui.css'
 import '../users/auth.css'
@@ -29,16 +27,15 @@ export const formHref = (id: string) => `/forms/${encodeURIComponent(id)}`
 const fillOf = (d: SyncDoc) => (d.fill === 'link' ? 'Anyone with the link' : `Group ${text(d.group)}`)
 
 export function FormsScreen() {
-  usePageTitle('Forms')
-  useBreadcrumbs(['Forms'])
-  const allowed = useCan()
-  if (!allowed(`${FORMS}:r`)) return <NoAccess section="Forms" needed={`${FORMS}:r`} />
-  return <FormsList />
+  return (
+    <ListScreen title="Forms" needed={`${FORMS}:r`} className="forms-screen">
+      <FormsList />
+    </ListScreen>
+  )
 }
 
 function FormsList() {
-  const rows = useRows(FORMS)
-  const [, navigate] = useLocation()
+  const list = useListScreen({ rows: useRows(FORMS), href: formHref })
   const searchText = useCallback(
     (d: SyncDoc) => [d._id, text(d.title), text(d.target), text(d.description)],
     [],
@@ -50,20 +47,7 @@ function FormsList() {
   }, [])
 
   const columns: Column<SyncDoc>[] = [
-    {
-      key: 'title',
-      label: 'Form',
-      width: 280,
-      sortable: true,
-      render: (d) => (
-        <NameCell
-          href={formHref(d._id)}
-          name={text(d.title)}
-          id={d._id}
-          pending={!!rows?.pending.has(d._id)}
-        />
-      ),
-    },
+    list.nameColumn({ width: 280, key: 'title', label: 'Form', nameOf: (d) => text(d.title) }),
     {
       key: 'target',
       label: 'Answers go to',
@@ -75,26 +59,24 @@ function FormsList() {
   ]
 
   return (
-    <section className="screen screen-table auth-screen forms-screen" aria-labelledby="page-heading">
-      <RecordList<SortKey>
-        collection={FORMS}
-        rows={rows}
-        title="Forms"
-        noun={['form', 'forms']}
-        href={formHref}
-        columns={columns}
-        defaultSort="title"
-        searchText={searchText}
-        sortValue={sortValue}
-        searchPlaceholder="Search by title, path or collection"
-        renderCreate={() => <CreateForm onDone={(id) => navigate(formHref(id))} />}
-        filters={
-          <Link href="/reports" className="button button-quiet">
-            <ChartColumn size={16} aria-hidden="true" /> Reports
-          </Link>
-        }
-      />
-    </section>
+    <RecordList<SortKey>
+      collection={FORMS}
+      rows={list.rows}
+      title="Forms"
+      noun={['form', 'forms']}
+      href={formHref}
+      columns={columns}
+      defaultSort="title"
+      searchText={searchText}
+      sortValue={sortValue}
+      searchPlaceholder="Search by title, path or collection"
+      renderCreate={() => <CreateForm onDone={list.open} />}
+      filters={
+        <Link href="/reports" className="button button-quiet">
+          <ChartColumn size={16} aria-hidden="true" /> Reports
+        </Link>
+      }
+    />
   )
 }
 
