@@ -3,28 +3,33 @@
  * tabs) and an API script write at random while faults are injected at random through one
  * socket-proxy per context (cut, stall, answer dropped after the server applied the write), the server
  * is SIGKILLed and restarted on its data, a tab is closed mid-replay (which also moves the leadership
- * to the other tab), a session is revoked and IndexedDB refuses a write once (faults.ts). At the end, with the network back: every outbox empty, every mirror
- * equal to the server (a hash per collection), and the operation log checked (oplog.ts).
+ * to the other tab), a session is revoked and IndexedDB refuses a write once (faults.ts). Among the
+ * writes, a few uploads (uploads.ts) and form submissions (submissions.ts). At the end, with the
+ * network back: every outbox, upload queue and forms queue drained, every mirror equal to the server
+ * (a hash per collection), and the operation log checked (oplog.ts, uploads.ts, submissions.ts).
  *
  * SOAK_SECONDS (default 600) sets the writing time; SOAK_SEED replays a run's choices.
  */
 import { expect, type Page, test } from '@playwright/test'
 import { type E2EServer, passwordOf } from '../e2e/fixtures'
-import { localState } from '../e2e/pages/sync-panel'
 import { type SocketProxy, startSocketProxy } from '../e2e/socket-proxy'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { API_COLLECTION, apiWriter } from './api-writer'
 import { diagnose } from './diagnose'
+import { endChecks, queueTabsOf, unsettled } from './end'
 import { quotaOnce, revokeAndLogInAgain } from './faults'
-import { type Device, differences, dropOnce, openDevice, openTab, serverList, sleep, start } from './harness'
-import { changeLog, checkOps, type Op } from './oplog'
+import { type Device, dropOnce, openDevice, openTab, postgresStore, sleep, start } from './harness'
+import type { Op } from './oplog'
 import { fork, type Rand, soakSeed } from './prng'
+import { createSoakForm, type Filler, FORM_TARGET, openFiller, submitWrite } from './submissions'
+import { makeFilesFolder, uploadWrite } from './uploads'
 import { SHARED, SHARED_DOCS, tabWrite } from './writes'
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600)
-/** sqlite (one server) or postgres (two instances on one database, each device on one of them). */
+/** sqlite (one server) or postgres (two instances on one database and one bucket, each device on one). */
 const STORE = process.env.SOAK_STORE === 'postgres' ? 'postgres' : 'sqlite'
 const SEED = soakSeed()
-const API_COLLECTION = 'data/soak-api'
+/** The requests of an upload (tus) or a form submission, for drops aimed at them. */
+const FILE_WRITES = /\/api\/uploads|\/api\/forms\/[^/]+\/submissions/
 
 const figures = { writes: 0, apiWrites: 0, faults: {} as Record<string, number>, conflicts: 0, convergeMs: 0 }
 /** Every fault with its time since the start and its targets, printed when a run does not converge. */
@@ -39,12 +44,8 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
   console.log(`soak: seed ${SEED}, ${SECONDS} s, ${STORE} (replay: SOAK_SEED=${SEED} npm run soak)`)
   started = Date.now()
   test.info().annotations.push({ type: 'seed', description: String(SEED) })
-  let pg: TestPostgres | undefined
-  const env: Record<string, string> = {}
-  if (STORE === 'postgres') {
-    pg = await startTestPostgres()
-    env.DATABASE_URL = await pg.newDatabase()
-  }
+  const store = STORE === 'postgres' ? await postgresStore() : undefined
+  const env = store?.env ?? {}
   // Started one after the other: the first makes the schema and the admin, the second finds them.
   const runs = [await start(env)]
   if (STORE === 'postgres') runs.push(await start(env))
@@ -61,6 +62,8 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
     const res = await server.api(`/api/${SHARED}`, { token: admin, json: { _id: id, title: `shared ${id}` } })
     expect(res.status).toBe(201)
   }
+  await makeFilesFolder(server, admin)
+  await createSoakForm(server, admin)
   const ops: Op[] = []
   const devices: Device[] = []
   const proxies: SocketProxy[] = []
@@ -78,6 +81,8 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
       const device = await openDevice(browser, name, viewport, tabs, proxy, server, token)
       devices.push(device)
     }
+    const fillers = new Map<Device, Filler>()
+    for (const d of devices) fillers.set(d, await openFiller(d))
 
     const deadline = Date.now() + SECONDS * 1000
     /** Set once the quota fault is armed: tells whether the injected QuotaExceededError fired. */
@@ -86,7 +91,7 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
     let n = 0
     const nextId = (rand: Rand) => `${(++n).toString(36)}${rand.int(0, 1295).toString(36)}`
 
-    /** One writer per tab (writes.ts): creates, patches of the shared docs, settings, deletes. */
+    /** One writer per tab: 5 % uploads, 5 % form submissions, the rest writes.ts's mutations. */
     const writer = async (device: Device, tab: number) => {
       const mine: string[] = []
       const rand = fork(SEED, `writer ${device.name}/${tab}`)
@@ -96,52 +101,32 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
           await sleep(200)
           continue
         }
-        const op = await tabWrite(page, device, tab, rand, nextId(rand), mine)
+        const id = nextId(rand)
+        const r = rand()
+        const actor = `${device.name}/${tab}`
+        const op =
+          r < 0.05
+            ? await uploadWrite(page, actor, rand, id)
+            : r < 0.1
+              ? await submitWrite(fillers.get(device)!, actor, id)
+              : await tabWrite(page, device, tab, rand, id, mine)
         ops.push(op)
         figures.writes++
         await sleep(rand.int(100, 1500))
       }
     }
 
-    /** Another user through the API (and through a proxy, so its answers get dropped too): retries keep the key. */
-    const apiWriter = async () => {
+    /** Another user through the API (api-writer.ts), through a proxy of its own. */
+    const apiWrites = async () => {
       const proxy = await startSocketProxy(server.url)
       proxies.push(proxy)
       aim(proxy, proxies.length % runs.length)
       const token = await server.login('soak-api', passwordOf('soak-api'))
-      const rand = fork(SEED, 'api')
-      while (Date.now() < deadline) {
-        const id = nextId(rand)
-        const op: Op = {
-          id,
-          actor: 'api',
-          kind: 'api-create',
-          collection: API_COLLECTION,
-          doc: `a${id}`,
-          ack: 'unknown',
-        }
+      const made = (op: Op) => {
         ops.push(op)
         figures.apiWrites++
-        for (let attempt = 0; attempt < 20 && op.ack !== 'acked'; attempt++) {
-          if (rand.chance(0.15)) proxy.dropAfterApply = dropOnce(proxy)
-          try {
-            const res = await fetch(`${proxy.url}/api/${API_COLLECTION}`, {
-              method: 'POST',
-              headers: {
-                authorization: `Bearer ${token}`,
-                'content-type': 'application/json',
-                'idempotency-key': `api-${id}`,
-              },
-              body: JSON.stringify({ _id: op.doc, by: 'api' }),
-            })
-            if (res.status < 300) op.ack = 'acked'
-            else await sleep(500)
-          } catch {
-            await sleep(500)
-          }
-        }
-        await sleep(rand.int(200, 2000))
       }
+      await apiWriter({ proxy, token, rand: fork(SEED, 'api'), deadline, nextId, made })
     }
 
     /** Faults at random until the deadline. */
@@ -169,8 +154,10 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
           await sleep(ms)
           for (const p of targets) p.stall = false
         } else if (r < 0.64) {
-          fault('drop-after-apply', names)
-          for (const p of targets) p.dropAfterApply = dropOnce(p)
+          // Half of them wait for an upload's or a form submission's request: those are rare writes.
+          const only = rand.chance(0.5) ? FILE_WRITES : undefined
+          fault(only ? 'drop-after-apply (upload/submission)' : 'drop-after-apply', names)
+          for (const p of targets) p.dropAfterApply = dropOnce(p, only)
         } else if (r < 0.76 && Date.now() - lastKill > 45_000) {
           lastKill = Date.now()
           serverDown = true
@@ -225,7 +212,7 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
     }
 
     const writers = devices.flatMap((d) => d.pages.map((_, i) => writer(d, i)))
-    await Promise.all([...writers, apiWriter(), chaos()])
+    await Promise.all([...writers, apiWrites(), chaos()])
     expect(serverDown).toBe(false)
 
     // The network back for good: measure how long until everything agrees.
@@ -234,14 +221,15 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
       p.stall = false
       p.dropAfterApply = null
     }
-    const collections = [SHARED, API_COLLECTION, 'settings', ...devices.map((d) => d.collection)]
+    const collections = [SHARED, API_COLLECTION, FORM_TARGET, 'settings', ...devices.map((d) => d.collection)]
+    const queueTabs = queueTabsOf(devices, fillers)
     const converged = Date.now()
     faultLog.push(`${((converged - started) / 1000).toFixed(1)}s network back for good`)
     await expect
-      .poll(() => differences(server, admin, devices, collections), {
+      .poll(() => unsettled(server, admin, devices, collections, queueTabs), {
         timeout: 240_000,
         intervals: [1000],
-        message: 'every outbox empties and every mirror equals the server',
+        message: 'every outbox and queue empties and every mirror equals the server',
       })
       .toEqual([])
       .catch(async (e) => {
@@ -250,36 +238,40 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
       })
     figures.convergeMs = Date.now() - converged
 
-    const final = new Map<string, Record<string, unknown>[]>()
-    // Settings are checked from the change log (oplog.ts): the list holds the server's own ids too.
-    for (const c of collections) if (c !== 'settings') final.set(c, await serverList(server, admin, c))
-    const log = await changeLog(server, admin)
     figures.conflicts = proxies
       .flatMap((p) => p.log)
       .filter((e) => e.status === 409 || e.status === 412).length
-    const inbox = await Promise.all(
-      devices.flatMap((d) => d.pages.map(async (p) => (await localState(p, SHARED)).inbox)),
-    )
-    const problems = checkOps(
+    const { problems, inbox, uploads, submissions } = await endChecks(
+      server,
+      admin,
       ops,
-      log,
-      final,
-      SHARED_DOCS.map((id) => `${SHARED}/${id}`),
+      collections,
+      devices,
+      queueTabs,
     )
     const report = {
       seed: SEED,
       seconds: SECONDS,
       writes: figures.writes,
       byKind: Object.fromEntries(
-        ['create', 'patch', 'settings', 'delete'].map((k) => [k, ops.filter((o) => o.kind === k).length]),
+        ['create', 'patch', 'settings', 'delete', 'upload', 'submission'].map((k) => [
+          k,
+          ops.filter((o) => o.kind === k).length,
+        ]),
       ),
       acked: ops.filter((o) => o.ack === 'acked').length,
       unknown: ops.filter((o) => o.ack === 'unknown').length,
       apiWrites: figures.apiWrites,
       faults: figures.faults,
       dropped: proxies.flatMap((p) => p.log).filter((e) => e.fate === 'dropped').length,
+      // Of those, answers of an upload (tus) or a form submission: the replays the key must absorb.
+      droppedFiles: proxies
+        .flatMap((p) => p.log)
+        .filter((e) => e.fate === 'dropped' && FILE_WRITES.test(e.url)).length,
       conflicts: figures.conflicts,
-      inbox: inbox.reduce((a, b) => a + b, 0),
+      inbox,
+      uploadsFailed: uploads,
+      submissionsRefused: submissions,
       quotaFired: quota.fired ? await quota.fired() : null,
       convergeMs: figures.convergeMs,
     }
@@ -293,6 +285,6 @@ test('chaos soak: nothing acknowledged is lost or applied twice', async ({ brows
     for (const d of devices) await d.context.close().catch(() => {})
     for (const p of proxies) await p.close()
     for (const r of runs) await r.stop()
-    await pg?.close()
+    await store?.close()
   }
 })

@@ -8,6 +8,8 @@ import { type Browser, type BrowserContext, expect, type Page } from '@playwrigh
 import { type E2EServer, openLoggedIn, startServer } from '../e2e/fixtures'
 import { engineReady, type HandleWindow, localState } from '../e2e/pages/sync-panel'
 import type { SocketProxy } from '../e2e/socket-proxy'
+import { startTestPostgres } from '../helpers/postgres'
+import { startTestS3 } from '../helpers/s3'
 import type { Ack } from './oplog'
 
 export interface Device {
@@ -59,10 +61,34 @@ export async function start(env: Record<string, string>, dataDir?: string) {
   }
 }
 
-/** true for the first write request only, then the proxy relays again. */
-export function dropOnce(proxy: SocketProxy) {
-  return (method: string) => {
-    if (method === 'GET') return false
+/**
+ * The PostgreSQL store's environment for its two instances: one database, and one S3 bucket (s3rver)
+ * for their files, as docs/storage.md requires of several instances (each its own data dir refused
+ * the uploads of a folder made through the other).
+ */
+export async function postgresStore(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  const pg = await startTestPostgres()
+  const s3 = await startTestS3()
+  const c = s3.config()
+  const env = {
+    DATABASE_URL: await pg.newDatabase(),
+    MOMENTUM_S3_BUCKET: c.bucket,
+    MOMENTUM_S3_ENDPOINT: c.endpoint!,
+    MOMENTUM_S3_ACCESS_KEY_ID: c.accessKeyId!,
+    MOMENTUM_S3_SECRET_ACCESS_KEY: c.secretAccessKey!,
+    MOMENTUM_S3_PREFIX: c.prefix,
+  }
+  const close = async () => {
+    await pg.close()
+    await s3.close()
+  }
+  return { env, close }
+}
+
+/** true for the first write request (of those `only` matches) only, then the proxy relays again. */
+export function dropOnce(proxy: SocketProxy, only?: RegExp) {
+  return (method: string, url: string) => {
+    if (method === 'GET' || method === 'HEAD' || (only && !only.test(url))) return false
     proxy.dropAfterApply = null
     return true
   }

@@ -11,12 +11,15 @@ export type Ack = 'acked' | 'refused' | 'unknown'
 export interface Op {
   id: string
   actor: string
-  kind: 'create' | 'patch' | 'delete' | 'api-create' | 'settings'
+  kind: 'create' | 'patch' | 'delete' | 'api-create' | 'settings' | 'upload' | 'submission'
   collection: string
   doc: string
   ack: Ack
   /** A settings write's `value`: unique per op, so the change log shows whether (and how often) it landed. */
   value?: string
+  /** An upload's bytes (SHA-256, hex) and size: uploads.ts downloads the stored file and compares. */
+  sha256?: string
+  size?: number
 }
 
 export interface Change {
