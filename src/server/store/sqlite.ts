@@ -250,36 +250,28 @@ export function openSqliteStore(file: string): DocumentStore {
     return results
   })
 
-  // writeTx called inside a transaction runs as a savepoint (better-sqlite3), so a refused entry
-  // rolls back alone while the outer transaction keeps the others.
-  const writeEachTx = db.transaction((entries: EachWrite[], out: Change[]): EachOutcome[] =>
-    entries.map((e) => {
-      const mark = out.length
-      try {
-        return { ok: true, result: writeTx(e.write, e.ctx, out) }
-      } catch (error) {
-        out.length = mark
-        if (!(error instanceof ApiError)) throw error
-        return { ok: false, error }
-      }
-    }),
-  )
-
-  // Group commit (group-commit.ts): the single writes queued in one turn of the event loop, each in its
-  // own savepoint as in writeEachTx. Any error, not only an ApiError, stays with its write, as it would
-  // have alone — unless SQLite ended the whole transaction, then the group fails (nothing committed).
-  const groupTx = db.transaction((entries: EachWrite[], out: Change[]): Outcome<WriteResult>[] =>
-    entries.map((e) => {
-      const mark = out.length
-      try {
-        return { ok: true, result: writeTx(e.write, e.ctx, out) }
-      } catch (error) {
-        out.length = mark
-        if (!db.inTransaction) throw error
-        return { ok: false, error }
-      }
-    }),
-  )
+  // writeTx called inside a transaction runs as a savepoint (better-sqlite3), so a failed entry rolls
+  // back alone while the outer transaction keeps the others; `kept` says which errors stay with their
+  // entry (the others end the whole transaction).
+  const eachInSavepoint = (kept: (error: unknown) => boolean) =>
+    db.transaction((entries: EachWrite[], out: Change[]) =>
+      entries.map((e): EachOutcome => {
+        const mark = out.length
+        try {
+          return { ok: true, result: writeTx(e.write, e.ctx, out) }
+        } catch (error) {
+          out.length = mark
+          if (!kept(error)) throw error
+          return { ok: false, error }
+        }
+      }),
+    )
+  // Batches: a refused entry (ApiError) is that entry's answer; anything else fails the batch.
+  const writeEachTx = eachInSavepoint((error) => error instanceof ApiError)
+  // Group commit (group-commit.ts): the single writes queued in one turn of the event loop. Any error,
+  // not only an ApiError, stays with its write, as it would have alone — unless SQLite ended the whole
+  // transaction, then the group fails (nothing committed).
+  const groupTx = eachInSavepoint(() => db.inTransaction)
   // The common case, without a savepoint per write: any error undoes the whole attempt, and the group
   // is then applied again by groupTx, which gives each write its own outcome. Nothing of the first
   // attempt was committed or seen (changes are emitted only after a commit), so it leaves no trace.
