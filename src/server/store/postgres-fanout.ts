@@ -7,18 +7,15 @@
  * whichever instance wrote it. Its own commits take a shortcut (the rows are already in memory) when
  * they are the next ones due.
  *
- * The LISTEN connection is a dedicated client (a pooled one could be handed back and stop listening).
- * When it drops it is re-made with backoff and the instance catches up from its delivered seq, so
- * nothing committed meanwhile is lost; only the notification was.
+ * The LISTEN connection (pg-listener.ts) is re-made with backoff when it drops, and the instance then
+ * catches up from its delivered seq, so nothing committed meanwhile is lost; only the notification was.
  */
-import pg from 'pg'
+import { startListener } from './pg-listener'
 import type { Change } from './types'
 
 export const CHANGES_CHANNEL = 'momentum_changes'
 /** Rows read per round trip while catching up. */
 const PAGE = 500
-const RECONNECT_MIN_MS = 250
-const RECONNECT_MAX_MS = 10_000
 
 export interface FanoutPorts {
   connectionString: string
@@ -40,9 +37,6 @@ export async function startFanout(ports: FanoutPorts): Promise<Fanout> {
   let delivered = await ports.headSeq()
   let chain: Promise<void> = Promise.resolve()
   let closed = false
-  let client: pg.Client | null = null
-  let retryMs = RECONNECT_MIN_MS
-  let retryTimer: NodeJS.Timeout | undefined
 
   const emit = (changes: Change[]) => {
     if (changes.length === 0) return
@@ -94,44 +88,22 @@ export async function startFanout(ports: FanoutPorts): Promise<Fanout> {
     return chain
   }
 
-  const connect = async () => {
-    if (closed) return
-    const c = new pg.Client({ connectionString: ports.connectionString })
-    const retry = () => {
-      if (client !== c) return
-      client = null
-      c.end().catch(() => {})
-      if (closed) return
-      retryTimer = setTimeout(() => void connect(), retryMs)
-      retryTimer.unref()
-      retryMs = Math.min(retryMs * 2, RECONNECT_MAX_MS)
-    }
-    client = c
-    c.on('error', (error) => {
-      ports.onError(error)
-      retry()
-    })
-    c.on('end', retry)
-    c.on('notification', (msg) => {
-      const seq = Number(msg.payload)
+  const { listener: connection, connected } = await startListener({
+    connectionString: ports.connectionString,
+    channel: CHANGES_CHANNEL,
+    onNotification: (payload) => {
+      const seq = Number(payload)
       if (Number.isSafeInteger(seq)) void deliver(seq)
-    })
-    try {
-      await c.connect()
-      await c.query(`LISTEN ${CHANGES_CHANNEL}`)
-      retryMs = RECONNECT_MIN_MS
-      // Anything committed while we were not listening.
+    },
+    // Anything committed while we were not listening.
+    onConnected: async () => {
       await deliver(await ports.headSeq())
-    } catch (error) {
-      ports.onError(error)
-      retry()
-    }
-  }
-
-  await connect()
-  if (!client) {
+    },
+    onError: ports.onError,
+  })
+  if (!connected) {
     closed = true
-    clearTimeout(retryTimer)
+    await connection.close()
     throw new Error('PostgreSQL: could not open the LISTEN connection for change fan-out')
   }
 
@@ -145,12 +117,9 @@ export async function startFanout(ports: FanoutPorts): Promise<Fanout> {
     deliver,
     async close() {
       closed = true
-      clearTimeout(retryTimer)
       listeners.clear()
-      const c = client
-      client = null
       await chain
-      await c?.end().catch(() => {})
+      await connection.close()
     },
   }
 }

@@ -11,13 +11,11 @@
  * messages back and drops them by id.
  */
 import crypto from 'node:crypto'
-import pg from 'pg'
+import { startListener } from '../store/pg-listener'
 
 export const VIDEO_CHANNEL = 'momentum_video'
 /** Characters of one part; the JSON is made ASCII first, so this is also its size in bytes. */
 const PART_CHARS = 7000
-const RECONNECT_MIN_MS = 250
-const RECONNECT_MAX_MS = 10_000
 /** Parts of a message still incomplete after this long are dropped (their sender died mid-message). */
 const PARTIAL_TTL_MS = 30_000
 
@@ -110,33 +108,14 @@ export async function startPostgresRelay(
   const listeners: Array<(message: RelayMessage, from: string) => void> = []
   const connectedListeners: Array<() => void> = []
   const assemble = createAssembler()
-  let client: pg.Client | null = null
-  let closed = false
-  let retryMs = RECONNECT_MIN_MS
-  let retryTimer: NodeJS.Timeout | undefined
   let seq = 0
 
-  const connect = async (): Promise<void> => {
-    if (closed) return
-    const c = new pg.Client({ connectionString })
-    const retry = () => {
-      if (client !== c) return
-      client = null
-      c.end().catch(() => {})
-      if (closed) return
-      retryTimer = setTimeout(() => void connect(), retryMs)
-      retryTimer.unref()
-      retryMs = Math.min(retryMs * 2, RECONNECT_MAX_MS)
-    }
-    client = c
-    c.on('error', (error) => {
-      onError(error)
-      retry()
-    })
-    c.on('end', retry)
-    c.on('notification', (msg) => {
-      if (!msg.payload || msg.payload.startsWith(`${instance}|`)) return
-      const whole = assemble(msg.payload)
+  const { listener } = await startListener({
+    connectionString,
+    channel: VIDEO_CHANNEL,
+    onNotification: (payload) => {
+      if (payload.startsWith(`${instance}|`)) return
+      const whole = assemble(payload)
       if (!whole) return
       for (const l of listeners) {
         try {
@@ -145,23 +124,16 @@ export async function startPostgresRelay(
           onError(error)
         }
       }
-    })
-    try {
-      await c.connect()
-      await c.query(`LISTEN ${VIDEO_CHANNEL}`)
-      retryMs = RECONNECT_MIN_MS
+    },
+    onConnected: () => {
       for (const l of connectedListeners) l()
-    } catch (error) {
-      onError(error)
-      retry()
-    }
-  }
-
-  await connect()
+    },
+    onError,
+  })
   return {
     instance,
     publish(message) {
-      const c = client
+      const c = listener.client()
       // Not connected: the message is lost, as a signal over a broken socket is; peers time out and
       // the browsers' reconnect rejoins the room.
       if (!c) return
@@ -172,16 +144,10 @@ export async function startPostgresRelay(
     onMessage(listener) {
       listeners.push(listener)
     },
-    onConnected(listener) {
-      connectedListeners.push(listener)
-      if (client) listener()
+    onConnected(l) {
+      connectedListeners.push(l)
+      if (listener.client()) l()
     },
-    async close() {
-      closed = true
-      clearTimeout(retryTimer)
-      const c = client
-      client = null
-      await c?.end().catch(() => {})
-    },
+    close: () => listener.close(),
   }
 }
