@@ -7,48 +7,100 @@
  * a logout lands on a login page that still shows the console's toasts. The hosted checkout popup
  * never loads it, even when the browser holds a session (isStandalonePath).
  */
-import { lazy, Suspense, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Router } from 'wouter'
 import { useBrowserLocation } from 'wouter/use-browser-location'
+import { databaseName } from '../shared/database-name'
 import { AnalyticsCollector } from './analytics/AnalyticsCollector' // analytics: the login page is a visit too
+import { api } from './api/client'
+import { prefetchFirstScreen } from './data/first-screen'
 import { ROUTER_BASE } from './env'
 import { SiteInstallPrompt } from './feedback/SiteInstallPrompt'
-import { AppRoutes } from './routes/AppRoutes'
+import { AppRoutes, Shell } from './routes/AppRoutes'
+import { Database as DatabaseScreen, Editor as EditorScreen } from './routes/data'
 import { matchRoute } from './routes/table'
+import { sessionStore } from './session/session'
 import { useSession } from './session/use-session'
 
 let loading: Promise<typeof import('./App')> | null = null
+/** The console module once loaded: Entry then renders it directly, not through a Suspense retry. */
+let loaded: typeof import('./App') | null = null
 
 /**
  * The screens an offline start most often opens (a list of the local copy), fetched together with the
- * console instead of after it has rendered the route: the same modules the routes load lazily, so the
- * route finds them ready (issue 20, docs/performance.md "3. Offline cold start").
+ * console instead of after it has rendered the route, and waited for with it: the route then renders
+ * them at once, without suspending (issue 20, docs/performance.md "3. Offline cold start").
  */
 const START_SCREENS: Record<string, () => Promise<unknown>> = {
-  data: () => import('./routes/data/DatabaseScreen'),
-  'data-editor': () => import('./routes/data/DataEditorScreen'),
+  data: () => DatabaseScreen.preload(),
+  'data-editor': () => EditorScreen.preload(),
 }
 
 /** Loads the console once; main.tsx starts it before the first render for every page but the login. */
 export function loadConsole(): Promise<typeof import('./App')> {
-  if (!loading) void START_SCREENS[screenOf(location.pathname)]?.().catch(() => undefined) // the route retries
-  // The shell is fetched alongside, so AppRoutes' lazy Shell needs no second round trip.
+  // The shell and the start screen are fetched alongside, so nothing under App suspends on its first
+  // render. A start screen that fails to load does not hold the console back: its route retries.
   loading ??= Promise.all([
     import('./App'),
     import('./feedback/shell-parts'),
-    import('./shell/Shell'),
     import('./data/sync-session'),
-  ]).then(([app, feedback, , sync]) => {
+    Shell.preload(),
+    START_SCREENS[screenOf(location.pathname)]?.().catch(() => undefined),
+  ]).then(async ([app, feedback, sync]) => {
     feedback.wireFeedback() // feedback: error reporting, toasts seam, websocket on login
     // The engine and the page's database connection start now, not after the first render's effects:
     // a restored session's screen reads the local copy as soon as it mounts. Idempotent (SyncProvider).
     sync.wireSyncSession()
+    await firstRows // set by readStartScreen meanwhile; the screen's first commit shows them
+    loaded = app
     return app
   })
   return loading
 }
 
-const App = lazy(async () => ({ default: (await loadConsole()).App }))
+let firstRows: Promise<unknown> | undefined
+
+/**
+ * An offline start on a collection (/data/{name}) reads its first rows from IndexedDB before the
+ * console arrives (data/first-screen.ts), and the console waits for them (at most FIRST_ROWS_WAIT ms,
+ * so a stalled IndexedDB never holds the shell back), so the screen's first commit shows them. Called
+ * by main.tsx once the stored session is restored.
+ */
+export function readStartScreen(pathname: string): void {
+  const path = pathname.startsWith(ROUTER_BASE) ? pathname.slice(ROUTER_BASE.length) || '/' : pathname
+  const { route, params } = matchRoute(path)
+  const name = params.rest ?? ''
+  const { status, user } = sessionStore.get()
+  if (route.screen !== 'data-editor' || !name || name.includes('/') || status !== 'authenticated' || !user)
+    return
+  firstRows = Promise.race([
+    prefetchFirstScreen(databaseName(api.base(), user._id), `data/${name}`),
+    new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT)),
+  ])
+}
+const FIRST_ROWS_WAIT = 1_000
+
+const Splash = () => (
+  <div className="splash" role="status">
+    <span className="spinner" aria-hidden="true" />
+  </div>
+)
+
+/**
+ * The console behind a splash while its chunks load. A state update, not a Suspense boundary: React 19
+ * holds back a Suspense retry's commit until 300 ms after its fallback appeared, which delayed an
+ * offline start's first screen by up to that much (issue 20). A failed load is thrown to the root, as
+ * the lazy component it replaces did.
+ */
+function Console() {
+  const [app, setApp] = useState(loaded)
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null)
+  useEffect(() => {
+    if (!app) loadConsole().then(setApp, (error: unknown) => setFailure({ error }))
+  }, [app])
+  if (failure) throw failure.error
+  return app ? <app.App /> : <Splash />
+}
 
 /** The screen of a browser pathname (with the router base). */
 function screenOf(pathname: string): string {
@@ -82,18 +134,7 @@ export function Entry() {
     !isStandalonePath(pathname) && (session.status === 'authenticated' || !isLoginPath(pathname))
   // Set during render (React's "adjusting state" pattern): the switch happens in the same pass.
   if (needsConsole && !full) setFull(true)
-  if (full || needsConsole)
-    return (
-      <Suspense
-        fallback={
-          <div className="splash" role="status">
-            <span className="spinner" aria-hidden="true" />
-          </div>
-        }
-      >
-        <App />
-      </Suspense>
-    )
+  if (full || needsConsole) return <Console />
   return (
     <Router base={ROUTER_BASE}>
       <AppRoutes />

@@ -7,7 +7,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { installMenus } from './components/menus'
-import { Entry, loadConsole, startsConsole } from './Entry'
+import { Entry, loadConsole, readStartScreen, startsConsole } from './Entry'
 import { preloadLocal } from './local-state'
 import { registerServiceWorker } from './pwa/register' // pwa
 import { restoreSession } from './session/session'
@@ -22,6 +22,7 @@ if (startsConsole(location.pathname)) void loadConsole()
 await preloadLocal()
 installMenus() // every <details class="menu">: Escape, outside press, kept inside the window
 restoreSession()
+readStartScreen(location.pathname) // an offline start's first rows, read while the console loads
 void loadSite()
 registerServiceWorker() // pwa: offline shell, push, update announcement
 

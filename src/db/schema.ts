@@ -80,14 +80,7 @@ export class MomentumDb extends Dexie {
   }
 }
 
-/**
- * One database per origin and user, so two accounts on one browser never see each other's mirror or
- * outbox, and switching servers never mixes data sets. The name stays readable in DevTools.
- */
-export function databaseName(origin: string, user: string): string {
-  const host = new URL(origin).host
-  return `momentum:${host}:${encodeURIComponent(user)}`
-}
+export { databaseName } from '../shared/database-name'
 
 /** Tables that can be rebuilt from the server; an epoch change clears exactly these. */
 export const MIRROR_TABLES = ['docs', 'settings', 'logs'] as const

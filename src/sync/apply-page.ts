@@ -1,12 +1,13 @@
 /**
- * Storing pages of the change feed: a pulled page (applyPage) and a streamed one (applyStreamPage,
- * which also checks it against the stored cursor). Each is one transaction with its cursor, so an
+ * Storing pages of the change feed: a pulled page (applyPage) and a streamed one (applyStreamPage).
+ * Both check the page against the stored cursor; each is one transaction with its cursor, so an
  * interrupted pull or stream resumes exactly where the last stored page ended.
  *
  * The round trips to IndexedDB are counted here: a change another tab is waiting to see costs one
  * round of reads (cursor and local state together), one round of writes and the commit
  * (docs/performance.md, reactivity); a first mirror's page of 2,000 changes looks up no local state
- * when the outbox and the inbox are empty (docs/performance.md, mirror).
+ * when the outbox and the inbox are empty, and writes its rows without waiting for those reads
+ * (docs/performance.md, mirror).
  */
 import { MirrorBatch } from '../db/mirror'
 import type { MomentumDb } from '../db/schema'
@@ -62,15 +63,67 @@ async function readLocalState(db: MomentumDb, changes: readonly SyncChange[]): P
   return { own, queued, open }
 }
 
+/** A pulled page: `from` is the cursor it was asked for, which must still be the stored one. */
+export interface PullPageInput extends PageInput {
+  from: number
+}
+
 /**
- * One page of the change feed and its cursor, in one transaction with one bulkPut/bulkDelete per table.
+ * `applied`, or `moved`: the stored cursor is no longer the page's `from` (the page before it failed
+ * to store, or another writer moved it), and nothing was written. `local`: the outbox or the inbox held
+ * something, i.e. the next page is unlikely to take the optimistic path.
+ */
+export interface PullPageResult {
+  outcome: 'applied' | 'moved'
+  local: boolean
+}
+
+/** Thrown inside the optimistic transaction to roll it back: the page needs the checked path. */
+class CheckedPathNeeded extends Error {}
+
+const continues = (stored: { cursor: number; epoch: string | undefined }, page: PullPageInput) =>
+  stored.cursor === page.from && (stored.epoch === undefined || stored.epoch === page.epoch)
+
+/**
+ * One page of the change feed and its cursor, in one transaction with one bulkPut/bulkDelete per table,
+ * written only if the stored cursor is still the page's `from` (so a page stored while the one before
+ * it was still committing can never leave a gap: if that one failed, this one writes nothing).
  * Documents with local writes get their shadow updated and their overlay recomputed instead; a change
  * carrying one of our mutation ids confirms that outbox entry (the response may have been lost).
+ *
+ * `optimistic` (the caller saw an empty outbox and inbox on the page before, e.g. a first mirror): the
+ * rows and the cursor are written in the SAME round as the cursor and the outbox/inbox are read, so the
+ * page's puts need not wait for the transaction before it to commit (docs/performance.md, mirror). If
+ * the reads then find local writes or a moved cursor, the transaction is rolled back and the page takes
+ * the checked path below, in a transaction of its own.
  */
-export async function applyPage(db: MomentumDb, page: PageInput, user: string, now: number): Promise<void> {
-  await db.transaction('rw', tables(db), async () => {
-    const state = (await anyLocalWrites(db)) ? await readLocalState(db, page.changes) : NO_LOCAL_STATE
+export async function applyPage(
+  db: MomentumDb,
+  page: PullPageInput,
+  user: string,
+  now: number,
+  optimistic = false,
+): Promise<PullPageResult> {
+  if (optimistic) {
+    try {
+      return await db.transaction('rw', tables(db), async (): Promise<PullPageResult> => {
+        const [[stored, anyLocal]] = await Promise.all([
+          Promise.all([readCursor(db), anyLocalWrites(db)]),
+          writePage(db, page, NO_LOCAL_STATE, user, now),
+        ])
+        if (anyLocal || !continues(stored, page)) throw new CheckedPathNeeded()
+        return { outcome: 'applied', local: false }
+      })
+    } catch (error) {
+      if (!(error instanceof CheckedPathNeeded)) throw error
+    }
+  }
+  return db.transaction('rw', tables(db), async (): Promise<PullPageResult> => {
+    const [stored, local] = await Promise.all([readCursor(db), anyLocalWrites(db)])
+    if (!continues(stored, page)) return { outcome: 'moved', local }
+    const state = local ? await readLocalState(db, page.changes) : NO_LOCAL_STATE
     await writePage(db, page, state, user, now)
+    return { outcome: 'applied', local }
   })
 }
 

@@ -27,6 +27,12 @@ export interface SyncWorkerApi {
   stop(): Promise<void>
 }
 
+/** What the worker entry exposes on top of the engine's API. */
+export interface SyncWorkerRemote extends SyncWorkerApi {
+  /** The port to post each committed transaction's mirror rows to (src/sync/commit-relay.ts). */
+  commits(port: MessagePort): void
+}
+
 /** Binds the API to an engine factory, so the worker entry holds only the browser wiring. */
 export function syncWorkerApi(open: (options: EngineOptions) => Promise<SyncEngine>): SyncWorkerApi {
   let engine: SyncEngine | null = null

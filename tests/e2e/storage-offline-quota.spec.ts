@@ -7,15 +7,16 @@
  */
 import crypto from 'node:crypto'
 import { STORAGE_QUEUE_TEXT } from '../../src/shared/messages'
+import { passwordOf } from './fixtures'
 import { StoragePage } from './pages/storage'
 import { filesDatabase, listFolder, queueRows } from './pages/storage-queue'
-import { engineReady } from './pages/sync-panel'
+import { engineReady, freshCollection } from './pages/sync-panel'
 import { expect, openLoggedIn, setNetwork, test } from './proxied'
 
 // No service worker: its precache would only blur the origin's budget.
 test.use({ serviceWorkers: 'block' })
 
-// Room for the mirror of the sample data and the small file even while IndexedDB has not compacted
+// Room for the console, the user's mirror and the small file even while IndexedDB has not compacted
 // after the first pull (a loaded machine showed 2 MB was too tight); the big batch is far above it.
 const QUOTA = 5_000_000
 
@@ -25,7 +26,20 @@ test('a batch that does not fit is refused with a clear message; what was queued
   link,
   through,
 }) => {
-  const token = await server.login()
+  // The server is shared by the specs this worker ran before. As the admin, the console mirrored their
+  // documents too and could fill the budget: every write of the queue then failed with
+  // QuotaExceededError and the small file stayed 'waiting' (flaky on CI; the retry, on a fresh worker
+  // and server, passed). So this runs as a user who reads storage only, and the documents below make
+  // "a server with other data on it" certain rather than a matter of which specs ran first.
+  const admin = await server.login()
+  const { collection } = freshCollection('quota-others')
+  for (let i = 0; i < 225; i++) {
+    const doc = { _id: `d${i}`, text: crypto.randomBytes(15_000).toString('base64') }
+    expect((await server.api(`/api/${collection}`, { token: admin, json: doc })).status).toBeLessThan(300)
+  }
+  const user = `quota-${Date.now().toString(36)}`
+  await server.createUser(user, ['storage:crud'])
+  const token = await server.login(user, passwordOf(user))
   const cdp = await page.context().newCDPSession(page)
   const origin = new URL(through.ui).origin
   await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: QUOTA })

@@ -54,6 +54,15 @@ describe('auth cache on one instance', () => {
     expect(reads).toBe(0)
   })
 
+  it('reads a session once, not on every request', async () => {
+    const token = await server.login()
+    await warm(server, '/api/data/notes/n1', token)
+    const reads = await readsOf(server.services.store, SESSIONS, async () => {
+      for (let i = 0; i < 5; i++) expect((await server.api('/api/data/notes/n1', { token })).status).toBe(200)
+    })
+    expect(reads).toBe(0)
+  })
+
   it('logout: the very next request with the token is 401', async () => {
     const token = await server.login()
     await warm(server, '/api/data/notes/n1', token)

@@ -15,7 +15,8 @@ import { createMemoryLocks } from '../../sync/memory-lock'
 import { browserPorts, type SocketLike } from '../../sync/ports'
 import type { StatusListener } from '../../sync/status'
 import { registerErrorTransfer } from '../../worker/error-transfer'
-import type { SyncWorkerApi } from '../../worker/sync-api'
+import type { SyncWorkerRemote } from '../../worker/sync-api'
+import { publishCommitted } from './committed-window'
 
 // [sync-engine] Errors thrown in the worker arrive as MutationError / StorageError with code and
 // reason intact (src/worker/error-transfer.ts; the worker registers the same handler).
@@ -64,12 +65,18 @@ interface Backend {
   close(): Promise<void>
 }
 
-async function workerBackend(target: EngineTarget): Promise<Backend> {
+async function workerBackend(target: EngineTarget, db: MomentumDb): Promise<Backend> {
   const worker = new Worker(new URL('../../worker/sync.worker.ts', import.meta.url), { type: 'module' })
-  const remote = Comlink.wrap<SyncWorkerApi>(worker)
+  const remote = Comlink.wrap<SyncWorkerRemote>(worker)
+  // The worker's own notice of each committed change to the mirror, ahead of Dexie's cross-context
+  // one: the visible table merges it at once (src/app/data/committed-window.ts).
+  const relay = new MessageChannel()
+  relay.port1.onmessage = (e) => publishCommitted(db, e.data)
   try {
+    await remote.commits(Comlink.transfer(relay.port2, [relay.port2]))
     await remote.start(target)
   } catch (e) {
+    relay.port1.close()
     worker.terminate()
     throw e
   }
@@ -94,6 +101,7 @@ async function workerBackend(target: EngineTarget): Promise<Backend> {
       // but only after the engine's in-flight writes were cut off mid-transaction.
       await remote.stop().catch(() => undefined)
       remote[Comlink.releaseProxy]()
+      relay.port1.close()
       worker.terminate()
     },
   }
@@ -143,7 +151,7 @@ export async function openEngineClient(target: EngineTarget, pageDb?: MomentumDb
   let backend: Backend
   if (workersAvailable()) {
     try {
-      backend = await workerBackend(target)
+      backend = await workerBackend(target, db)
     } catch (e) {
       // A worker that cannot load (CSP, a broken chunk) must not cost the user their data access.
       console.warn('Sync worker unavailable, syncing in the page instead', e)

@@ -2,9 +2,10 @@
  * Picks the route for the current path from the one route table, applies the guard (SPEC §4), sets the
  * document title, and renders the screen with or without the shell.
  */
-import { lazy, Suspense, useEffect } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Redirect, useLocation, useSearch } from 'wouter'
 import { SHELL_TEXT } from '../../shared/messages'
+import { preloadable } from '../components/preloadable'
 import { inFrame } from '../env'
 import { useSession, useSite } from '../session/use-session'
 import { usePageChrome } from '../shell/page-chrome'
@@ -13,8 +14,9 @@ import { matchRoute, routeTitle } from './table'
 
 // The shell (sidebar, toolbar, their menus and icons) is not part of the login page's first
 // JavaScript (issue 20); the console's App module imports it statically, so it is already loaded
-// whenever a logged-in page renders.
-const Shell = lazy(async () => ({ default: (await import('../shell/Shell')).Shell }))
+// whenever a logged-in page renders. Preloadable (Entry.loadConsole preloads it): once loaded it renders
+// without suspending, so no Suspense retry holds the first screen back (issue 20, cold start).
+export const Shell = preloadable(async () => (await import('../shell/Shell')).Shell)
 
 /** The login page's own redirect target, or '/' when it is missing or points off-site. */
 export function safeRedirect(value: string | null): string {

@@ -4,21 +4,12 @@
  * compiled every grant's pattern again. Now both are done once per user until something could change
  * the answer.
  *
- * Invalidation, so a changed group or user takes effect on the very next request:
- * - Any commit to `users` or `groups` empties the cache. The store calls its commit listeners before
- *   write() returns (SQLite in the same tick, PostgreSQL after COMMIT), so the request that changed a
- *   group has its answer only after the cache is gone.
- * - A read that overlaps such a commit is not kept (the generation counter): it may have read the old
- *   group.
- * - PostgreSQL with several instances: another instance's commit reaches this one through the change
- *   fan-out (LISTEN/NOTIFY, store/postgres-fanout.ts), a few milliseconds later, or later still if the
- *   LISTEN connection is down. So on a store shared between processes an entry is used only when this
- *   instance has delivered every change up to the database's current head (one cheap `MAX(seq)` per
- *   request): if a change it has not seen yet exists, whatever it touched, the permissions are read
- *   again. Strict, and still one query instead of one per group.
+ * A commit to `users` or `groups` empties the cache, before the write that made it answers; how that
+ * holds on SQLite and on several PostgreSQL instances is in commit-cache.ts.
  */
 import { type Grant, parsePermissions } from '../../shared/permissions'
 import type { DocumentStore } from '../store/types'
+import { createCommitCache } from './commit-cache'
 
 /** Collections whose documents decide someone's permissions. */
 const SOURCES = new Set(['users', 'groups'])
@@ -45,38 +36,17 @@ async function readPermissions(store: DocumentStore, user: string): Promise<stri
 }
 
 export function createPermissionCache(store: DocumentStore): PermissionCache {
-  const entries = new Map<string, readonly string[]>()
-  let generation = 0
-  /** Highest change seq this instance has delivered to its listeners. */
-  let delivered = 0
-  // Only SQLite belongs to one process; every other store may be written by other instances.
-  const shared = store.kind !== 'sqlite'
-
-  store.onCommit((changes) => {
-    for (const c of changes) if (c.seq > delivered) delivered = c.seq
-    if (changes.some((c) => SOURCES.has(c.collection))) {
-      generation++
-      entries.clear()
-    }
-  })
-
-  /** Whether a kept entry may be used now: on a shared store, only if no change is still on its way. */
-  async function fresh(): Promise<boolean> {
-    if (!shared) return true
-    return (await store.headSeq()) <= delivered
-  }
-
+  // Any commit to users or groups could change anyone's union: everything goes.
+  const cache = createCommitCache<readonly string[]>(
+    store,
+    (collection) => (SOURCES.has(collection) ? true : null),
+    MAX_USERS,
+  )
   return {
     async permissionsOf(user) {
-      const kept = entries.get(user)
-      if (kept && (await fresh()) && entries.get(user) === kept) return kept as string[]
-      const started = generation
-      const read = Object.freeze(await readPermissions(store, user))
-      if (started === generation) {
-        if (entries.size >= MAX_USERS) entries.delete(entries.keys().next().value!)
-        entries.set(user, read)
-      }
-      return read as string[]
+      return (await cache.get(user, async () =>
+        Object.freeze(await readPermissions(store, user)),
+      )) as string[]
     },
   }
 }

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { jwtVerify, SignJWT } from 'jose'
 import { SESSION_DEFAULT_SECONDS, SESSION_MAX_SECONDS } from '../../shared/constants'
 import type { DocumentStore } from '../store/types'
+import { createCommitCache } from './commit-cache'
 
 export const SESSIONS = '_sessions'
 /** Verified tokens kept at once (checked below); past it the oldest goes and is verified again if used. */
@@ -66,6 +67,13 @@ export function createTokenService(
   // HS256 through WebCrypto, importing the key each time, which was a fifth of an authenticated read.
   // Only the signature and claims are kept; the session document is still read on every request.
   const checked = new Map<string, { claims: SessionInfo; expiresMs: number }>()
+  /** Session id → its user, for sessions that exist; a commit to one drops it. */
+  const sessions = createCommitCache<string | undefined>(
+    store,
+    (collection, id) => (collection === SESSIONS ? id : null),
+    CHECKED_MAX,
+    { internal: true },
+  )
 
   /** The token's claims if its signature and expiry are valid; no store access. */
   async function signed(token: string): Promise<SessionInfo | null> {
@@ -124,10 +132,15 @@ export function createTokenService(
       if (!claims) return null
       if (claims.purpose === 'session') {
         // The session must exist AND belong to the token's subject: a session id is never a
-        // credential for anyone but the user it was issued to. Read on every request, never cached:
-        // a revoked session (logout here or on another instance) fails the very next request.
-        const session = await store.get(SESSIONS, claims.sessionId)
-        if (!session || session.user !== claims.user) return null
+        // credential for anyone but the user it was issued to. Kept between requests (issue 20: the
+        // read was a fifth of an authenticated read) until a write touches that session, and only on
+        // SQLite, whose one process sees every such write: a revoked session still fails the very next
+        // request. On PostgreSQL another instance's logout is invisible here, so it is read each time.
+        const owner = await sessions.get(claims.sessionId, async () => {
+          const session = await store.get(SESSIONS, claims.sessionId)
+          return typeof session?.user === 'string' ? session.user : undefined
+        })
+        if (owner !== claims.user) return null
       }
       return claims
     },

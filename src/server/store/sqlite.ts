@@ -112,6 +112,8 @@ export function openSqliteStore(file: string): DocumentStore {
   }
 
   const listeners = new Set<(changes: Change[]) => void>()
+  /** Told of every internal write, inside its transaction: caches of internal documents drop it. */
+  const internalListeners = new Set<(collection: string, id: string) => void>()
   const emit = (changes: Change[]) => {
     if (changes.length === 0) return
     checkpointer?.committed(changes.length)
@@ -184,7 +186,9 @@ export function openSqliteStore(file: string): DocumentStore {
       }
     }
     const body = doc ?? { ok: true, _id: id, _rev: rev }
-    if (!isInternal(w.collection)) {
+    if (isInternal(w.collection)) {
+      for (const l of internalListeners) l(w.collection, id)
+    } else {
       const info = stmt.insertChange.run(
         w.collection,
         id,
@@ -433,6 +437,10 @@ export function openSqliteStore(file: string): DocumentStore {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+    onInternalWrite(listener) {
+      internalListeners.add(listener)
+      return () => internalListeners.delete(listener)
+    },
     async query(collection, q: RawQuery) {
       if (q.operand === 'count') return listSync(collection, { filter: q.filter, limit: 0 }).total
       if (q.operand === 'distinct') {
@@ -476,6 +484,7 @@ export function openSqliteStore(file: string): DocumentStore {
     async close() {
       singles.flush()
       listeners.clear()
+      internalListeners.clear()
       await checkpointer?.close()
       db.close()
     },

@@ -172,6 +172,13 @@ export interface DocumentStore {
   headSeq(): Promise<number>
   /** Called after each commit with its changes in seq order. Returns an unsubscribe function. */
   onCommit(listener: (changes: Change[]) => void): () => void
+  /**
+   * Called for every write to an internal collection (`_…`: no change row, so onCommit never sees it),
+   * synchronously inside the write, before its transaction ends; also for a write that then rolls
+   * back. Only a store that one process owns can offer it (SQLite): PostgreSQL's other instances write
+   * internal documents this one never hears of, so there it is absent.
+   */
+  onInternalWrite?(listener: (collection: string, id: string) => void): () => void
   /** Runs a raw query (find, count, distinct), translated to parameterised SQL. */
   query(collection: string, query: RawQuery): Promise<unknown>
   /** Looks up a stored idempotent response for non-document routes. */

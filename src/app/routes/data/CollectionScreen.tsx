@@ -14,6 +14,7 @@ import { countOf, countOfTotal } from '../../../shared/plural'
 import { BulkDeleteButton, useBulkDelete } from '../../components/bulk-delete'
 import { preview } from '../../components/format'
 import { type Column, VirtualTable } from '../../components/VirtualTable'
+import { takeFirstScreen } from '../../data/first-screen'
 import { useSyncDb } from '../../data/sync-context'
 import { useShortcut } from '../../hooks/use-shortcut'
 import { DeniedButton, ReadOnlyNote } from '../../session/ReadOnly'
@@ -48,8 +49,11 @@ export function CollectionScreen({ name }: { name: string }) {
   const fKey = filterKey(filter)
   // biome-ignore lint/correctness/useExhaustiveDependencies: fKey stands for filter
   const matcher = useMemo(() => docMatcher(filter), [fKey])
-  const order = useDocOrder(db, collection, sort, matcher, fKey)
-  const window_ = useDocWindow(db, collection, sort, order, range[0], range[1])
+  // An offline start's first rows, read before Dexie loaded (data/first-screen.ts): the first commit
+  // shows them; the live queries below take over at once. The default order only, as read.
+  const [seed] = useState(() => takeFirstScreen(db?.name, collection))
+  const order = useDocOrder(db, collection, sort, matcher, fKey, seed)
+  const window_ = useDocWindow(db, collection, sort, order, range[0], range[1], seed)
   const pending = usePendingIds(db, collection, window_?.docs)
   const conflicts = useConflictIds(db, collection)
   const total = order?.total ?? 0

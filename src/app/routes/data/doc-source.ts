@@ -13,6 +13,8 @@ import { useRef } from 'react'
 import { browse } from '../../../db/browse'
 import type { MomentumDb } from '../../../db/schema'
 import type { SyncDoc } from '../../../db/types'
+import { useCommittedWindow } from '../../data/committed-window'
+import { BLOCK, type FirstScreen } from '../../data/first-screen'
 import { fieldValue } from './doc-filter'
 
 export interface SortSpec {
@@ -20,8 +22,8 @@ export interface SortSpec {
   reverse: boolean
 }
 
-/** Rows are fetched in blocks so scrolling a few rows does not re-query. */
-export const BLOCK = 50
+// Rows are fetched in blocks so scrolling a few rows does not re-query (shared with first-screen.ts).
+export { BLOCK }
 
 const INDEXED = new Set(['_id', '_created', '_updated'])
 
@@ -42,27 +44,35 @@ export function useDocOrder(
   sort: SortSpec,
   matcher: ((doc: SyncDoc) => boolean) | null,
   matcherKey: string,
+  seed?: FirstScreen | null,
 ): DocOrder | undefined {
-  return useLiveQuery(async (): Promise<DocOrder | undefined> => {
-    if (!db) return undefined
-    if (!matcher && INDEXED.has(sort.by)) {
-      const total = await db.docs.where('collection').equals(collection).count()
-      return { kind: 'index', total, all: total }
-    }
-    const pairs: [unknown, string][] = []
-    let all = 0
-    const [lo, hi] = range(collection)
-    await db.docs
-      .where('[collection+id]')
-      .between(lo, hi)
-      .each((row) => {
-        all++
-        if (!matcher || matcher(row.doc)) pairs.push([fieldValue(row.doc, sort.by), row.id])
-      })
-    pairs.sort((a, b) => compareValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
-    if (sort.reverse) pairs.reverse()
-    return { kind: 'ids', total: pairs.length, all, ids: pairs.map((p) => p[1]) }
-  }, [db, collection, sort.by, sort.reverse, matcherKey])
+  const seeded: DocOrder | undefined = seed
+    ? { kind: 'index', total: seed.total, all: seed.total }
+    : undefined
+  return useLiveQuery(
+    async (): Promise<DocOrder | undefined> => {
+      if (!db) return undefined
+      if (!matcher && INDEXED.has(sort.by)) {
+        const total = await db.docs.where('collection').equals(collection).count()
+        return { kind: 'index', total, all: total }
+      }
+      const pairs: [unknown, string][] = []
+      let all = 0
+      const [lo, hi] = range(collection)
+      await db.docs
+        .where('[collection+id]')
+        .between(lo, hi)
+        .each((row) => {
+          all++
+          if (!matcher || matcher(row.doc)) pairs.push([fieldValue(row.doc, sort.by), row.id])
+        })
+      pairs.sort((a, b) => compareValues(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+      if (sort.reverse) pairs.reverse()
+      return { kind: 'ids', total: pairs.length, all, ids: pairs.map((p) => p[1]) }
+    },
+    [db, collection, sort.by, sort.reverse, matcherKey],
+    seeded,
+  )
 }
 
 /** Mixed types sort as MongoDB does: missing/null, numbers, strings, objects, arrays, booleans. */
@@ -127,6 +137,7 @@ export function useDocWindow(
   order: DocOrder | undefined,
   first: number,
   last: number,
+  seed?: FirstScreen | null,
 ): DocWindow | undefined {
   const start = Math.max(0, Math.floor(first / BLOCK) * BLOCK)
   const end = (Math.floor(Math.max(first, last) / BLOCK) + 1) * BLOCK
@@ -141,10 +152,12 @@ export function useDocWindow(
     // or goes. (With order.total here, every new row re-subscribed and read the window twice, the
     // second time only after the count's render: docs/performance.md, reactivity.)
     [db, collection, sort.by, sort.reverse, order?.kind, ids, start, end],
+    seed && start === 0 ? { start: 0, docs: seed.docs } : undefined,
   )
   const last_ = useRef<DocWindow | undefined>(undefined)
   if (result) last_.current = result
-  return result ?? last_.current
+  // Rows the sync worker committed since, merged before this query re-runs (issue 20, reactivity).
+  return useCommittedWindow(db, collection, sort, order, result ?? last_.current)
 }
 
 /** Ids with local writes not yet confirmed by the server, for the "not synced yet" marker. */

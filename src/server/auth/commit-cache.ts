@@ -1,0 +1,126 @@
+/**
+ * A cache of values read from the store that a commit can make wrong (issue 20): a user's
+ * permissions, whether a login session still exists. Shared by permission-cache.ts and tokens.ts so
+ * both keep the same promise: a changed group or a revoked session takes effect on the very next
+ * request.
+ *
+ * - Internal documents (`_sessions`) have no change rows, so neither onCommit nor the head sees them:
+ *   those values are kept only where the store reports each such write (SQLite), see below.
+ * - A commit that touches a source drops what it could have changed (`affects`) before write()
+ *   returns: the store calls its commit listeners in the same tick on SQLite, after COMMIT on
+ *   PostgreSQL, so the request that made the change has its answer only after the entry is gone.
+ * - A read that overlaps such a commit is not kept (the generation counter): it may have read the old
+ *   document.
+ * - On a store shared between processes (PostgreSQL with several instances) another instance's commit
+ *   arrives through the change fan-out milliseconds later, or later still if the LISTEN connection is
+ *   down. So there an entry is used only when this instance has delivered every change up to the
+ *   database's head (one cheap `MAX(seq)`): if a change it has not seen yet exists, whatever it
+ *   touched, the value is read again. Strict, and one query instead of the reads it saves.
+ */
+import type { Change, DocumentStore } from '../store/types'
+
+/** What a write of that document changes in a cache: one key, everything (`true`), or nothing (`null`). */
+export type Affects = (collection: string, id: string) => string | true | null
+
+export interface CommitCache<V> {
+  /** The kept value for `key` if it is still right, else `load()`'s, kept unless a commit overlapped. */
+  get(key: string, load: () => Promise<V>): Promise<V>
+}
+
+interface Tracker {
+  /** Whether every committed change is known here (always on a store only this process writes). */
+  fresh(): Promise<boolean>
+  /** Registers a cache's invalidation; called for every commit, in order. */
+  listen(onChange: (changes: Change[]) => void): void
+}
+
+const trackers = new WeakMap<DocumentStore, Tracker>()
+
+function trackerOf(store: DocumentStore): Tracker {
+  let tracker = trackers.get(store)
+  if (tracker) return tracker
+  /** Highest change seq this instance has delivered to its listeners. */
+  let delivered = 0
+  const listeners: Array<(changes: Change[]) => void> = []
+  // Only SQLite belongs to one process; every other store may be written by other instances.
+  const shared = store.kind !== 'sqlite'
+  store.onCommit((changes) => {
+    for (const c of changes) if (c.seq > delivered) delivered = c.seq
+    for (const l of listeners) l(changes)
+  })
+  tracker = {
+    async fresh() {
+      if (!shared) return true
+      return (await store.headSeq()) <= delivered
+    },
+    listen(onChange) {
+      listeners.push(onChange)
+    },
+  }
+  trackers.set(store, tracker)
+  return tracker
+}
+
+/**
+ * `internal`: the values come from internal collections (`_…`), which have no change rows. They are
+ * then kept only on a store that reports those writes (onInternalWrite: SQLite, which one process
+ * owns); elsewhere every get() loads.
+ */
+export function createCommitCache<V>(
+  store: DocumentStore,
+  affects: Affects,
+  max: number,
+  options: { internal?: boolean } = {},
+): CommitCache<V> {
+  const entries = new Map<string, V>()
+  let generation = 0
+  const drop = (collection: string, id: string) => {
+    const hit = affects(collection, id)
+    if (hit === null) return
+    generation++
+    if (hit === true) entries.clear()
+    else entries.delete(hit)
+  }
+  if (options.internal) {
+    if (!store.onInternalWrite) return { get: (_key, load) => load() }
+    store.onInternalWrite(drop)
+    // Internal writes never reach another process's store here, so no head check is needed.
+    return cacheOf(
+      entries,
+      max,
+      () => generation,
+      async () => true,
+    )
+  }
+  const tracker = trackerOf(store)
+  tracker.listen((changes) => {
+    for (const c of changes) drop(c.collection, c.id)
+  })
+  return cacheOf(
+    entries,
+    max,
+    () => generation,
+    () => tracker.fresh(),
+  )
+}
+
+function cacheOf<V>(
+  entries: Map<string, V>,
+  max: number,
+  generation: () => number,
+  fresh: () => Promise<boolean>,
+): CommitCache<V> {
+  return {
+    async get(key, load) {
+      const kept = entries.get(key)
+      if (kept !== undefined && (await fresh()) && entries.get(key) === kept) return kept
+      const started = generation()
+      const value = await load()
+      if (started === generation() && value !== undefined) {
+        if (entries.size >= max) entries.delete(entries.keys().next().value!)
+        entries.set(key, value)
+      }
+      return value
+    },
+  }
+}

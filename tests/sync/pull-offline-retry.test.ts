@@ -1,0 +1,41 @@
+/**
+ * A pull that cannot reach the server (fetch fails: status 0) is tried again by itself. With a live
+ * stream its reconnect pulls again; an engine without one (live: false, as the service worker's drain
+ * opens it) had nothing left to do so: the mirror stayed behind and the status 'offline' until someone
+ * kicked the engine, although the server answered again seconds later.
+ */
+import 'fake-indexeddb/auto'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { listVisible } from '../../src/db/mirror'
+import { startTestServer, type TestServer } from '../helpers/server'
+import { harness, until } from './harness'
+
+let server: TestServer
+let admin: string
+beforeAll(async () => {
+  server = await startTestServer()
+  admin = await server.login()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+test('a pull that fails with status 0 schedules a retry, which catches up once the server answers', async () => {
+  const token = await server.userWith('unreached', ['products:r'])
+  await server.api('/api/products', { token: admin, json: { _id: 'while-away', n: 1 } })
+  const h = harness(server, 'unreached', token)
+  h.net.offline = true
+  const engine = await h.open({ live: false })
+  await until(() => engine.status().network === 'offline', 'the first pull to fail')
+  await until(() => h.clock.waits().length > 0, 'a retry to be scheduled')
+
+  h.net.offline = false
+  h.clock.advance(Math.max(...h.clock.waits()))
+  await until(
+    async () => (await listVisible(engine.db, 'products')).some((d) => d._id === 'while-away'),
+    'the retry to pull what the server holds',
+  )
+  await until(() => engine.status().network === 'online', "the status to say 'online'")
+  expect(h.net.requests.filter((r) => r.url.includes('/api/sync')).length).toBeGreaterThan(0)
+  await engine.close()
+})
