@@ -122,6 +122,7 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
     closed: () => closed,
     pullStored: () => {
       pullRetry?.succeeded()
+      stream.serverBack()
       // Caught up. With a live stream, 'online' is its to say (connected and synced); without one, or
       // with one already up (a kick, a gap), the pull is the last word and 'syncing' would stick.
       if (status.get().network === 'syncing' && (options.live === false || stream.connected))

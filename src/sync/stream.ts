@@ -53,6 +53,20 @@ export class LiveStream {
     }
   }
 
+  /**
+   * An HTTP pull just reached the server while this stream waits out its reconnect delay: connect now
+   * instead. Without it a change made right after the network came back (a refund, whose result only
+   * arrives through the mirror) stayed unseen for up to WS_RECONNECT_MS. The delay is there so a
+   * server that is down is not hammered; one that answered is up. A socket refused for too many open
+   * ones keeps its own wait (the server said no, not "down").
+   */
+  serverBack(): void {
+    if (this.stopped || this.timer === null || this.refusals > 0) return
+    this.ctx.ports.clock.clearTimeout(this.timer)
+    this.timer = null
+    this.connect()
+  }
+
   /** Reconnects at once (a new token, the browser came online). */
   restart(): void {
     this.stop()

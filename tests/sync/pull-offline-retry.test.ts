@@ -7,6 +7,7 @@
 import 'fake-indexeddb/auto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { listVisible } from '../../src/db/mirror'
+import { WS_RECONNECT_MS } from '../../src/shared/constants'
 import { startTestServer, type TestServer } from '../helpers/server'
 import { harness, until } from './harness'
 
@@ -37,5 +38,28 @@ test('a pull that fails with status 0 schedules a retry, which catches up once t
   )
   await until(() => engine.status().network === 'online', "the status to say 'online'")
   expect(h.net.requests.filter((r) => r.url.includes('/api/sync')).length).toBeGreaterThan(0)
+  await engine.close()
+})
+
+test('a pull that reaches the server again brings the stream back at once, not after the reconnect delay', async () => {
+  const token = await server.userWith('back-live', ['products:r'])
+  const h = harness(server, 'back-live', token)
+  h.net.offline = true
+  const engine = await h.open({ live: true })
+  // Both wait: the pull's retry (about a second) and the stream's reconnect (WS_RECONNECT_MS and more).
+  await until(() => h.clock.waits().length >= 2, 'the pull retry and the stream reconnect to be scheduled')
+  const [retry = 0, reconnect = 0] = h.clock.waits()
+  expect(reconnect).toBeGreaterThanOrEqual(WS_RECONNECT_MS)
+
+  h.net.offline = false
+  h.clock.advance(retry)
+  await until(() => h.net.sockets.length === 1, 'the stream to reconnect right after the pull')
+  await until(() => engine.status().network === 'online', "the status to say 'online'")
+  // Live again without the clock reaching the reconnect delay: a change arrives through the stream.
+  await server.api('/api/products', { token: admin, json: { _id: 'after-return', n: 2 } })
+  await until(
+    async () => (await listVisible(engine.db, 'products')).some((d) => d._id === 'after-return'),
+    'the change made after the return to arrive live',
+  )
   await engine.close()
 })
