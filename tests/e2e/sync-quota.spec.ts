@@ -7,7 +7,7 @@
  * being reported as saved. Once the quota is back, sync completes. Ends converged.
  */
 import crypto from 'node:crypto'
-import { expect, openLoggedIn, test } from './fixtures'
+import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
@@ -38,8 +38,14 @@ test('quota exceeded during a pull: banner, nothing corrupted, sync completes on
 }) => {
   test.setTimeout(120_000)
   const { collection } = freshCollection('quota')
-  const token = await server.login()
-  await server.api(`/api/${collection}`, { token, json: { _id: 'small', name: 'Small' } })
+  // The server is shared by the specs this worker ran before; as the admin, the console would mirror
+  // their documents too and could fill the budget before 'small' arrived (flaky on CI). A user who
+  // reads this collection only mirrors just it.
+  const admin = await server.login()
+  await server.api(`/api/${collection}`, { token: admin, json: { _id: 'small', name: 'Small' } })
+  const user = `quota-pull-${Date.now().toString(36)}`
+  await server.createUser(user, [`${collection}:crud`])
+  const token = await server.login(user, passwordOf(user))
   // Chromium applies an origin's quota override only to IndexedDB databases opened after it, so the
   // quota is lowered before the console opens its database: room for the console and its empty mirror,
   // not for the large documents below. No service worker: its caches would only blur that budget.
