@@ -3,52 +3,21 @@
  * documents, and one autocannon target (read | write | pull) for a few seconds. Prints the functions
  * with the most self time. Usage: npx tsx bench/lib/profile-server.ts read 8
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
-import { ROOT } from './build'
 import { docId } from './docs'
-import { ADMIN_PASSWORD, prefill } from './server'
+import { startServer } from './server'
 
 const [target = 'read', secs = '8'] = process.argv.slice(2)
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-prof-'))
 const profDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-cpuprof-'))
-await prefill(dataDir, { bench: 10_000 })
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', `--cpu-prof`, `--cpu-prof-dir=${profDir}`, 'src/server/main.ts'],
-  {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      MOMENTUM_DATA: dataDir,
-      MOMENTUM_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      MOMENTUM_QUIET: 'true',
-      MOMENTUM_SEED: 'none',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  },
-)
-const url = await new Promise<string>((resolve) => {
-  let out = ''
-  const on = (c: Buffer) => {
-    out += c
-    const m = out.match(/Momentum Console: (http:\/\/[^\s]+?)\/ui\//)
-    if (m) resolve(m[1]!)
-  }
-  child.stdout!.on('data', on)
-  child.stderr!.on('data', on)
+const server = await startServer({
+  collections: { bench: 10_000 },
+  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`],
 })
-const res = await fetch(`${url}/api/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-})
-const { token } = (await res.json()) as { token: string }
+const { url } = server
+const token = await server.login()
 const auth = { authorization: `Bearer ${token}` }
 const randomDoc = () => docId(1 + Math.floor(Math.random() * 10_000))
 let n = 0
@@ -79,8 +48,8 @@ const opts: autocannon.Options =
       : { url: `${url}/api/sync?cursor=0&limit=500`, headers: auth }
 const r = await autocannon({ connections: 10, duration: Number(secs), ...opts })
 console.log(`${target}: ${r.requests.average} req/s, p99 ${r.latency.p99} ms, non2xx ${r.non2xx}`)
-child.kill('SIGINT')
-await new Promise((r) => child.once('exit', r))
+// A graceful stop: node writes the profile as the server exits.
+await server.stop()
 const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'))!
 const prof = JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')) as {
   nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>
@@ -111,4 +80,3 @@ const total = samples.length
 for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40))
   console.log(`${((v / total) * 100).toFixed(1)}%  ${k}`)
 console.log(`profile: ${path.join(profDir, file)}`)
-fs.rmSync(dataDir, { recursive: true, force: true })

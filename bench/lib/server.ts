@@ -40,27 +40,33 @@ export async function prefill(dataDir: string, collections: Record<string, numbe
 }
 
 export async function startServer(opts: {
-  uiDir: string
-  staticDir: string
+  /** The console build and the Web root to serve; the server's defaults when left out. */
+  uiDir?: string
+  staticDir?: string
   collections: Record<string, number>
+  /** Flags for node itself (bench/lib/profile-server.ts: --cpu-prof). */
+  nodeArgs?: string[]
 }): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-bench-'))
   await prefill(dataDir, opts.collections)
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      MOMENTUM_DATA: dataDir,
-      MOMENTUM_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      MOMENTUM_QUIET: 'true',
-      MOMENTUM_SEED: 'none',
-      MOMENTUM_UI_DIR: opts.uiDir,
-      MOMENTUM_STATIC_DIR: opts.staticDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MOMENTUM_DATA: dataDir,
+    MOMENTUM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    MOMENTUM_QUIET: 'true',
+    MOMENTUM_SEED: 'none',
+  }
+  if (opts.uiDir) env.MOMENTUM_UI_DIR = opts.uiDir
+  if (opts.staticDir) env.MOMENTUM_STATIC_DIR = opts.staticDir
+  // node itself with tsx as a loader (as tests/e2e/fixtures.ts does), not the tsx CLI: node's own flags
+  // then reach the server, and stop() signals the server rather than a wrapper process around it.
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...(opts.nodeArgs ?? []), 'src/server/main.ts'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000)

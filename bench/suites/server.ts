@@ -32,7 +32,10 @@ interface Load {
  */
 async function load(opts: autocannon.Options): Promise<Load> {
   const times: number[] = []
-  const run = autocannon({ connections: 10, ...opts })
+  // Without a callback autocannon returns its instance (an EventEmitter) made thenable; the types
+  // declare only the promise.
+  const run = autocannon({ connections: 10, ...opts }) as unknown as autocannon.Instance &
+    Promise<autocannon.Result>
   run.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) times.push(ms)
   })

@@ -55,7 +55,11 @@ function record(pending: Pending, req: DBCoreMutateRequest): void {
     return
   }
   if (req.type === 'delete') {
-    for (const key of req.keys) pending.deletes.push(key as [string, string])
+    const keys = req.keys as [string, string][]
+    // The page applies deletes before puts: a row this transaction put and then deleted is no put.
+    const gone = new Set(keys.map(([c, id]) => `${c}\u0000${id}`))
+    pending.puts = pending.puts.filter((r) => !gone.has(`${r.collection}\u0000${r.id}`))
+    pending.deletes.push(...keys)
   } else if (req.type !== 'deleteRange') {
     for (const row of req.values as { collection: string; id: string; doc: SyncDoc }[]) {
       pending.puts.push({ collection: row.collection, id: row.id, doc: row.doc })

@@ -6,11 +6,8 @@
  * bookkeeping then, but its bytes are stored: it sends them, and with no room to mark the item done
  * removes it. Before, every pass failed on the 'running' mark and the file never left.
  */
-import { passwordOf } from './fixtures'
-import { StoragePage } from './pages/storage'
-import { filesDatabase, listFolder, queueRows } from './pages/storage-queue'
-import { engineReady } from './pages/sync-panel'
-import { expect, openLoggedIn, setNetwork, test } from './proxied'
+import { listFolder, openStorageWithQuota, queueRows } from './pages/storage-queue'
+import { expect, setNetwork, test } from './proxied'
 
 test.use({ serviceWorkers: 'block' })
 
@@ -49,17 +46,13 @@ test('a file queued offline goes out even when the disk filled up meanwhile', as
   link,
   through,
 }) => {
-  const user = `full-${Date.now().toString(36)}`
-  await server.createUser(user, ['storage:crud'])
-  const token = await server.login(user, passwordOf(user))
-  const cdp = await page.context().newCDPSession(page)
-  const origin = new URL(through.ui).origin
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: QUOTA })
-  const storage = new StoragePage(page)
-  await openLoggedIn(page, through, token, '/storage')
-  await engineReady(page)
-  await expect(storage.table.or(storage.grid)).toBeVisible()
-  const database = await filesDatabase(page)
+  const { token, storage, database, restoreQuota } = await openStorageWithQuota(
+    page,
+    server,
+    through,
+    'full',
+    QUOTA,
+  )
   const name = `full-${Date.now().toString(36)}.txt`
 
   await setNetwork(page.context(), link, 'offline')
@@ -78,5 +71,5 @@ test('a file queued offline goes out even when the disk filled up meanwhile', as
     .poll(async () => (await queueRows(page, database)).map((r) => r.status), { timeout: 30_000 })
     .not.toContain('waiting')
   expect((await queueRows(page, database)).map((r) => r.status)).not.toContain('running')
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin })
+  await restoreQuota()
 })

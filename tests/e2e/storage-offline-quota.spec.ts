@@ -7,11 +7,9 @@
  */
 import crypto from 'node:crypto'
 import { STORAGE_QUEUE_TEXT } from '../../src/shared/messages'
-import { passwordOf } from './fixtures'
-import { StoragePage } from './pages/storage'
-import { filesDatabase, listFolder, queueRows } from './pages/storage-queue'
-import { engineReady, freshCollection } from './pages/sync-panel'
-import { expect, openLoggedIn, setNetwork, test } from './proxied'
+import { listFolder, openStorageWithQuota, queueRows } from './pages/storage-queue'
+import { freshCollection } from './pages/sync-panel'
+import { expect, setNetwork, test } from './proxied'
 
 // No service worker: its precache would only blur the origin's budget.
 test.use({ serviceWorkers: 'block' })
@@ -37,17 +35,13 @@ test('a batch that does not fit is refused with a clear message; what was queued
     const doc = { _id: `d${i}`, text: crypto.randomBytes(15_000).toString('base64') }
     expect((await server.api(`/api/${collection}`, { token: admin, json: doc })).status).toBeLessThan(300)
   }
-  const user = `quota-${Date.now().toString(36)}`
-  await server.createUser(user, ['storage:crud'])
-  const token = await server.login(user, passwordOf(user))
-  const cdp = await page.context().newCDPSession(page)
-  const origin = new URL(through.ui).origin
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: QUOTA })
-  const storage = new StoragePage(page)
-  await openLoggedIn(page, through, token, '/storage')
-  await engineReady(page)
-  await expect(storage.table.or(storage.grid)).toBeVisible()
-  const database = await filesDatabase(page)
+  const { token, storage, database, restoreQuota } = await openStorageWithQuota(
+    page,
+    server,
+    through,
+    'quota',
+    QUOTA,
+  )
   const p = `quota-${Date.now().toString(36)}`
 
   await setNetwork(page.context(), link, 'offline')
@@ -73,5 +67,5 @@ test('a batch that does not fit is refused with a clear message; what was queued
     .toEqual(['done'])
   const names = (await listFolder(server, token)).map((e) => e.name).filter((n) => n.startsWith(p))
   expect(names).toEqual([`${p}-small.txt`])
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin })
+  await restoreQuota()
 })

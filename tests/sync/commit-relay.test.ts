@@ -74,24 +74,26 @@ test('a streamed change is posted after its commit, as stored, and a pending loc
   await engine.close()
 })
 
+/** A mirror row of data/x as the engine stores it. */
+const row = (id: string) => ({
+  collection: 'data/x',
+  id,
+  _created: '2030-01-01T00:00:00.000Z',
+  _updated: '2030-01-01T00:00:00.000Z',
+  doc: {
+    _id: id,
+    _rev: 1,
+    _created: '2030-01-01T00:00:00.000Z',
+    _updated: '2030-01-01T00:00:00.000Z',
+    _updatedBy: null,
+  },
+  pending: 0 as const,
+})
+
 test('an aborted transaction posts nothing; a large one is not relayed', async () => {
   const posted: CommittedDocs[] = []
   const db = relayCommits(new MomentumDb('relay-abort'), (c) => posted.push(c))
   await db.open()
-  const row = (id: string) => ({
-    collection: 'data/x',
-    id,
-    _created: '2030-01-01T00:00:00.000Z',
-    _updated: '2030-01-01T00:00:00.000Z',
-    doc: {
-      _id: id,
-      _rev: 1,
-      _created: '2030-01-01T00:00:00.000Z',
-      _updated: '2030-01-01T00:00:00.000Z',
-      _updatedBy: null,
-    },
-    pending: 0 as const,
-  })
   await expect(
     db.transaction('rw', db.docs, async () => {
       await db.docs.put(row('gone'))
@@ -105,5 +107,19 @@ test('an aborted transaction posts nothing; a large one is not relayed', async (
     [['kept'], []],
     [[], [['data/x', 'big0']]],
   ])
+  db.close()
+})
+
+test('a row put and then deleted in one transaction is posted as deleted, not as put', async () => {
+  // The page merges a post's deletes before its puts (committed-window.ts): a put the same transaction
+  // later deleted would show a row IndexedDB does not hold.
+  const posted: CommittedDocs[] = []
+  const db = relayCommits(new MomentumDb('relay-put-delete'), (c) => posted.push(c))
+  await db.open()
+  await db.transaction('rw', db.docs, async () => {
+    await db.docs.bulkPut([row('x'), row('y')])
+    await db.docs.delete(['data/x', 'x'])
+  })
+  expect(posted.map((p) => [p.puts.map((r) => r.id), p.deletes])).toEqual([[['y'], [['data/x', 'x']]]])
   db.close()
 })

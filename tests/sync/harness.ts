@@ -6,6 +6,7 @@
  * websocket frames duplicated, reordered or dropped.
  */
 import 'fake-indexeddb/auto'
+import type { DBCoreMutateRequest } from 'dexie'
 import { expect } from 'vitest'
 import WebSocket from 'ws'
 import { listVisible } from '../../src/db/mirror'
@@ -182,7 +183,7 @@ export async function expectConverged(
 }
 
 /** Decides, per table write, whether it fails and with what (null: let it through). */
-export type WriteFault = (table: string) => Error | null
+export type WriteFault = (table: string, req: DBCoreMutateRequest) => Error | null
 
 /**
  * A db port whose databases fail table writes on demand, injected as a Dexie DBCore middleware: the
@@ -204,7 +205,7 @@ export function faultyDbPort(fault: () => WriteFault | null): DbPort & { opened:
             return {
               ...table,
               mutate: (req) => {
-                const error = fault()?.(tableName)
+                const error = fault()?.(tableName, req)
                 return error ? Promise.reject(error) : table.mutate(req)
               },
             }

@@ -16,9 +16,8 @@ import { MomentumDb } from '../../src/db/schema'
 import type { PullResponse, SyncChange, SyncDoc } from '../../src/shared/sync-protocol'
 import { applyPage } from '../../src/sync/apply-page'
 import { appendMutation, readCursor } from '../../src/sync/local'
-import type { DbPort } from '../../src/sync/ports'
 import { startTestServer, type TestServer } from '../helpers/server'
-import { expectConverged, harness } from './harness'
+import { expectConverged, faultyDbPort, harness, type WriteFault } from './harness'
 
 let server: TestServer
 let admin: string
@@ -30,35 +29,13 @@ afterAll(async () => {
   await server?.close()
 })
 
-/** A database whose puts into `docs` fail while they carry the row `failing()` names. */
-function failingRowPort(failing: () => string | null, seen: (id: string) => void): DbPort {
-  return {
-    async open(name) {
-      const db = new MomentumDb(name)
-      db.use({
-        stack: 'dbcore',
-        name: 'failing-row',
-        create: (down) => ({
-          ...down,
-          table: (tableName) => {
-            const table = down.table(tableName)
-            return {
-              ...table,
-              mutate: (req) => {
-                if (tableName !== 'docs' || req.type !== 'put') return table.mutate(req)
-                const ids = req.values.map((v: { id: string }) => v.id)
-                for (const id of ids) seen(id)
-                return ids.includes(failing() ?? '')
-                  ? Promise.reject(new DOMException('Transaction aborted', 'AbortError'))
-                  : table.mutate(req)
-              },
-            }
-          },
-        }),
-      })
-      await db.open()
-      return db
-    },
+/** Puts into `docs` fail while they carry the row `failing()` names; `seen` hears of every row put there. */
+function failingRow(failing: () => string | null, seen: (id: string) => void): WriteFault {
+  return (table, req) => {
+    if (table !== 'docs' || req.type !== 'put') return null
+    const ids = req.values.map((v: { id: string }) => v.id)
+    for (const id of ids) seen(id)
+    return ids.includes(failing() ?? '') ? new DOMException('Transaction aborted', 'AbortError') : null
   }
 }
 
@@ -70,9 +47,11 @@ test('a page that fails to store stops the page written behind it; the next pull
     server,
     'pipeliner',
     token,
-    failingRowPort(
-      () => failing,
-      (id) => written.add(id),
+    faultyDbPort(() =>
+      failingRow(
+        () => failing,
+        (id) => written.add(id),
+      ),
     ),
   )
   const engine = await h.open({ pageSize: 3, lead: false })
@@ -123,29 +102,31 @@ const change = (seq: number, d: SyncDoc): SyncChange => ({
   time: d._updated,
 })
 
-async function freshDb(name: string): Promise<MomentumDb> {
+const NOW = Date.parse('2026-02-01T00:00:00.000Z')
+
+/** A new database holding `a` at rev 1, stored by a first page that ended at cursor 1. */
+async function mirrorWithA(name: string): Promise<MomentumDb> {
   await Dexie.delete(name)
   const db = new MomentumDb(name)
   await db.open()
-  return db
-}
-
-test('an optimistic page over a queued write is stored the checked way: the pending write wins', async () => {
-  const db = await freshDb('pipeline-optimistic')
-  const now = Date.parse('2026-02-01T00:00:00.000Z')
   await applyPage(
     db,
     { changes: [change(1, doc('a', 1, { n: 1 }))], cursor: 1, epoch: 'e', from: 0 },
     'u',
-    now,
+    NOW,
   )
+  return db
+}
+
+test('an optimistic page over a queued write is stored the checked way: the pending write wins', async () => {
+  const db = await mirrorWithA('pipeline-optimistic')
   await appendMutation(db, {
     kind: 'patch',
     collection: 'products',
     id: 'a',
     body: { mine: true },
     user: 'u',
-    now,
+    now: NOW,
     mutationId: 'm1',
   })
 
@@ -154,7 +135,7 @@ test('an optimistic page over a queued write is stored the checked way: the pend
     db,
     { changes: [change(2, server), change(3, doc('b', 1, { n: 9 }))], cursor: 3, epoch: 'e', from: 1 },
     'u',
-    now,
+    NOW,
     true,
   )
   expect(result).toEqual({ outcome: 'applied', local: true })
@@ -169,20 +150,13 @@ test('an optimistic page over a queued write is stored the checked way: the pend
 })
 
 test('a page that does not continue the stored cursor writes nothing, optimistic or not', async () => {
-  const db = await freshDb('pipeline-moved')
-  const now = Date.parse('2026-02-01T00:00:00.000Z')
-  await applyPage(
-    db,
-    { changes: [change(1, doc('a', 1, { n: 1 }))], cursor: 1, epoch: 'e', from: 0 },
-    'u',
-    now,
-  )
+  const db = await mirrorWithA('pipeline-moved')
   for (const optimistic of [false, true]) {
     const result = await applyPage(
       db,
       { changes: [change(5, doc('z', 1, { n: 5 }))], cursor: 5, epoch: 'e', from: 4 },
       'u',
-      now,
+      NOW,
       optimistic,
     )
     expect(result.outcome).toBe('moved')

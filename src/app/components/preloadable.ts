@@ -6,7 +6,8 @@
  * between the screen's render and its commit that way (issue 20, docs/performance.md "3. Offline cold
  * start"). `preload()` starts the import (main.tsx / Entry.tsx call it early); once it has resolved,
  * the component renders the loaded one directly, without suspending. A failed import is forgotten, so
- * the next render retries it, as a fresh lazy would.
+ * a later preload() tries again and a mount after it succeeded renders the module; the React.lazy used
+ * while it is not here keeps its failure, as every lazy route does, until the page reloads.
  */
 import { type ComponentType, createElement, lazy, useState } from 'react'
 

@@ -22,21 +22,28 @@ export interface FirstScreen {
 
 let pending: Promise<FirstScreen | null> | null = null
 let ready: FirstScreen | null = null
+/** A screen has asked: rows read after that would be an old copy by the time another one asks. */
+let taken = false
 
 /** Starts reading; main.tsx calls it before the first render. */
 export function prefetchFirstScreen(database: string, collection: string): Promise<FirstScreen | null> {
   pending ??= read(database, collection).then((first) => {
-    ready = first
+    if (!taken) ready = first
     return first
   })
   return pending
 }
 
-/** The prefetched rows of this database and collection once read, or null; only the first call gets them. */
+/**
+ * The prefetched rows of this database and collection if they were read by now, or null. Only the first
+ * call can get them, whatever it asks for: a read that ended after it (Entry.tsx waits for it at most
+ * FIRST_ROWS_WAIT) is dropped, so a later visit never starts from rows of the page's load.
+ */
 export function takeFirstScreen(database: string | undefined, collection: string): FirstScreen | null {
   const first = ready
-  if (!first || first.database !== database || first.collection !== collection) return null
   ready = null
+  taken = true
+  if (!first || first.database !== database || first.collection !== collection) return null
   return first
 }
 

@@ -17,7 +17,7 @@
  *   database's head (one cheap `MAX(seq)`): if a change it has not seen yet exists, whatever it
  *   touched, the value is read again. Strict, and one query instead of the reads it saves.
  */
-import type { Change, DocumentStore } from '../store/types'
+import type { DocumentStore } from '../store/types'
 
 /** What a write of that document changes in a cache: one key, everything (`true`), or nothing (`null`). */
 export type Affects = (collection: string, id: string) => string | true | null
@@ -27,34 +27,36 @@ export interface CommitCache<V> {
   get(key: string, load: () => Promise<V>): Promise<V>
 }
 
-interface Tracker {
-  /** Whether every committed change is known here (always on a store only this process writes). */
+/** Where a cache hears of the writes that could make its entries wrong. */
+interface Source {
+  /** Whether every committed write is known here (always on a store only this process writes). */
   fresh(): Promise<boolean>
-  /** Registers a cache's invalidation; called for every commit, in order. */
-  listen(onChange: (changes: Change[]) => void): void
+  /** Registers a cache's invalidation; called for every such write, in order. */
+  listen(onWrite: (collection: string, id: string) => void): void
 }
 
-const trackers = new WeakMap<DocumentStore, Tracker>()
+const trackers = new WeakMap<DocumentStore, Source>()
 
-function trackerOf(store: DocumentStore): Tracker {
+/** The commits of `store`, through one onCommit listener however many caches use them. */
+function trackerOf(store: DocumentStore): Source {
   let tracker = trackers.get(store)
   if (tracker) return tracker
   /** Highest change seq this instance has delivered to its listeners. */
   let delivered = 0
-  const listeners: Array<(changes: Change[]) => void> = []
+  const listeners: Array<(collection: string, id: string) => void> = []
   // Only SQLite belongs to one process; every other store may be written by other instances.
   const shared = store.kind !== 'sqlite'
   store.onCommit((changes) => {
     for (const c of changes) if (c.seq > delivered) delivered = c.seq
-    for (const l of listeners) l(changes)
+    for (const c of changes) for (const l of listeners) l(c.collection, c.id)
   })
   tracker = {
     async fresh() {
       if (!shared) return true
       return (await store.headSeq()) <= delivered
     },
-    listen(onChange) {
-      listeners.push(onChange)
+    listen(onWrite) {
+      listeners.push(onWrite)
     },
   }
   trackers.set(store, tracker)
@@ -62,9 +64,23 @@ function trackerOf(store: DocumentStore): Tracker {
 }
 
 /**
- * `internal`: the values come from internal collections (`_…`), which have no change rows. They are
- * then kept only on a store that reports those writes (onInternalWrite: SQLite, which one process
- * owns); elsewhere every get() loads.
+ * The writes to internal collections (`_…`), which have no change rows: only a store that reports them
+ * (onInternalWrite: SQLite, which one process owns) has them, and there no other process writes them,
+ * so no head check is needed. null elsewhere.
+ */
+function internalWritesOf(store: DocumentStore): Source | null {
+  if (!store.onInternalWrite) return null
+  return {
+    fresh: async () => true,
+    listen: (onWrite) => {
+      store.onInternalWrite?.(onWrite)
+    },
+  }
+}
+
+/**
+ * `internal`: the values come from internal collections (`_…`). They are then kept only on a store that
+ * reports those writes; elsewhere every get() loads.
  */
 export function createCommitCache<V>(
   store: DocumentStore,
@@ -72,51 +88,24 @@ export function createCommitCache<V>(
   max: number,
   options: { internal?: boolean } = {},
 ): CommitCache<V> {
+  const source = options.internal ? internalWritesOf(store) : trackerOf(store)
+  if (!source) return { get: (_key, load) => load() }
   const entries = new Map<string, V>()
   let generation = 0
-  const drop = (collection: string, id: string) => {
+  source.listen((collection, id) => {
     const hit = affects(collection, id)
     if (hit === null) return
     generation++
     if (hit === true) entries.clear()
     else entries.delete(hit)
-  }
-  if (options.internal) {
-    if (!store.onInternalWrite) return { get: (_key, load) => load() }
-    store.onInternalWrite(drop)
-    // Internal writes never reach another process's store here, so no head check is needed.
-    return cacheOf(
-      entries,
-      max,
-      () => generation,
-      async () => true,
-    )
-  }
-  const tracker = trackerOf(store)
-  tracker.listen((changes) => {
-    for (const c of changes) drop(c.collection, c.id)
   })
-  return cacheOf(
-    entries,
-    max,
-    () => generation,
-    () => tracker.fresh(),
-  )
-}
-
-function cacheOf<V>(
-  entries: Map<string, V>,
-  max: number,
-  generation: () => number,
-  fresh: () => Promise<boolean>,
-): CommitCache<V> {
   return {
     async get(key, load) {
       const kept = entries.get(key)
-      if (kept !== undefined && (await fresh()) && entries.get(key) === kept) return kept
-      const started = generation()
+      if (kept !== undefined && (await source.fresh()) && entries.get(key) === kept) return kept
+      const started = generation
       const value = await load()
-      if (started === generation() && value !== undefined) {
+      if (started === generation && value !== undefined) {
         if (entries.size >= max) entries.delete(entries.keys().next().value!)
         entries.set(key, value)
       }

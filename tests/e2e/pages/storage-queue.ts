@@ -5,8 +5,10 @@
  * exactly once.
  */
 import { expect, type Locator, type Page } from '@playwright/test'
-import type { E2EServer } from '../fixtures'
+import { type E2EServer, openLoggedIn, passwordOf } from '../fixtures'
 import { changeLog } from '../sync-helpers'
+import { StoragePage } from './storage'
+import { engineReady } from './sync-panel'
 
 export interface QueueRowView {
   id: string
@@ -122,4 +124,33 @@ export async function writesPerPath(
 /** A file operation through the console's queue: its answer, or { queued: true } when stored offline. */
 export async function runOp(page: Page, op: Record<string, unknown>): Promise<unknown> {
   return page.evaluate((op) => (window as unknown as FilesWindow).__momentumFiles!.runStorageOp(op), op)
+}
+
+/**
+ * The file browser of a new user who may use storage only, opened through `through` with the origin's
+ * quota lowered to `quota` bytes first (Chromium's Storage.overrideQuotaForOrigin, before the console
+ * opens its databases). `restoreQuota()` gives the origin its own quota back.
+ */
+export async function openStorageWithQuota(
+  page: Page,
+  server: E2EServer,
+  through: E2EServer,
+  userPrefix: string,
+  quota: number,
+): Promise<{ token: string; storage: StoragePage; database: string; restoreQuota: () => Promise<void> }> {
+  const user = `${userPrefix}-${Date.now().toString(36)}`
+  await server.createUser(user, ['storage:crud'])
+  const token = await server.login(user, passwordOf(user))
+  const cdp = await page.context().newCDPSession(page)
+  const origin = new URL(through.ui).origin
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: quota })
+  const storage = new StoragePage(page)
+  await openLoggedIn(page, through, token, '/storage')
+  await engineReady(page)
+  await expect(storage.table.or(storage.grid)).toBeVisible()
+  const database = await filesDatabase(page)
+  const restoreQuota = async () => {
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin })
+  }
+  return { token, storage, database, restoreQuota }
 }

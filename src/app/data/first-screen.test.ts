@@ -1,0 +1,45 @@
+/**
+ * An offline start's first rows, read from IndexedDB before Dexie loads (first-screen.ts): served to
+ * the screen's first mount only. Rows that arrive after it asked would be an old copy on a later visit.
+ */
+import 'fake-indexeddb/auto'
+import { beforeEach, expect, test, vi } from 'vitest'
+import { MirrorBatch } from '../../db/mirror'
+import { MomentumDb } from '../../db/schema'
+
+async function mirror(name: string, ids: string[]): Promise<void> {
+  const db = new MomentumDb(name)
+  await db.open()
+  const batch = new MirrorBatch()
+  const at = '2030-01-01T00:00:00.000Z'
+  for (const id of ids)
+    batch.put('data/x', { _id: id, _rev: 1, _created: at, _updated: at, _updatedBy: null })
+  await batch.flush(db)
+  db.close()
+}
+
+// first-screen.ts keeps its one read in module state: a fresh module per test.
+beforeEach(() => {
+  vi.resetModules()
+})
+
+test('rows read before the screen mounts are its seed, once', async () => {
+  const { prefetchFirstScreen, takeFirstScreen } = await import('./first-screen')
+  await mirror('first-screen-ready', ['b', 'a'])
+  await prefetchFirstScreen('first-screen-ready', 'data/x')
+  const seed = takeFirstScreen('first-screen-ready', 'data/x')
+  expect(seed?.total).toBe(2)
+  expect(seed?.docs.map((d) => d._id)).toEqual(['a', 'b'])
+  expect(takeFirstScreen('first-screen-ready', 'data/x')).toBeNull()
+})
+
+test('rows that arrive after the screen mounted without them are never served later', async () => {
+  const { prefetchFirstScreen, takeFirstScreen } = await import('./first-screen')
+  await mirror('first-screen-late', ['a'])
+  const read = prefetchFirstScreen('first-screen-late', 'data/x')
+  // Entry.tsx waits for the read at most FIRST_ROWS_WAIT: the screen mounted first, without rows.
+  expect(takeFirstScreen('first-screen-late', 'data/x')).toBeNull()
+  expect((await read)?.docs.map((d) => d._id)).toEqual(['a'])
+  // A later visit to the collection must start from the live queries, not from that copy.
+  expect(takeFirstScreen('first-screen-late', 'data/x')).toBeNull()
+})
