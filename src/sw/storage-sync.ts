@@ -13,9 +13,9 @@
 
 import { STORAGE_OPS_LOCK, STORAGE_SYNC_TAG, STORAGE_UPLOADS_LOCK } from '../shared/constants'
 import { tokenSubject } from '../sync/engine'
+import { markRunning, recordOutcome, unlessDiskFull } from '../sync/files/disk-full'
 import { FilesDb, filesDatabaseName } from '../sync/files/files-db'
 import {
-  applyOutcome,
   cleanupCancelled,
   type Lane,
   nextRow,
@@ -41,10 +41,18 @@ export function registerStorageSync(sw: SwGlobal, drain: () => Promise<unknown>)
 
 type LaneResult = 'empty' | 'busy' | 'waiting' | 'auth'
 
-async function runItem(db: FilesDb, sender: Sender, lane: Lane): Promise<Outcome | null> {
+/** The next item of the lane was cancelled or removed (in a tab) between picking and marking it. */
+const SKIPPED = 'skipped'
+
+/**
+ * Sends the lane's next item; null when the lane is empty. On a full disk the bookkeeping writes
+ * (`running`, the address, progress, `done`) are refused but the stored bytes still go out, as in the
+ * page's runner (src/sync/files/disk-full.ts).
+ */
+async function runItem(db: FilesDb, sender: Sender, lane: Lane): Promise<Outcome | typeof SKIPPED | null> {
   const row = await nextRow(db, lane)
   if (!row) return null
-  if (!(await updateRow(db, row.id, { status: 'running' }))) return { kind: 'done', result: undefined }
+  if (!(await markRunning(db, row))) return SKIPPED
   const controller = new AbortController()
   const poll = setInterval(() => {
     void db.items.get(row.id).then((r) => {
@@ -62,19 +70,16 @@ async function runItem(db: FilesDb, sender: Sender, lane: Lane): Promise<Outcome
             row,
             blob,
             {
-              onUrl: async (url) => {
-                await db.items.update(row.id, { uploadUrl: url })
-              },
-              onOffset: async (sent) => {
-                await updateRow(db, row.id, { sent })
-              },
+              // Unstored on a full disk, the next run's creation with the item's key finds it again.
+              onUrl: (url) => unlessDiskFull(db.items.update(row.id, { uploadUrl: url })),
+              onOffset: (sent) => unlessDiskFull(updateRow(db, row.id, { sent })),
             },
             controller.signal,
           )
         : { kind: 'failed', error: 'The file is no longer stored on this device' }
     }
     const fresh = await db.items.get(row.id)
-    if (fresh && fresh.status !== 'cancelled') await applyOutcome(db, fresh, outcome)
+    if (fresh && fresh.status !== 'cancelled') await recordOutcome(db, fresh, outcome)
     return outcome
   } finally {
     clearInterval(poll)
@@ -87,6 +92,7 @@ async function drainLane(sw: SwGlobal, db: FilesDb, sender: Sender, lane: Lane):
     for (;;) {
       const outcome = await runItem(db, sender, lane)
       if (!outcome) return 'empty' as const
+      if (outcome === SKIPPED) continue
       if (outcome.kind === 'wait') return outcome.auth ? ('auth' as const) : ('waiting' as const)
     }
   })

@@ -10,10 +10,9 @@
  */
 import { liveQuery } from 'dexie'
 import { STORAGE_OPS_LOCK, STORAGE_UPLOADS_LOCK } from '../../shared/constants'
-import { isQuotaError } from '../../sync/files/disk-full'
+import { markRunning, recordOutcome } from '../../sync/files/disk-full'
 import type { FilesDb } from '../../sync/files/files-db'
 import {
-  applyOutcome,
   cleanupCancelled,
   type Lane,
   nextRow,
@@ -134,38 +133,6 @@ async function runLane(db: FilesDb, lane: Lane): Promise<void> {
     retryDelay = RETRY_MIN_MS
     // Uploads queued after this op waited for it (a folder made offline): let them go now.
     if (lane === 'ops') void drainLane('uploads')
-  }
-}
-
-/**
- * A full disk (the mirror or kept copies took the origin's quota) must not keep bytes that are already
- * stored from going out: the 'running' mark is bookkeeping, the lane's lock is what makes this tab the
- * only sender. Without this, every pass failed on the mark and the item stayed 'waiting' for as long as
- * the disk stayed full (docs/decisions/storage.md).
- */
-async function markRunning(db: FilesDb, row: QueueRow): Promise<boolean> {
-  try {
-    return await updateRow(db, row.id, { status: 'running' })
-  } catch (e) {
-    if (isQuotaError(e)) return true
-    throw e
-  }
-}
-
-/**
- * Writes what the attempt means for the item. On a full disk a finished item cannot be marked 'done'
- * (a put needs room), but it can be removed with its bytes (a delete needs none, and frees some): the
- * file is on the server, and keeping the row would send it again on every pass.
- */
-async function recordOutcome(db: FilesDb, row: QueueRow, outcome: Outcome): Promise<void> {
-  try {
-    await applyOutcome(db, row, outcome)
-  } catch (e) {
-    if (outcome.kind !== 'done' || !isQuotaError(e)) throw e
-    await db.transaction('rw', db.items, db.blobs, async () => {
-      await db.items.delete(row.id)
-      await db.blobs.delete(row.id)
-    })
   }
 }
 
