@@ -2,7 +2,8 @@
  * Video rooms across server instances (docs/video.md "Several instances"): two servers on one
  * PostgreSQL database, a member's socket on each. Joins, leaves and the frames for a peer on the other
  * instance travel over the LISTEN/NOTIFY relay (src/server/video/relay.ts), SDPs bigger than one
- * NOTIFY included; an instance that shuts down takes its members out of the others' rooms. The frame
+ * NOTIFY included; an instance that shuts down takes its members out of the others' rooms. The cap
+ * holds when joins on both instances race for the last places (src/server/video/seats.ts). The frame
  * splitting itself is tested without PostgreSQL.
  */
 
@@ -16,7 +17,7 @@ import {
   VIDEO_CHANNEL,
 } from '../../src/server/video/relay'
 import type { SocketMessage } from '../../src/shared/sync-protocol'
-import { type JoinedPayload, VIDEO_CLIENT, VIDEO_SERVER } from '../../src/shared/video'
+import { type JoinedPayload, VIDEO_CLIENT, VIDEO_ROOM_MAX, VIDEO_SERVER } from '../../src/shared/video'
 import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 import { startTestServer, type TestServer } from '../helpers/server'
 import { openSocket, type TestSocket } from './socket-client'
@@ -78,6 +79,14 @@ describePostgres('video rooms across two instances on PostgreSQL', () => {
     if (m.event !== VIDEO_SERVER.joined) throw new Error(`not joined: ${JSON.stringify(m.payload)}`)
     return m.payload as JoinedPayload
   }
+  /** Tries until it answers true: a leave reaches the shared count a moment after it is sent. */
+  async function eventually(attempt: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 50; i++) {
+      if (await attempt()) return
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    throw new Error('never true')
+  }
   /** Whether b already saw a in its join, or learns of it a moment later: exactly one of the two. */
   async function learnsOf(s: TestSocket, j: JoinedPayload, peer: string, room: string): Promise<void> {
     if (j.peers.some((p) => p.peer === peer)) return
@@ -132,6 +141,65 @@ describePostgres('video rooms across two instances on PostgreSQL', () => {
       room: 'span',
       peer: again.peer,
     })
+  })
+
+  it('holds the cap across instances when joins on both race for the last places', async () => {
+    // Twice the cap, half on each instance, all at once: each instance's own view of the room lags
+    // the other's joins, so only the shared count keeps the room at the cap.
+    const all = await Promise.all(
+      Array.from({ length: VIDEO_ROOM_MAX * 2 }, (_, i) => connect(i % 2 ? pair.b : pair.a, token)),
+    )
+    for (const [i, s] of all.entries()) s.send(VIDEO_CLIENT.join, { room: 'race', name: `P${i}` })
+    const answers = await Promise.all(
+      all.map((s) =>
+        s.next((x) => is(VIDEO_SERVER.joined, 'race')(x) || is(VIDEO_SERVER.refused, 'race')(x)),
+      ),
+    )
+    const joinedCount = answers.filter((m) => m.event === VIDEO_SERVER.joined).length
+    expect(joinedCount).toBe(VIDEO_ROOM_MAX)
+    for (const m of answers.filter((x) => x.event === VIDEO_SERVER.refused))
+      expect(m.payload).toMatchObject({ reason: 'full' })
+
+    // A place that is freed on one instance can be taken on the other.
+    const inside = all.filter((_, i) => answers[i]!.event === VIDEO_SERVER.joined)
+    const outside = all.filter((_, i) => answers[i]!.event !== VIDEO_SERVER.joined)
+    const leaving = inside[0]!
+    const taker = outside.find((s) => all.indexOf(s) % 2 !== all.indexOf(leaving) % 2)!
+    leaving.send(VIDEO_CLIENT.leave, { room: 'race' })
+    await eventually(async () => {
+      taker.send(VIDEO_CLIENT.join, { room: 'race', name: 'Late' })
+      const m = await taker.next(
+        (x) => is(VIDEO_SERVER.joined, 'race')(x) || is(VIDEO_SERVER.refused, 'race')(x),
+      )
+      return m.event === VIDEO_SERVER.joined
+    })
+    for (const s of all) s.send(VIDEO_CLIENT.leave, { room: 'race' })
+  })
+
+  it('counts the places of a live instance it has not heard of, not those of a silent one', async () => {
+    const a = await connect(pair.a, token)
+    // Places written straight into the database, by an instance whose relay messages never came.
+    const db = new pg.Client({ connectionString: pair.databaseUrl })
+    await db.connect()
+    const fill = async (room: string, alive: string) => {
+      const ghost = `ghost-${room}`
+      await db.query(`INSERT INTO video_instances (instance, alive) VALUES ($1, ${alive})`, [ghost])
+      for (let i = 0; i < VIDEO_ROOM_MAX; i++)
+        await db.query('INSERT INTO video_seats (room, peer, instance) VALUES ($1, $2, $3)', [
+          room,
+          `g${i}`,
+          ghost,
+        ])
+    }
+    try {
+      await fill('taken', 'now()')
+      await fill('stale', "now() - interval '1 hour'")
+    } finally {
+      await db.end()
+    }
+    a.send(VIDEO_CLIENT.join, { room: 'taken', name: 'Ann' })
+    expect((await a.next(is(VIDEO_SERVER.refused, 'taken'))).payload).toMatchObject({ reason: 'full' })
+    expect((await joined(a, 'stale', 'Ann')).peers).toEqual([])
   })
 
   it('takes the members of an instance that shuts down out of the rooms on the others', async () => {

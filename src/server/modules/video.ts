@@ -3,7 +3,7 @@
  * credentials from the `webrtc_key` setting (video/turn.ts) and the call records (video/calls.ts).
  * The invitation itself is POST /api/call (modules/messages.ts): its `call` message rings the
  * recipient; this module follows it to accepted, declined or missed. On PostgreSQL the rooms span
- * every instance (video/relay.ts).
+ * every instance (video/relay.ts) and so does the cap (video/seats.ts).
  *   GET  /api/video/calls               the caller's calls, made and received, newest first (session)
  *   POST /api/video/calls/{id}/decline  the invitee declines a ringing call (session)
  */
@@ -12,7 +12,9 @@ import { CALLS_COLLECTION } from '../../shared/video'
 import type { Services } from '../services'
 import { createCallBook } from '../video/calls'
 import { startPostgresRelay } from '../video/relay'
-import { registerSignalling } from '../video/signalling'
+import { Rooms } from '../video/rooms'
+import { startPostgresSeats } from '../video/seats'
+import { registerSignalling, VIDEO_RELAY_ALIVE_MS } from '../video/signalling'
 import { idParam } from './collections'
 
 /** The calls list is a recent history, not an archive. */
@@ -21,17 +23,35 @@ const CALLS_LIST_MAX = 100
 export async function videoModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store, hub } = services
   const calls = createCallBook(store, hub, services.config.videoRingMs)
-  // On PostgreSQL other instances may hold members of the same rooms (video/relay.ts).
-  const relay =
-    store.kind === 'postgres' && services.config.databaseUrl
-      ? await startPostgresRelay(services.config.databaseUrl, (error) =>
-          services.serverLog('ERROR', `video relay: ${(error as Error).message}`),
+  const rooms = new Rooms()
+  // On PostgreSQL other instances may hold members of the same rooms (video/relay.ts), and the cap
+  // counts the places they hold (video/seats.ts).
+  const databaseUrl = store.kind === 'postgres' ? services.config.databaseUrl : undefined
+  const aliveMs = services.config.videoRelayAliveMs ?? VIDEO_RELAY_ALIVE_MS
+  const logAs = (what: string) => (error: unknown) =>
+    services.serverLog('ERROR', `video ${what}: ${(error as Error).message}`)
+  const relay = databaseUrl ? await startPostgresRelay(databaseUrl, logAs('relay')) : null
+  const seats =
+    databaseUrl && relay
+      ? await startPostgresSeats(
+          databaseUrl,
+          relay.instance,
+          aliveMs,
+          () => rooms.locals().map(({ room, member }) => ({ room, peer: member.peer })),
+          logAs('seats'),
         )
       : null
-  const unregister = registerSignalling(hub, store, calls, relay, services.config.videoRelayAliveMs)
+  const unregister = registerSignalling(
+    hub,
+    store,
+    calls,
+    rooms,
+    relay && seats ? { relay, seats, aliveMs } : null,
+  )
   api.addHook('onClose', async () => {
     unregister()
     calls.close()
+    await seats?.close()
     await relay?.close()
   })
   // Rings that ended while the server was down are missed.

@@ -1,8 +1,8 @@
 /**
  * Who is in which room, under which peer id. A member is local (its socket is on this instance) or
  * remote (on another instance sharing the PostgreSQL database, known from relay.ts messages). The cap
- * counts both. Pure bookkeeping with no I/O, so the rules (the cap, who may address whom) are tested
- * on their own.
+ * counts both, as this instance knows them; across instances it is kept by seats.ts. Pure
+ * bookkeeping with no I/O, so the rules (the cap, who may address whom) are tested on their own.
  */
 import crypto from 'node:crypto'
 import { VIDEO_ROOM_MAX, type VideoPeer } from '../../shared/video'
@@ -20,6 +20,9 @@ export interface RemoteMember extends VideoPeer {
 }
 
 export type Member = LocalMember | RemoteMember
+
+/** A fresh id for one join of one socket. */
+export const newPeerId = (): string => crypto.randomBytes(8).toString('hex')
 
 export class Rooms {
   private readonly rooms = new Map<string, Map<string, Member>>()
@@ -51,12 +54,17 @@ export class Rooms {
    * Adds the socket to the room under a fresh peer id, or 'full'. A socket that was already in it
    * leaves first (a rejoin after a reload of the page's state), so it never counts twice.
    */
-  join(room: string, client: HubClient, name: string): { member: LocalMember; left: Member | null } | 'full' {
+  join(
+    room: string,
+    client: HubClient,
+    name: string,
+    peer: string = newPeerId(),
+  ): { member: LocalMember; left: Member | null } | 'full' {
     const left = this.leave(room, client)
     const members = this.rooms.get(room) ?? new Map<string, Member>()
     if (members.size >= VIDEO_ROOM_MAX) return 'full'
     const member: LocalMember = {
-      peer: crypto.randomBytes(8).toString('hex'),
+      peer,
       user: client.user,
       name,
       client,

@@ -6,9 +6,10 @@
  * own `from` is never read, so nobody can speak for another. Nothing reaches a socket that has not
  * joined: a refused user gets no event of the room.
  *
- * With several instances on one PostgreSQL database (`relay` given), members on other instances are
- * in the same rooms: a join, a leave and every frame for a peer elsewhere go over the relay
- * (relay.ts), and each instance hands them to its own sockets.
+ * With several instances on one PostgreSQL database (`spanning` given), members on other instances
+ * are in the same rooms: a join, a leave and every frame for a peer elsewhere go over the relay
+ * (relay.ts), and each instance hands them to its own sockets. The cap is then decided on places
+ * taken in the database (seats.ts), which every instance counts alike.
  */
 import { VIDEO_TEXT } from '../../shared/messages'
 import {
@@ -30,7 +31,8 @@ import type { DocumentStore } from '../store/types'
 import { mayJoin } from './access'
 import type { CallBook } from './calls'
 import type { Relay, RelayMessage } from './relay'
-import { type LocalMember, type Member, Rooms } from './rooms'
+import { type LocalMember, type Member, newPeerId, type Rooms } from './rooms'
+import type { Seats } from './seats'
 import { iceServersFor } from './turn'
 
 /** An ICE candidate is a line of about 100 bytes; this leaves room for its fields. */
@@ -57,14 +59,24 @@ export function displayName(value: unknown, user: string): string {
   return name ? name.slice(0, VIDEO_NAME_MAX) : user
 }
 
+/** The instances sharing one PostgreSQL database: the relay between them, the places they share. */
+export interface Spanning {
+  relay: Relay
+  seats: Seats
+  aliveMs?: number
+}
+
 export function registerSignalling(
   hub: Hub,
   store: DocumentStore,
   calls: CallBook,
-  relay: Relay | null = null,
-  aliveMs: number = VIDEO_RELAY_ALIVE_MS,
+  rooms: Rooms,
+  spanning: Spanning | null = null,
 ): () => void {
-  const rooms = new Rooms()
+  const relay = spanning?.relay ?? null
+  const seats = spanning?.seats ?? null
+  /** Sockets that closed: a join still awaiting the store or its place must not add them after. */
+  const gone = new WeakSet<HubClient>()
 
   const refuse = (client: HubClient, room: string, reason: VideoRefusal) => {
     const payload: RefusedPayload = { room, reason, message: REASONS[reason] }
@@ -90,7 +102,9 @@ export function registerSignalling(
   }
   const leftHere = (room: string, member: Member) => {
     toLocals(room, member.peer, VIDEO_SERVER.peerLeft, { room, peer: member.peer })
-    if (member.client) relay?.publish({ t: 'leave', room, peer: member.peer })
+    if (!member.client) return
+    relay?.publish({ t: 'leave', room, peer: member.peer })
+    void seats?.release(room, member.peer)
   }
 
   /** The sender's membership of the room named in the payload, or a refusal. */
@@ -113,9 +127,20 @@ export function registerSignalling(
         return refuse(client, typeof room === 'string' ? room.slice(0, 128) : '', 'invalid')
       if (!(await mayJoin(store, client.grants, client.user, room))) return refuse(client, room, 'forbidden')
       const ice = await iceServersFor(store, client.user, client.host ?? null)
-      const result = rooms.join(room, client, displayName(body.name, client.user))
-      if (result === 'full') return refuse(client, room, 'full')
-      if (result.left) leftHere(room, result.left)
+      // A socket already in the room (a rejoin after a reload of the page's state) leaves first, so
+      // it never counts twice; its place is given back before the new one is asked for.
+      const left = rooms.leave(room, client)
+      if (left) leftHere(room, left)
+      const peer = newPeerId()
+      if (seats && !(await seats.take(room, peer))) return refuse(client, room, 'full')
+      const result = gone.has(client)
+        ? 'gone'
+        : rooms.join(room, client, displayName(body.name, client.user), peer)
+      if (result === 'gone') return void seats?.release(room, peer)
+      if (result === 'full') {
+        void seats?.release(room, peer)
+        return refuse(client, room, 'full')
+      }
       const { member } = result
       const joined: JoinedPayload = {
         room,
@@ -178,13 +203,16 @@ export function registerSignalling(
       client.send(VIDEO_SERVER.ice, { room: body.room, ...ice })
     }),
     hub.onDetach((client) => {
+      gone.add(client)
       for (const { room, member } of rooms.roomsOf(client)) {
         rooms.leave(room, client)
         leftHere(room, member)
       }
     }),
   ]
-  const stopRelay = relay ? followRelay(relay, rooms, toLocals, aliveMs) : () => {}
+  const stopRelay = relay
+    ? followRelay(relay, rooms, toLocals, spanning?.aliveMs ?? VIDEO_RELAY_ALIVE_MS)
+    : () => {}
   return () => {
     stopRelay()
     for (const off of offs) off()
