@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Page, Route } from '@playwright/test'
-import { STORAGE_BROWSER_TEXT } from '../../src/shared/messages'
+import { FEEDBACK_TEXT, STORAGE_BROWSER_TEXT } from '../../src/shared/messages'
 import { type E2EServer, expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { StoragePage } from './pages/storage'
 import { engineReady } from './pages/sync-panel'
@@ -205,6 +205,13 @@ for (const { name: width, viewport } of WIDTHS) {
       await expect(s.grid).toBeVisible()
       await expect(s.row('holiday.png').locator('.storage-thumb img')).toHaveAttribute('src', /^blob:/)
       await page.screenshot({ path: `${SHOTS}/storage-grid-${width}.png`, fullPage: true })
+      // A toast shown after the reload can sit over the view switch, and pointing at it pauses the
+      // toast (flaky on CI: the click waited a minute behind it): close it as a user would.
+      for (const close of await page
+        .locator('.mc-toast')
+        .getByRole('button', { name: FEEDBACK_TEXT.close })
+        .all())
+        await close.click({ timeout: 2_000 }).catch(() => undefined)
       await page.getByRole('button', { name: 'List' }).click()
       await expect(s.table).toBeVisible()
 
