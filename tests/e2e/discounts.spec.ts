@@ -4,6 +4,7 @@
  * with the SPEC §8 confirmation; a product whose price typed as 12.34 is stored as 1234 minor units.
  * Desktop, plus one case at 375 px.
  */
+import { PERMISSION_UI_TEXT } from '../../src/shared/messages'
 import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { DiscountsPage, deleteRecord, ProductsPage, saveEditor } from './pages/discounts'
 import { engineReady, writesPerDoc } from './pages/sync-panel'
@@ -123,6 +124,10 @@ test('without discounts:c and :u the screens offer no New button and read-only f
   await expect(page.getByRole('button', { name: 'New discount code' })).toHaveCount(0)
   await list.row('READ5').getByRole('link', { name: 'READ5' }).click()
   await expect(page.getByLabel('Percent')).toBeDisabled()
+  // Disabled fields alone look editable: the note says why, as on the Database and Settings screens.
+  await expect(page.getByTestId('readonly-note')).toHaveText(
+    PERMISSION_UI_TEXT.readOnly('discounts/READ5:u', 'edit this discount code'),
+  )
   await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0)
 })
 

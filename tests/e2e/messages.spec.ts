@@ -92,6 +92,8 @@ async function openMessages(page: Page, token = admin, through: E2EServer = serv
   await openLoggedIn(page, through, token, '/messages')
   const messages = new MessagesPage(page)
   await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible()
+  // Connected first: until then Send rightly says the message waits on this device.
+  await expect(page.getByTestId('sync-status')).not.toHaveAttribute('data-state', 'offline')
   return messages
 }
 
@@ -207,6 +209,32 @@ test('a message composed offline is sent exactly once after reconnect', async ({
   await expect(messages.entries('+15550000001')).toHaveCount(1)
   expect(await recordsTo('+15550000001')).toHaveLength(1)
   expect(twilio.requests - before).toBe(1)
+})
+
+test('with the server out of reach but the browser "online", Send says the message waits on this device', async ({
+  page,
+}) => {
+  // Only the link is cut (a Wi-Fi without internet, the server down): navigator.onLine stays true, so
+  // the screen must go by the engine's verdict, not claim the message reached the queue.
+  const proxy = await startSocketProxy(server.url)
+  cleanups.push(() => proxy.close())
+  const messages = await openMessages(page, admin, proxy.via(server))
+  await messages.channel('SMS')
+  await messages.addRecipient('ann', 'Ann')
+  proxy.offline = true
+  proxy.killEngineSockets()
+  await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'offline')
+  expect(await page.evaluate(() => navigator.onLine)).toBe(true)
+  await messages.field('Text').fill('Sent from a dead link')
+  await messages.send()
+  await expect(messages.status).toContainText('queued on this device')
+  await expect(messages.status).not.toContainText('Sent to the queue')
+  proxy.offline = false
+  await expect
+    .poll(() => twilio.messages.filter((m) => m.body === 'Sent from a dead link').length, {
+      timeout: 30_000,
+    })
+    .toBe(1)
 })
 
 test('a failing provider shows "failed" with its error, and a later Resend succeeds', async ({ page }) => {

@@ -145,6 +145,31 @@ test('a read-only viewer: Settings and Clear logs are not offered', async ({ pag
   await view.expectNothingQueued(collection)
 })
 
+test('a reader meets a Read-only note on a user, a group and a template', async ({ page, server }) => {
+  const template = `note${unique()}`
+  const admin = await server.login()
+  const created = await server.api('/api/templates', {
+    token: admin,
+    json: { _id: template, kind: 'email', subject: 'Hi', text: 'Hello' },
+  })
+  expect(created.status).toBe(201)
+  const token = await userWith(server, `auditor-${unique()}`, ['users:r', 'groups:r', 'templates:r'])
+  await openLoggedIn(page, server, token, '/users/admin')
+  await engineReady(page)
+  const view = new ReadOnlyView(page)
+  await expect(page.getByLabel('Name', { exact: true })).toBeDisabled()
+  await expect(view.note).toHaveText(PERMISSION_UI_TEXT.readOnly('users/admin:u', 'edit this user'))
+  await page.goto(`${server.ui}/groups/admins`)
+  await expect(page.getByLabel('Name', { exact: true })).toBeDisabled()
+  await expect(view.note).toHaveText(PERMISSION_UI_TEXT.readOnly('groups/admins:u', 'edit this group'))
+  await expect(view.toolbarSave).toHaveCount(0)
+  await page.goto(`${server.ui}/templates/${template}`)
+  await expect(view.note).toHaveText(
+    PERMISSION_UI_TEXT.readOnly(`templates/${template}:u`, 'edit this template'),
+  )
+  await expect(view.toolbarSave).toHaveCount(0)
+})
+
 test('a user with no group is told why the Database is empty', async ({ page, server }) => {
   const token = await userWith(server, `nogroup-${unique()}`, null)
   await openLoggedIn(page, server, token, '/data')

@@ -8,6 +8,7 @@
 import fs from 'node:fs'
 import type { Browser, Page } from '@playwright/test'
 import config from '../../playwright.config'
+import { VIDEO_TEXT } from '../../src/shared/messages'
 import { startCoturn, TURNSERVER } from '../helpers/coturn'
 import { type E2EServer, expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { VideoPage } from './pages/video'
@@ -107,6 +108,21 @@ test('through the TURN relay only, with the credentials the server issued', asyn
   } finally {
     await setting(server, await server.login(), 'webrtc_key', '')
     turn.stop()
+  }
+})
+
+test('offline, the lobby says calls need the server instead of "No calls yet"', async ({ page, server }) => {
+  const proxy = await startSocketProxy(server.url)
+  try {
+    const through = proxy.via(server)
+    await openLoggedIn(page, through, await server.login(), '/video')
+    await expect(page.getByText('No calls yet.')).toBeVisible()
+    proxy.offline = true
+    await page.goto(`${through.ui}/video`)
+    await expect(page.getByRole('status').filter({ hasText: VIDEO_TEXT.callsOffline })).toBeVisible()
+    await expect(page.getByText('No calls yet.')).toHaveCount(0)
+  } finally {
+    await proxy.close()
   }
 })
 

@@ -13,6 +13,9 @@ export const VIDEO_TEXT = {
   insecure: 'Camera and microphone need a secure page (https:// or localhost).',
   reconnecting: 'Reconnecting…',
   connectionLost: 'The connection to the server was lost; the call resumes when it returns.',
+  /** The lobby's list when the server is out of reach: not "No calls yet", which would be a guess. */
+  callsOffline:
+    'Recent calls cannot be shown: they and the calls themselves need a connection to the server.',
   /** A call notification's button and the console's invitation button. */
   decline: 'Decline',
   backToConsole: 'Back to the console',

@@ -12,6 +12,7 @@ import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
+import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useCan } from '../../session/use-can'
 import { type Crumb, useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { NoAccess } from '../users/NoAccess'
@@ -82,20 +83,25 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
       meta={meta}
     >
       {() => (
-        <section className="panel" aria-labelledby="record-panel-heading">
-          <h2 id="record-panel-heading">{kind.label}</h2>
-          <Fields
-            form={edit.value}
-            onChange={(next) => edit.setValue(next)}
-            readOnly={!canEdit}
-            prefix="edit"
-          />
-          {edit.modified && problem && (
-            <p className="field-error" role="alert">
-              {problem}
-            </p>
+        <>
+          {!canEdit && (
+            <ReadOnlyNote needed={`${kind.collection}/${id}:u`} action={`edit this ${kind.noun[0]}`} />
           )}
-        </section>
+          <section className="panel" aria-labelledby="record-panel-heading">
+            <h2 id="record-panel-heading">{kind.label}</h2>
+            <Fields
+              form={edit.value}
+              onChange={(next) => edit.setValue(next)}
+              readOnly={!canEdit}
+              prefix="edit"
+            />
+            {edit.modified && problem && (
+              <p className="field-error" role="alert">
+                {problem}
+              </p>
+            )}
+          </section>
+        </>
       )}
     </RecordScreen>
   )

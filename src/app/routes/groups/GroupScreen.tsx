@@ -15,6 +15,7 @@ import { useMutate } from '../../data/sync-context'
 import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
+import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import type { ScreenProps } from '../screens'
 import { strings, text, useCan, useRow, useRows } from '../users/auth-data'
@@ -130,53 +131,56 @@ function GroupPage({ id }: { id: string }) {
       )}
     >
       {() => (
-        <div className="card-columns">
-          <section className="panel" aria-labelledby="group-details-heading">
-            <h2 id="group-details-heading">Details</h2>
-            <div className="field">
-              <label htmlFor="group-name">Name</label>
-              <input
-                id="group-name"
-                className="input"
+        <>
+          {!canEdit && <ReadOnlyNote needed={`groups/${id}:u`} action="edit this group" />}
+          <div className="card-columns">
+            <section className="panel" aria-labelledby="group-details-heading">
+              <h2 id="group-details-heading">Details</h2>
+              <div className="field">
+                <label htmlFor="group-name">Name</label>
+                <input
+                  id="group-name"
+                  className="input"
+                  disabled={!canEdit}
+                  value={edit.value.name}
+                  onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="group-description">Description</label>
+                <textarea
+                  id="group-description"
+                  className="input"
+                  rows={3}
+                  disabled={!canEdit}
+                  value={edit.value.description}
+                  onChange={(e) => edit.setValue((v) => ({ ...v, description: e.target.value }))}
+                />
+              </div>
+              <fieldset className="check-list member-list" disabled={!canEdit || !allowed('users:u')}>
+                <legend>Members</legend>
+                {(users?.docs ?? []).map((u) => (
+                  <label key={u._id} className="check-row">
+                    <input
+                      type="checkbox"
+                      checked={edit.value.members.includes(u._id)}
+                      onChange={() => toggleMember(u._id)}
+                    />
+                    {text(u.name) || u._id} <span className="muted">{u._id}</span>
+                  </label>
+                ))}
+              </fieldset>
+            </section>
+            <section className="panel perm-panel" aria-labelledby="group-perms-heading">
+              <h2 id="group-perms-heading">Permissions</h2>
+              <PermissionEditor
+                entries={entries}
                 disabled={!canEdit}
-                value={edit.value.name}
-                onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
+                onChange={(permissions) => edit.setValue((v) => ({ ...v, permissions }))}
               />
-            </div>
-            <div className="field">
-              <label htmlFor="group-description">Description</label>
-              <textarea
-                id="group-description"
-                className="input"
-                rows={3}
-                disabled={!canEdit}
-                value={edit.value.description}
-                onChange={(e) => edit.setValue((v) => ({ ...v, description: e.target.value }))}
-              />
-            </div>
-            <fieldset className="check-list member-list" disabled={!canEdit || !allowed('users:u')}>
-              <legend>Members</legend>
-              {(users?.docs ?? []).map((u) => (
-                <label key={u._id} className="check-row">
-                  <input
-                    type="checkbox"
-                    checked={edit.value.members.includes(u._id)}
-                    onChange={() => toggleMember(u._id)}
-                  />
-                  {text(u.name) || u._id} <span className="muted">{u._id}</span>
-                </label>
-              ))}
-            </fieldset>
-          </section>
-          <section className="panel perm-panel" aria-labelledby="group-perms-heading">
-            <h2 id="group-perms-heading">Permissions</h2>
-            <PermissionEditor
-              entries={entries}
-              disabled={!canEdit}
-              onChange={(permissions) => edit.setValue((v) => ({ ...v, permissions }))}
-            />
-          </section>
-        </div>
+            </section>
+          </div>
+        </>
       )}
     </RecordScreen>
   )

@@ -10,6 +10,7 @@ import type { SyncDoc } from '../../../db/types'
 import { MESSAGE_REQUESTS_COLLECTION, SMS_TEXT_MAX } from '../../../shared/messaging'
 import { useMutate } from '../../data/sync-context'
 import { useCan } from '../../session/use-can'
+import { useDisplayStatus } from '../../sync-ui/use-display-status'
 import { CallButton } from '../video/CallButton'
 import {
   COMPOSER_TABS,
@@ -40,6 +41,9 @@ const PERMISSION: Record<ComposerTab, string> = {
 export function Composer({ users, groups, templates }: Props) {
   const mutate = useMutate()
   const can = useCan()
+  // The toolbar's own verdict, not navigator.onLine: that stays true when the server is out of reach
+  // (a network without internet, the server down), and the message then only waits in the outbox.
+  const offline = useDisplayStatus().network === 'offline'
   const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT)
   const [error, setError] = useState<string | null>(null)
   const [status, setStatus] = useState<string | null>(null)
@@ -70,9 +74,9 @@ export function Composer({ users, groups, templates }: Props) {
     try {
       await mutate.create(MESSAGE_REQUESTS_COLLECTION, planned.body)
       setStatus(
-        navigator.onLine
-          ? 'Sent to the queue: follow it in the history below.'
-          : 'You are offline: the message is queued on this device and goes out once when you are back online.',
+        offline
+          ? 'You are offline: the message is queued on this device and goes out once when you are back online.'
+          : 'Sent to the queue: follow it in the history below.',
       )
       setDraft({ ...EMPTY_DRAFT, tab })
     } catch (err) {

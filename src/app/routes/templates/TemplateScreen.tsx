@@ -17,6 +17,7 @@ import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
+import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { useOnline } from '../data/use-online'
@@ -99,44 +100,47 @@ function TemplatePage({ id }: { id: string }) {
       actions={<Actions id={id} kind={kind} form={edit.value} modified={edit.modified} />}
     >
       {() => (
-        <div className="template-columns">
-          <section className="panel template-editor" aria-labelledby="template-editor-heading">
-            <h2 id="template-editor-heading">Template</h2>
-            <TemplateFields
-              kind={kind}
-              form={edit.value}
-              readOnly={!canEdit}
-              errors={fieldErrors}
-              onChange={(next) => edit.setValue(next)}
-            />
-            {kind === 'pdf' && (
-              <PageOptions
+        <>
+          {!canEdit && <ReadOnlyNote needed={`templates/${id}:u`} action="edit this template" />}
+          <div className="template-columns">
+            <section className="panel template-editor" aria-labelledby="template-editor-heading">
+              <h2 id="template-editor-heading">Template</h2>
+              <TemplateFields
+                kind={kind}
                 form={edit.value}
                 readOnly={!canEdit}
-                modified={edit.modified}
-                onChange={(page) => edit.setValue((v) => ({ ...v, page }))}
+                errors={fieldErrors}
+                onChange={(next) => edit.setValue(next)}
               />
-            )}
-            {kind === 'pdf' && allowed('pdf:c') && (
-              <SavePdf id={id} data={sample ?? undefined} modified={edit.modified} />
-            )}
-            <CodeField
-              label="Sample data (JSON)"
-              language="json"
-              value={edit.value.sample}
-              readOnly={!canEdit}
-              onChange={(value) => edit.setValue((v) => ({ ...v, sample: value }))}
-              error={sample ? null : TEMPLATES_CONSOLE_TEXT.sampleInvalid}
-              hint="The data previews and tests are rendered with, e.g. {&quot;name&quot;: &quot;Ada&quot;}"
-            />
-            {problem && (
-              <p className="field-error" role="alert">
-                {problem}
-              </p>
-            )}
-          </section>
-          <Preview state={preview} kind={kind} />
-        </div>
+              {kind === 'pdf' && (
+                <PageOptions
+                  form={edit.value}
+                  readOnly={!canEdit}
+                  modified={edit.modified}
+                  onChange={(page) => edit.setValue((v) => ({ ...v, page }))}
+                />
+              )}
+              {kind === 'pdf' && allowed('pdf:c') && (
+                <SavePdf id={id} data={sample ?? undefined} modified={edit.modified} />
+              )}
+              <CodeField
+                label="Sample data (JSON)"
+                language="json"
+                value={edit.value.sample}
+                readOnly={!canEdit}
+                onChange={(value) => edit.setValue((v) => ({ ...v, sample: value }))}
+                error={sample ? null : TEMPLATES_CONSOLE_TEXT.sampleInvalid}
+                hint="The data previews and tests are rendered with, e.g. {&quot;name&quot;: &quot;Ada&quot;}"
+              />
+              {problem && (
+                <p className="field-error" role="alert">
+                  {problem}
+                </p>
+              )}
+            </section>
+            <Preview state={preview} kind={kind} />
+          </div>
+        </>
       )}
     </RecordScreen>
   )

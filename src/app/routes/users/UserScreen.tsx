@@ -15,6 +15,7 @@ import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
+import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import type { ScreenProps } from '../screens'
@@ -131,69 +132,72 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
       )}
     >
       {(doc) => (
-        <div className="card-columns">
-          <section className="panel" aria-labelledby="profile-heading">
-            <h2 id="profile-heading">Profile</h2>
-            <div className="field">
-              <label htmlFor="user-name">Name</label>
-              <input
-                id="user-name"
-                className="input"
-                disabled={!canEdit}
-                value={edit.value.name}
-                onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="user-email">E-mail</label>
-              <input
-                id="user-email"
-                className="input"
-                type="email"
-                disabled={!canEdit}
-                value={edit.value.email}
-                onChange={(e) => edit.setValue((v) => ({ ...v, email: e.target.value }))}
-              />
-            </div>
-            {ownEmailChanged && (
+        <>
+          {!canEdit && <ReadOnlyNote needed={`users/${id}:u`} action="edit this user" />}
+          <div className="card-columns">
+            <section className="panel" aria-labelledby="profile-heading">
+              <h2 id="profile-heading">Profile</h2>
               <div className="field">
-                <label htmlFor="user-email-password">Current password</label>
+                <label htmlFor="user-name">Name</label>
                 <input
-                  id="user-email-password"
+                  id="user-name"
                   className="input"
-                  type="password"
-                  autoComplete="current-password"
-                  aria-describedby="user-email-password-hint"
-                  value={currentPassword}
-                  onChange={(e) => setCurrentPassword(e.target.value)}
+                  disabled={!canEdit}
+                  value={edit.value.name}
+                  onChange={(e) => edit.setValue((v) => ({ ...v, name: e.target.value }))}
                 />
-                <p id="user-email-password-hint" className="field-hint">
-                  {SECURITY_TEXT.reauthRequired}
-                </p>
               </div>
-            )}
-            <fieldset className="check-list" disabled={!canGroups}>
-              <legend>Groups</legend>
-              {(groups?.docs ?? []).map((g) => (
-                <label key={g._id} className="check-row">
+              <div className="field">
+                <label htmlFor="user-email">E-mail</label>
+                <input
+                  id="user-email"
+                  className="input"
+                  type="email"
+                  disabled={!canEdit}
+                  value={edit.value.email}
+                  onChange={(e) => edit.setValue((v) => ({ ...v, email: e.target.value }))}
+                />
+              </div>
+              {ownEmailChanged && (
+                <div className="field">
+                  <label htmlFor="user-email-password">Current password</label>
                   <input
-                    type="checkbox"
-                    checked={edit.value.groups.includes(g._id)}
-                    onChange={() => toggleGroup(g._id)}
+                    id="user-email-password"
+                    className="input"
+                    type="password"
+                    autoComplete="current-password"
+                    aria-describedby="user-email-password-hint"
+                    value={currentPassword}
+                    onChange={(e) => setCurrentPassword(e.target.value)}
                   />
-                  {text(g.name) || g._id}
-                </label>
-              ))}
-              {groups?.docs.length === 0 && <p className="muted">No groups yet.</p>}
-              {!canGroups && canEdit && (
-                <p className="field-hint">Changing membership needs users/{id}:u and groups:u.</p>
+                  <p id="user-email-password-hint" className="field-hint">
+                    {SECURITY_TEXT.reauthRequired}
+                  </p>
+                </div>
               )}
-            </fieldset>
-          </section>
-          <UserPicture doc={doc} own={own} canEdit={canEdit} />
-          <PasswordCard id={id} email={text(doc.email)} own={own} canEdit={canEdit} />
-          <TotpCard id={id} enabled={doc.totp === true} own={own} canEdit={canEdit} />
-        </div>
+              <fieldset className="check-list" disabled={!canGroups}>
+                <legend>Groups</legend>
+                {(groups?.docs ?? []).map((g) => (
+                  <label key={g._id} className="check-row">
+                    <input
+                      type="checkbox"
+                      checked={edit.value.groups.includes(g._id)}
+                      onChange={() => toggleGroup(g._id)}
+                    />
+                    {text(g.name) || g._id}
+                  </label>
+                ))}
+                {groups?.docs.length === 0 && <p className="muted">No groups yet.</p>}
+                {!canGroups && canEdit && (
+                  <p className="field-hint">Changing membership needs users/{id}:u and groups:u.</p>
+                )}
+              </fieldset>
+            </section>
+            <UserPicture doc={doc} own={own} canEdit={canEdit} />
+            <PasswordCard id={id} email={text(doc.email)} own={own} canEdit={canEdit} />
+            <TotpCard id={id} enabled={doc.totp === true} own={own} canEdit={canEdit} />
+          </div>
+        </>
       )}
     </RecordScreen>
   )

@@ -11,6 +11,7 @@ import { type CallRecord, isValidRoom } from '../../../shared/video'
 import { api } from '../../api/client'
 import { useSession } from '../../session/use-session'
 import type { ScreenProps } from '../screens'
+import { isNetworkError } from '../users/auth-data'
 import { CallView } from './CallView'
 import { type JoinChoice, PreJoin } from './PreJoin'
 import '../../components/ui.css'
@@ -89,11 +90,21 @@ function Lobby() {
   const { user } = useSession()
   const [room, setRoom] = useState('')
   const [calls, setCalls] = useState<CallRecord[] | null>(null)
+  const [callsError, setCallsError] = useState<string | null>(null)
   useEffect(() => {
     api
       .request<CallRecord[]>('/api/video/calls')
       .then(setCalls)
-      .catch(() => setCalls([]))
+      .catch((e: unknown) => {
+        setCalls([])
+        setCallsError(
+          isNetworkError(e) || !navigator.onLine
+            ? VIDEO_TEXT.callsOffline
+            : e instanceof Error
+              ? e.message
+              : String(e),
+        )
+      })
   }, [])
   const valid = isValidRoom(room.trim())
   return (
@@ -125,6 +136,10 @@ function Lobby() {
         <h2>Recent calls</h2>
         {calls === null ? (
           <p className="muted">Loading…</p>
+        ) : callsError ? (
+          <p className="notice" role="status">
+            {callsError}
+          </p>
         ) : calls.length === 0 ? (
           <p className="muted">No calls yet.</p>
         ) : (
