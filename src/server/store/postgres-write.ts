@@ -2,7 +2,7 @@
  * The write half of the PostgreSQL store: one Write applied inside a transaction that already holds
  * the writers' advisory lock (postgres.ts), so reading the current document, checking expectedRev,
  * writing, appending the change row and recording the idempotent response see no interleaving writer.
- * The semantics are sqlite.ts's, step for step; the conformance suite holds both to them.
+ * The semantics are sqlite-write.ts's, step for step; the conformance suite holds both to them.
  */
 import type pg from 'pg'
 import { SERVER_TEXT } from '../../shared/messages'

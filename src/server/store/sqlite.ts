@@ -4,112 +4,32 @@
  * never skips a change that commits later with a smaller seq (the PostgreSQL store must serialise its
  * writers to give the same promise). Each write, its change row and its idempotency record commit in
  * one transaction; single writes made in the same turn of the event loop share it (group-commit.ts),
- * and WAL checkpoints run in a worker thread (checkpointer.ts).
+ * and WAL checkpoints run in a worker thread (checkpointer.ts). Tables and statements:
+ * sqlite-schema.ts; the writes: sqlite-write.ts; here the reads, the change feed and the store's face.
  */
 import crypto from 'node:crypto'
-import Database from 'better-sqlite3'
 import { SERVER_TEXT } from '../../shared/messages'
-import { ApiError, badRequest, conflict, notFound } from '../errors'
-import { startCheckpointer } from './checkpointer'
-import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
-import { groupCommit, type Outcome } from './group-commit'
+import { badRequest } from '../errors'
 import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'
-import { registerQueryFunctions } from './query-regex'
+import { type ChangeRow, openDatabase, prepareStatements, readDoc } from './sqlite-schema'
+import { sqliteWriter } from './sqlite-write'
 import type {
-  Body,
   Change,
   ChangesPage,
   CollectionInfo,
   Doc,
   DocumentStore,
-  EachOutcome,
-  EachWrite,
   ListOptions,
   RawQuery,
   SortSpec,
-  Write,
-  WriteContext,
-  WriteResult,
 } from './types'
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS docs (
-  collection TEXT NOT NULL, id TEXT NOT NULL, rev INTEGER NOT NULL, body TEXT NOT NULL,
-  PRIMARY KEY (collection, id)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS changes (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, collection TEXT NOT NULL, id TEXT NOT NULL, op TEXT NOT NULL,
-  rev INTEGER NOT NULL, doc TEXT, idem_key TEXT, time TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS idempotency (
-  key TEXT NOT NULL, user TEXT NOT NULL, request_hash TEXT NOT NULL, status INTEGER NOT NULL, body TEXT,
-  created TEXT NOT NULL, PRIMARY KEY (key, user)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS secrets (kind TEXT NOT NULL, id TEXT NOT NULL, value TEXT NOT NULL,
-  PRIMARY KEY (kind, id)) WITHOUT ROWID;
-`
-
-/** Stored idempotent responses are kept this long; a client retrying later than this is a new request. */
-const IDEMPOTENCY_TTL_MS = 7 * 24 * 3600 * 1000
 /** Rows a filtered changes() call may examine before it returns a partial page with `more`. */
 const SCAN_FACTOR = 20
 
-interface DocRow {
-  collection: string
-  id: string
-  rev: number
-  body: string
-}
-interface ChangeRow {
-  seq: number
-  collection: string
-  id: string
-  op: 'upsert' | 'delete'
-  rev: number
-  doc: string | null
-  idem_key: string | null
-  time: string
-}
-
 export function openSqliteStore(file: string): DocumentStore {
-  const db = new Database(file)
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = NORMAL')
-  db.pragma('busy_timeout = 5000')
-  // Checkpoints run in a worker thread (checkpointer.ts), not inside a request's COMMIT.
-  const checkpointer = file === ':memory:' || file === '' ? null : startCheckpointer(db, file)
-  db.exec(SCHEMA)
-  registerQueryFunctions(db)
-  if (!db.prepare('SELECT value FROM meta WHERE key = ?').get('epoch')) {
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('epoch', crypto.randomUUID())
-  }
-  db.prepare('DELETE FROM idempotency WHERE created < ?').run(
-    new Date(Date.now() - IDEMPOTENCY_TTL_MS).toISOString(),
-  )
-
-  const stmt = {
-    getDoc: db.prepare<[string, string], DocRow>('SELECT * FROM docs WHERE collection = ? AND id = ?'),
-    insertDoc: db.prepare('INSERT INTO docs (collection, id, rev, body) VALUES (?, ?, ?, ?)'),
-    updateDoc: db.prepare('UPDATE docs SET rev = ?, body = ? WHERE collection = ? AND id = ?'),
-    deleteDoc: db.prepare('DELETE FROM docs WHERE collection = ? AND id = ?'),
-    insertChange: db.prepare(
-      'INSERT INTO changes (collection, id, op, rev, doc, idem_key, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-    getIdem: db.prepare<[string, string], { request_hash: string; status: number; body: string | null }>(
-      'SELECT request_hash, status, body FROM idempotency WHERE key = ? AND user = ?',
-    ),
-    putIdem: db.prepare(
-      'INSERT OR REPLACE INTO idempotency (key, user, request_hash, status, body, created) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    changesAfter: db.prepare<[number, number], ChangeRow>(
-      'SELECT * FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
-    ),
-    headSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM changes'),
-    getSecret: db.prepare<[string, string], { value: string }>(
-      'SELECT value FROM secrets WHERE kind = ? AND id = ?',
-    ),
-    setSecret: db.prepare('INSERT OR REPLACE INTO secrets (kind, id, value) VALUES (?, ?, ?)'),
-    deleteSecret: db.prepare('DELETE FROM secrets WHERE kind = ? AND id = ?'),
-    claimSecret: db.prepare('INSERT OR IGNORE INTO secrets (kind, id, value) VALUES (?, ?, ?)'),
-  }
+  const { db, checkpointer } = openDatabase(file)
+  const stmt = prepareStatements(db)
 
   const listeners = new Set<(changes: Change[]) => void>()
   /** Told of every internal write, inside its transaction: caches of internal documents drop it. */
@@ -125,203 +45,15 @@ export function openSqliteStore(file: string): DocumentStore {
       }
     }
   }
-
-  const readDoc = (collection: string, id: string): Doc | null => {
-    const row = stmt.getDoc.get(collection, id)
-    return row ? (JSON.parse(row.body) as Doc) : null
-  }
-
-  const checkRev = (current: Doc | null, expectedRev: number | undefined) => {
-    if (expectedRev === undefined) return
-    if (!current) throw notFound()
-    if (current._rev !== expectedRev) throw conflict(SERVER_TEXT.revMismatch, { current })
-  }
-
-  /**
-   * Applies one write; must run inside a transaction. The document is serialised once: the same text
-   * goes into its row, its change row, the idempotency record and (as `json`) the response.
-   */
-  const applyOne = (w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
-    const now = new Date().toISOString()
-    const user = ctx.user
-    let status = 200
-    let doc: Doc | null
-    let rev: number
-    let id: string
-    let json: string | undefined
-    if (w.op === 'create') {
-      id = w.id ?? generateId()
-      const existing = readDoc(w.collection, id)
-      if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
-      doc = makeDoc(id, w.body, 1, now, now, user)
-      rev = 1
-      json = JSON.stringify(doc)
-      stmt.insertDoc.run(w.collection, id, rev, json)
-      status = 201
-    } else {
-      id = w.id
-      const current = readDoc(w.collection, id)
-      checkRev(current, w.expectedRev)
-      if (w.op === 'put') {
-        rev = (current?._rev ?? 0) + 1
-        doc = makeDoc(id, w.body, rev, current?._created ?? now, now, user)
-        json = JSON.stringify(doc)
-        if (current) stmt.updateDoc.run(rev, json, w.collection, id)
-        else {
-          stmt.insertDoc.run(w.collection, id, rev, json)
-          status = 201
-        }
-      } else if (w.op === 'patch') {
-        if (!current) throw notFound()
-        rev = current._rev + 1
-        const merged = mergePatch(stripMeta(current), stripMeta(w.body)) as Body
-        doc = makeDoc(id, merged, rev, current._created, now, user)
-        json = JSON.stringify(doc)
-        stmt.updateDoc.run(rev, json, w.collection, id)
-      } else {
-        if (!current) throw notFound()
-        rev = current._rev + 1
-        doc = null
-        stmt.deleteDoc.run(w.collection, id)
-      }
-    }
-    const body = doc ?? { ok: true, _id: id, _rev: rev }
-    if (isInternal(w.collection)) {
-      for (const l of internalListeners) l(w.collection, id)
-    } else {
-      const info = stmt.insertChange.run(
-        w.collection,
-        id,
-        doc ? 'upsert' : 'delete',
-        rev,
-        json ?? null,
-        ctx.idempotencyKey ?? null,
-        now,
-      )
-      out.push({
-        seq: Number(info.lastInsertRowid),
-        collection: w.collection,
-        id,
-        op: doc ? 'upsert' : 'delete',
-        rev,
-        doc,
-        idempotencyKey: ctx.idempotencyKey ?? null,
-        time: now,
-      })
-    }
-    return { status, body, replayed: false, change: out[out.length - 1], json: json ?? JSON.stringify(body) }
-  }
-
-  const replay = (ctx: WriteContext): WriteResult | null => {
-    if (!ctx.idempotencyKey) return null
-    const row = stmt.getIdem.get(ctx.idempotencyKey, ctx.user ?? '')
-    if (!row) return null
-    if (ctx.requestHash && row.request_hash !== ctx.requestHash)
-      throw badRequest(SERVER_TEXT.idempotencyMismatch)
-    return { status: row.status, body: row.body ? JSON.parse(row.body) : null, replayed: true }
-  }
-
-  const remember = (ctx: WriteContext, result: WriteResult) => {
-    if (!ctx.idempotencyKey) return
-    stmt.putIdem.run(
-      ctx.idempotencyKey,
-      ctx.user ?? '',
-      ctx.requestHash ?? '',
-      result.status,
-      result.json ?? JSON.stringify(result.body),
-      new Date().toISOString(),
-    )
-  }
-
-  /** One idempotent write; must run inside a transaction. */
-  const writeOne = (w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
-    const previous = replay(ctx)
-    if (previous) return previous
-    const result = applyOne(w, ctx, out)
-    remember(ctx, result)
-    return result
-  }
-  const writeTx = db.transaction(writeOne)
-
-  const writeManyTx = db.transaction((writes: Write[], ctx: WriteContext, out: Change[]): WriteResult[] => {
-    const previous = replay(ctx)
-    if (previous) {
-      const bodies = Array.isArray(previous.body) ? previous.body : []
-      return bodies.map((body) => ({ status: previous.status, body, replayed: true }))
-    }
-    const results = writes.map((w) => applyOne(w, { user: ctx.user }, out))
-    remember(ctx, { status: results[0]?.status ?? 200, body: results.map((r) => r.body), replayed: false })
-    return results
-  })
-
-  // writeTx called inside a transaction runs as a savepoint (better-sqlite3), so a failed entry rolls
-  // back alone while the outer transaction keeps the others; `kept` says which errors stay with their
-  // entry (the others end the whole transaction).
-  const eachInSavepoint = (kept: (error: unknown) => boolean) =>
-    db.transaction((entries: EachWrite[], out: Change[]) =>
-      entries.map((e): EachOutcome => {
-        const mark = out.length
-        try {
-          return { ok: true, result: writeTx(e.write, e.ctx, out) }
-        } catch (error) {
-          out.length = mark
-          if (!kept(error)) throw error
-          return { ok: false, error }
-        }
-      }),
-    )
-  // Batches: a refused entry (ApiError) is that entry's answer; anything else fails the batch.
-  const writeEachTx = eachInSavepoint((error) => error instanceof ApiError)
-  // Group commit (group-commit.ts): the single writes queued in one turn of the event loop. Any error,
-  // not only an ApiError, stays with its write, as it would have alone — unless SQLite ended the whole
-  // transaction, then the group fails (nothing committed).
-  const groupTx = eachInSavepoint(() => db.inTransaction)
-  // The common case, without a savepoint per write: any error undoes the whole attempt, and the group
-  // is then applied again by groupTx, which gives each write its own outcome. Nothing of the first
-  // attempt was committed or seen (changes are emitted only after a commit), so it leaves no trace.
-  const groupFastTx = db.transaction((entries: EachWrite[], out: Change[]): Outcome<WriteResult>[] =>
-    entries.map((e) => ({ ok: true, result: writeOne(e.write, e.ctx, out) })),
-  )
-  const applyGroup = (entries: EachWrite[], out: Change[]): Outcome<WriteResult>[] => {
-    try {
-      return groupFastTx(entries, out)
-    } catch {
-      out.length = 0
-      return groupTx(entries, out)
-    }
-  }
-  const singles = groupCommit<EachWrite, WriteResult>((entries) => {
-    const out: Change[] = []
-    let outcomes: Outcome<WriteResult>[]
-    if (entries.length === 1) {
-      // Alone: no savepoint, exactly the plain transaction.
-      const e = entries[0]!
-      try {
-        outcomes = [{ ok: true, result: writeTx(e.write, e.ctx, out) }]
-      } catch (error) {
-        out.length = 0
-        outcomes = [{ ok: false, error }]
-      }
-    } else outcomes = applyGroup(entries, out)
-    emit(out)
-    return outcomes
-  })
-
-  const clearTx = db.transaction(
-    (collection: string, ctx: WriteContext, out: Change[], check?: (ids: string[]) => void): WriteResult => {
-      const previous = replay(ctx)
-      if (previous) return previous
-      const ids = db
-        .prepare<[string], { id: string }>('SELECT id FROM docs WHERE collection = ?')
-        .all(collection)
-        .map((r) => r.id)
-      check?.(ids)
-      for (const id of ids) applyOne({ op: 'delete', collection, id }, ctx, out)
-      const result: WriteResult = { status: 200, body: { ok: true, deleted: ids.length }, replayed: false }
-      remember(ctx, result)
-      return result
+  const writer = sqliteWriter(
+    db,
+    stmt,
+    (collection, id) => {
+      for (const l of internalListeners) l(collection, id)
     },
+    emit,
   )
+  const { singles } = writer
 
   const toChange = (r: ChangeRow): Change => ({
     seq: r.seq,
@@ -369,7 +101,7 @@ export function openSqliteStore(file: string): DocumentStore {
       return epoch
     },
     async get(collection, id) {
-      return readDoc(collection, id)
+      return readDoc(stmt, collection, id)
     },
     async getJson(collection, id) {
       const row = stmt.getDoc.get(collection, id)
@@ -389,26 +121,13 @@ export function openSqliteStore(file: string): DocumentStore {
       return singles.push({ write: w, ctx })
     },
     async writeMany(writes, ctx) {
-      // Queued single writes were made first: they commit first.
-      singles.flush()
-      const out: Change[] = []
-      const results = writeManyTx(writes, ctx, out)
-      emit(out)
-      return results
+      return writer.writeMany(writes, ctx)
     },
     async writeEach(entries) {
-      singles.flush()
-      const out: Change[] = []
-      const outcomes = writeEachTx(entries, out)
-      emit(out)
-      return outcomes
+      return writer.writeEach(entries)
     },
     async clear(collection, ctx, check) {
-      singles.flush()
-      const out: Change[] = []
-      const result = clearTx(collection, ctx, out, check)
-      emit(out)
-      return result
+      return writer.clear(collection, ctx, check)
     },
     async changes(after, limit, accept, maxBytes = Infinity) {
       const changes: Change[] = []

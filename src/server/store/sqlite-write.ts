@@ -1,0 +1,250 @@
+/**
+ * The write half of the SQLite store: one Write applied inside a transaction, and the transactions
+ * built on it for a single write, a batch (all or nothing, or one outcome per entry), the single writes
+ * of one event-loop turn (group-commit.ts) and clearing a collection. Changes are handed to `emit` only
+ * after their COMMIT. postgres-write.ts gives the same semantics; the conformance suite holds both.
+ */
+import type Database from 'better-sqlite3'
+import { SERVER_TEXT } from '../../shared/messages'
+import { ApiError, badRequest, conflict, notFound } from '../errors'
+import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
+import { type GroupCommit, groupCommit, type Outcome } from './group-commit'
+import { readDoc, type Statements } from './sqlite-schema'
+import type { Body, Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
+
+export interface SqliteWriter {
+  /** Single writes, committed together per turn of the event loop. */
+  singles: GroupCommit<EachWrite, WriteResult>
+  writeMany(writes: Write[], ctx: WriteContext): WriteResult[]
+  writeEach(entries: EachWrite[]): EachOutcome[]
+  clear(collection: string, ctx: WriteContext, check?: (ids: string[]) => void): WriteResult
+}
+
+/**
+ * `internalWrite` is told of every internal write, inside its transaction; `emit` gets the changes of
+ * each committed transaction.
+ */
+export function sqliteWriter(
+  db: Database.Database,
+  stmt: Statements,
+  internalWrite: (collection: string, id: string) => void,
+  emit: (changes: Change[]) => void,
+): SqliteWriter {
+  const checkRev = (current: Doc | null, expectedRev: number | undefined) => {
+    if (expectedRev === undefined) return
+    if (!current) throw notFound()
+    if (current._rev !== expectedRev) throw conflict(SERVER_TEXT.revMismatch, { current })
+  }
+
+  /**
+   * Applies one write; must run inside a transaction. The document is serialised once: the same text
+   * goes into its row, its change row, the idempotency record and (as `json`) the response.
+   */
+  const applyOne = (w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
+    const now = new Date().toISOString()
+    const user = ctx.user
+    let status = 200
+    let doc: Doc | null
+    let rev: number
+    let id: string
+    let json: string | undefined
+    if (w.op === 'create') {
+      id = w.id ?? generateId()
+      const existing = readDoc(stmt, w.collection, id)
+      if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
+      doc = makeDoc(id, w.body, 1, now, now, user)
+      rev = 1
+      json = JSON.stringify(doc)
+      stmt.insertDoc.run(w.collection, id, rev, json)
+      status = 201
+    } else {
+      id = w.id
+      const current = readDoc(stmt, w.collection, id)
+      checkRev(current, w.expectedRev)
+      if (w.op === 'put') {
+        rev = (current?._rev ?? 0) + 1
+        doc = makeDoc(id, w.body, rev, current?._created ?? now, now, user)
+        json = JSON.stringify(doc)
+        if (current) stmt.updateDoc.run(rev, json, w.collection, id)
+        else {
+          stmt.insertDoc.run(w.collection, id, rev, json)
+          status = 201
+        }
+      } else if (w.op === 'patch') {
+        if (!current) throw notFound()
+        rev = current._rev + 1
+        const merged = mergePatch(stripMeta(current), stripMeta(w.body)) as Body
+        doc = makeDoc(id, merged, rev, current._created, now, user)
+        json = JSON.stringify(doc)
+        stmt.updateDoc.run(rev, json, w.collection, id)
+      } else {
+        if (!current) throw notFound()
+        rev = current._rev + 1
+        doc = null
+        stmt.deleteDoc.run(w.collection, id)
+      }
+    }
+    const body = doc ?? { ok: true, _id: id, _rev: rev }
+    if (isInternal(w.collection)) {
+      internalWrite(w.collection, id)
+    } else {
+      const info = stmt.insertChange.run(
+        w.collection,
+        id,
+        doc ? 'upsert' : 'delete',
+        rev,
+        json ?? null,
+        ctx.idempotencyKey ?? null,
+        now,
+      )
+      out.push({
+        seq: Number(info.lastInsertRowid),
+        collection: w.collection,
+        id,
+        op: doc ? 'upsert' : 'delete',
+        rev,
+        doc,
+        idempotencyKey: ctx.idempotencyKey ?? null,
+        time: now,
+      })
+    }
+    return { status, body, replayed: false, change: out[out.length - 1], json: json ?? JSON.stringify(body) }
+  }
+
+  const replay = (ctx: WriteContext): WriteResult | null => {
+    if (!ctx.idempotencyKey) return null
+    const row = stmt.getIdem.get(ctx.idempotencyKey, ctx.user ?? '')
+    if (!row) return null
+    if (ctx.requestHash && row.request_hash !== ctx.requestHash)
+      throw badRequest(SERVER_TEXT.idempotencyMismatch)
+    return { status: row.status, body: row.body ? JSON.parse(row.body) : null, replayed: true }
+  }
+
+  const remember = (ctx: WriteContext, result: WriteResult) => {
+    if (!ctx.idempotencyKey) return
+    stmt.putIdem.run(
+      ctx.idempotencyKey,
+      ctx.user ?? '',
+      ctx.requestHash ?? '',
+      result.status,
+      result.json ?? JSON.stringify(result.body),
+      new Date().toISOString(),
+    )
+  }
+
+  /** One idempotent write; must run inside a transaction. */
+  const writeOne = (w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
+    const previous = replay(ctx)
+    if (previous) return previous
+    const result = applyOne(w, ctx, out)
+    remember(ctx, result)
+    return result
+  }
+  const writeTx = db.transaction(writeOne)
+
+  const writeManyTx = db.transaction((writes: Write[], ctx: WriteContext, out: Change[]): WriteResult[] => {
+    const previous = replay(ctx)
+    if (previous) {
+      const bodies = Array.isArray(previous.body) ? previous.body : []
+      return bodies.map((body) => ({ status: previous.status, body, replayed: true }))
+    }
+    const results = writes.map((w) => applyOne(w, { user: ctx.user }, out))
+    remember(ctx, { status: results[0]?.status ?? 200, body: results.map((r) => r.body), replayed: false })
+    return results
+  })
+
+  // writeTx called inside a transaction runs as a savepoint (better-sqlite3), so a failed entry rolls
+  // back alone while the outer transaction keeps the others; `kept` says which errors stay with their
+  // entry (the others end the whole transaction).
+  const eachInSavepoint = (kept: (error: unknown) => boolean) =>
+    db.transaction((entries: EachWrite[], out: Change[]) =>
+      entries.map((e): EachOutcome => {
+        const mark = out.length
+        try {
+          return { ok: true, result: writeTx(e.write, e.ctx, out) }
+        } catch (error) {
+          out.length = mark
+          if (!kept(error)) throw error
+          return { ok: false, error }
+        }
+      }),
+    )
+  // Batches: a refused entry (ApiError) is that entry's answer; anything else fails the batch.
+  const writeEachTx = eachInSavepoint((error) => error instanceof ApiError)
+  // Group commit (group-commit.ts): the single writes queued in one turn of the event loop. Any error,
+  // not only an ApiError, stays with its write, as it would have alone — unless SQLite ended the whole
+  // transaction, then the group fails (nothing committed).
+  const groupTx = eachInSavepoint(() => db.inTransaction)
+  // The common case, without a savepoint per write: any error undoes the whole attempt, and the group
+  // is then applied again by groupTx, which gives each write its own outcome. Nothing of the first
+  // attempt was committed or seen (changes are emitted only after a commit), so it leaves no trace.
+  const groupFastTx = db.transaction((entries: EachWrite[], out: Change[]): Outcome<WriteResult>[] =>
+    entries.map((e) => ({ ok: true, result: writeOne(e.write, e.ctx, out) })),
+  )
+  const applyGroup = (entries: EachWrite[], out: Change[]): Outcome<WriteResult>[] => {
+    try {
+      return groupFastTx(entries, out)
+    } catch {
+      out.length = 0
+      return groupTx(entries, out)
+    }
+  }
+  const singles = groupCommit<EachWrite, WriteResult>((entries) => {
+    const out: Change[] = []
+    let outcomes: Outcome<WriteResult>[]
+    if (entries.length === 1) {
+      // Alone: no savepoint, exactly the plain transaction.
+      const e = entries[0]!
+      try {
+        outcomes = [{ ok: true, result: writeTx(e.write, e.ctx, out) }]
+      } catch (error) {
+        out.length = 0
+        outcomes = [{ ok: false, error }]
+      }
+    } else outcomes = applyGroup(entries, out)
+    emit(out)
+    return outcomes
+  })
+
+  const clearTx = db.transaction(
+    (collection: string, ctx: WriteContext, out: Change[], check?: (ids: string[]) => void): WriteResult => {
+      const previous = replay(ctx)
+      if (previous) return previous
+      const ids = db
+        .prepare<[string], { id: string }>('SELECT id FROM docs WHERE collection = ?')
+        .all(collection)
+        .map((r) => r.id)
+      check?.(ids)
+      for (const id of ids) applyOne({ op: 'delete', collection, id }, ctx, out)
+      const result: WriteResult = { status: 200, body: { ok: true, deleted: ids.length }, replayed: false }
+      remember(ctx, result)
+      return result
+    },
+  )
+
+  return {
+    singles,
+    writeMany(writes, ctx) {
+      // Queued single writes were made first: they commit first.
+      singles.flush()
+      const out: Change[] = []
+      const results = writeManyTx(writes, ctx, out)
+      emit(out)
+      return results
+    },
+    writeEach(entries) {
+      singles.flush()
+      const out: Change[] = []
+      const outcomes = writeEachTx(entries, out)
+      emit(out)
+      return outcomes
+    },
+    clear(collection, ctx, check) {
+      singles.flush()
+      const out: Change[] = []
+      const result = clearTx(collection, ctx, out, check)
+      emit(out)
+      return result
+    },
+  }
+}
