@@ -4,6 +4,7 @@
  * while /api is also proxied so relative calls keep working.
  */
 import react from '@vitejs/plugin-react'
+import type { CodeSplittingGroup } from 'rolldown'
 import { build, defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
@@ -34,19 +35,78 @@ export default defineConfig(({ command }) => ({
  *   would pull every area in). They import only constants and plural, so no recursive capture is needed;
  * - `first`: every other module of the entry's static closure (`$initial`) in one chunk: fewer files
  *   and one gzip dictionary instead of ~25 small chunks with their import/export glue.
- * Everything else (the console, screens, libraries) keeps Rolldown's automatic chunks.
+ * Then what a logged-in start fetches, in a few files instead of ~80 (docs/performance.md "3. Offline
+ * cold start": offline, each file is one round trip through the service worker, ~5 ms each on a
+ * loaded machine):
+ * - `console`: what Entry.tsx loadConsole() imports (App, the feedback parts, the sync session, the
+ *   Shell) with everything they import that `first` does not hold, plus every lucide icon the screens
+ *   use (they were ~15 chunks of a few hundred bytes each; all of them gzip to a few KiB);
+ * - `table`: the virtualized table and @tanstack/virtual, for every list screen;
+ * - `data` / `lists` (screenGroups): the Database screens' own modules, and what of their closure other
+ *   screens import too, so a Users or Reports screen does not fetch the Database editor.
+ * The rest (the other screens, the editors, charts, PDF, forms and schema libraries, which are dynamic
+ * imports of the screens that use them) keeps Rolldown's automatic chunks.
  * tests/shared/first-load-bundle.test.ts checks what stays out of the first load.
  */
+const CONSOLE_ROOTS =
+  /src[\\/]app[\\/](App\.tsx|feedback[\\/]shell-parts\.tsx|data[\\/]sync-session\.ts|shell[\\/]Shell\.tsx)$/
+const ICONS = /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/
+const TABLE =
+  /node_modules[\\/]@tanstack[\\/](react-virtual|virtual-core)[\\/]|src[\\/]app[\\/]components[\\/]VirtualTable\.tsx$/
+const DATA_ROOTS = /src[\\/]app[\\/]routes[\\/]data[\\/](DataEditorScreen|DatabaseScreen)\.tsx$/
+
+type ModuleGraph = Parameters<Extract<CodeSplittingGroup['name'], (...args: never[]) => unknown>>[1]
+
+/**
+ * The Database screens' static closure (what console and first do not already hold), in two chunks:
+ * `data`, the modules only those screens reach, and `lists`, the ones other screens import too (the
+ * read-only note, sync marker, bulk delete, CSV export …). So a start on /data/{name} fetches two
+ * chunks instead of ~30, and the Users or Reports screen fetches the list pieces, not the Database editor.
+ */
+function screenGroups(roots: RegExp) {
+  const reached = new Map<string, boolean>()
+  const own = new Map<string, boolean>()
+  // Reached: a root, or statically imported by a reached module. Walked up through the importers (the
+  // chunking context has no module list); a module in a cycle counts as not reached while it is being
+  // looked at, and a module in the closure that this misses stays in Rolldown's automatic chunks.
+  const isReached = (graph: ModuleGraph, id: string): boolean => {
+    const known = reached.get(id)
+    if (known !== undefined) return known
+    reached.set(id, false)
+    const result =
+      roots.test(id) || (graph.getModuleInfo(id)?.importers ?? []).some((i) => isReached(graph, i))
+    reached.set(id, result)
+    return result
+  }
+  // Only the screens reach it: a root, or every importer (static or dynamic) is theirs. A cycle counts as
+  // shared while it is being looked at, which can only send a module to `lists`.
+  const isOwn = (graph: ModuleGraph, id: string): boolean => {
+    const known = own.get(id)
+    if (known !== undefined) return known
+    own.set(id, false)
+    const info = graph.getModuleInfo(id)
+    const importers = [...(info?.importers ?? []), ...(info?.dynamicImporters ?? [])]
+    const result = roots.test(id) || (importers.length > 0 && importers.every((i) => isOwn(graph, i)))
+    own.set(id, result)
+    return result
+  }
+  return (id: string, graph: ModuleGraph) =>
+    isReached(graph, id) ? (isOwn(graph, id) ? 'data' : 'lists') : null
+}
+
 function chunkGroups() {
   return [
-    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 6 },
     {
       name: (id: string) => `messages-${/messages[\\/](\w+)\.ts$/.exec(id)?.[1] ?? 'other'}`,
       test: /src[\\/]shared[\\/]messages[\\/]/,
       includeDependenciesRecursively: false,
-      priority: 2,
+      priority: 5,
     },
-    { name: 'first', tags: ['$initial' as const], priority: 1 },
+    { name: 'first', tags: ['$initial' as const], priority: 4 },
+    { name: 'console', test: (id: string) => CONSOLE_ROOTS.test(id) || ICONS.test(id), priority: 3 },
+    { name: 'table', test: TABLE, priority: 2 },
+    { name: screenGroups(DATA_ROOTS), includeDependenciesRecursively: false, priority: 1 },
   ]
 }
 

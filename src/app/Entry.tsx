@@ -17,7 +17,7 @@ import { prefetchFirstScreen } from './data/first-screen'
 import { ROUTER_BASE } from './env'
 import { SiteInstallPrompt } from './feedback/SiteInstallPrompt'
 import { AppRoutes, Shell } from './routes/AppRoutes'
-import { Database as DatabaseScreen, Editor as EditorScreen } from './routes/data'
+import { Database as DatabaseScreen, preloadEditor } from './routes/data'
 import { matchRoute } from './routes/table'
 import { sessionStore } from './session/session'
 import { useSession } from './session/use-session'
@@ -31,9 +31,9 @@ let loaded: typeof import('./App') | null = null
  * console instead of after it has rendered the route, and waited for with it: the route then renders
  * them at once, without suspending (issue 20, docs/performance.md "3. Offline cold start").
  */
-const START_SCREENS: Record<string, () => Promise<unknown>> = {
+const START_SCREENS: Record<string, (rest: string | undefined) => Promise<unknown>> = {
   data: () => DatabaseScreen.preload(),
-  'data-editor': () => EditorScreen.preload(),
+  'data-editor': (rest) => preloadEditor(rest),
 }
 
 /** Loads the console once; main.tsx starts it before the first render for every page but the login. */
@@ -45,7 +45,7 @@ export function loadConsole(): Promise<typeof import('./App')> {
     import('./feedback/shell-parts'),
     import('./data/sync-session'),
     Shell.preload(),
-    START_SCREENS[screenOf(location.pathname)]?.().catch(() => undefined),
+    startScreen(location.pathname),
   ]).then(async ([app, feedback, sync]) => {
     feedback.wireFeedback() // feedback: error reporting, toasts seam, websocket on login
     // The engine and the page's database connection start now, not after the first render's effects:
@@ -67,8 +67,7 @@ let firstRows: Promise<unknown> | undefined
  * by main.tsx once the stored session is restored.
  */
 export function readStartScreen(pathname: string): void {
-  const path = pathname.startsWith(ROUTER_BASE) ? pathname.slice(ROUTER_BASE.length) || '/' : pathname
-  const { route, params } = matchRoute(path)
+  const { route, params } = routeOf(pathname)
   const name = params.rest ?? ''
   const { status, user } = sessionStore.get()
   if (route.screen !== 'data-editor' || !name || name.includes('/') || status !== 'authenticated' || !user)
@@ -102,10 +101,21 @@ function Console() {
   return app ? <app.App /> : <Splash />
 }
 
+/** The route of a browser pathname (with the router base). */
+function routeOf(pathname: string): ReturnType<typeof matchRoute> {
+  const path = pathname.startsWith(ROUTER_BASE) ? pathname.slice(ROUTER_BASE.length) || '/' : pathname
+  return matchRoute(path)
+}
+
 /** The screen of a browser pathname (with the router base). */
 function screenOf(pathname: string): string {
-  const path = pathname.startsWith(ROUTER_BASE) ? pathname.slice(ROUTER_BASE.length) || '/' : pathname
-  return matchRoute(path).route.screen
+  return routeOf(pathname).route.screen
+}
+
+/** The start screen's chunks, if it is one of START_SCREENS; a failure is left to its route to retry. */
+function startScreen(pathname: string): Promise<unknown> | undefined {
+  const { route, params } = routeOf(pathname)
+  return START_SCREENS[route.screen]?.(params.rest).catch(() => undefined)
 }
 
 /** Whether a browser pathname (with the router base) is the login route. */

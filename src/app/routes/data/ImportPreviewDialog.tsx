@@ -10,7 +10,15 @@ import { TRANSFER_TEXT } from '../../../shared/messages'
 import { preview as cellPreview } from '../../components/format'
 import '../../feedback/feedback.css'
 import type { ImportPreview } from './import.worker'
-import { delimiterName } from './import-parse'
+
+/**
+ * The delimiter as people call it, for the preview. Here, not in import-parse.ts: that module imports
+ * papaparse, which then came with the Database screen into every page that opened it (papaparse belongs
+ * to the import worker and the CSV export's lazy chunk only; issue 20, cold start).
+ */
+function delimiterName(d: string | null): string {
+  return d === null ? '' : (TRANSFER_TEXT.delimiterNames[d] ?? d)
+}
 
 export function ImportPreviewDialog({
   preview,

@@ -7,7 +7,6 @@
  * out either way (transfer.ts stripServerFields).
  */
 import Papa from 'papaparse'
-import { TRANSFER_TEXT } from '../../../shared/messages'
 import { cellValue } from '../../components/csv'
 import { parseJsonImport, stripServerFields } from './transfer'
 
@@ -68,9 +67,4 @@ export function columnTypes(
     }
   }
   return [...types].map(([name, type]) => ({ name, type }))
-}
-
-/** The delimiter as people call it, for the preview. */
-export function delimiterName(d: string | null): string {
-  return d === null ? '' : (TRANSFER_TEXT.delimiterNames[d] ?? d)
 }

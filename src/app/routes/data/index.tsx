@@ -10,6 +10,19 @@ import type { ScreenProps } from '../screens'
 // render without suspending (issue 20, docs/performance.md "3. Offline cold start").
 export const Database = preloadable(async () => (await import('./DatabaseScreen')).DatabaseScreen)
 export const Editor = preloadable(async () => (await import('./DataEditorScreen')).DataEditorScreen)
+/**
+ * One document's screen, its own chunk: its JSON editor, form and schema validation
+ * (@cfworker/json-schema) are not on a collection's start path. DataEditorScreen renders it; an
+ * offline start on a document fetches it with the editor (preloadEditor), a collection fetches it once
+ * its first rows are shown, so opening a row does not wait for it either.
+ */
+export const Document = preloadable(async () => (await import('./DocumentScreen')).DocumentScreen)
+
+/** The Database editor's chunks for a start path's route rest (`{collection}` or `{collection}/{id}`). */
+export function preloadEditor(rest: string | undefined): Promise<unknown> {
+  const isDocument = (rest ?? '').includes('/')
+  return Promise.all([Editor.preload(), isDocument ? Document.preload() : undefined])
+}
 
 export function Loading() {
   return (
