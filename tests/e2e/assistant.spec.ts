@@ -3,10 +3,11 @@
  * OpenAI-compatible peer (tests/helpers/openai-peer.ts) that answers with a <think> block.
  */
 
-import { AI_TEXT, UI_TEXT } from '../../src/shared/messages'
+import { AI_TEXT, AUTH_SCREENS_TEXT, UI_TEXT } from '../../src/shared/messages'
 import { type OpenAiPeer, startOpenAiPeer } from '../helpers/openai-peer'
 import { test as base, expect, openLoggedIn } from './fixtures'
 import { Shell } from './pages/shell'
+import { startSocketProxy } from './socket-proxy'
 import { WIDTHS } from './widths'
 
 const test = base.extend<object, { peer: OpenAiPeer }>({
@@ -43,6 +44,8 @@ for (const { name, viewport } of WIDTHS) {
 
       const popup = page.getByRole('dialog', { name: `Power by ${new URL(peer.url).host} (tiny-test)` })
       await expect(popup).toBeVisible()
+      // On a phone the entry sits in the drawer, which closes as it does for the other entries.
+      if (name === 'phone') await expect(shell.sidebar).toBeHidden()
       const input = popup.getByPlaceholder(UI_TEXT.assistantPlaceholder)
 
       // Blank input is not sent.
@@ -110,5 +113,28 @@ test('shows the upstream failure in the chat', async ({ page, server, peer }) =>
     ).toBeVisible()
   } finally {
     peer.failWith = null
+  }
+})
+
+test('with the server out of reach, the chat says it needs a connection to the server', async ({
+  page,
+  server,
+}) => {
+  const token = await server.login()
+  const proxy = await startSocketProxy(server.url)
+  try {
+    await openLoggedIn(page, proxy.via(server), token, '/')
+    await page.getByRole('button', { name: 'AI Assistant' }).click()
+    const input = page.getByPlaceholder(UI_TEXT.assistantPlaceholder)
+    await expect(input).toBeVisible()
+    // A real cut (navigator.onLine stays true): the question's fetch fails with a TypeError.
+    proxy.offline = true
+    await input.fill('Are you there?')
+    await input.press('Enter')
+    const alert = page.getByRole('alert').filter({ hasText: AUTH_SCREENS_TEXT.needsNetwork(AI_TEXT.title) })
+    await expect(alert).toBeVisible()
+    await expect(alert).not.toContainText('Failed to fetch')
+  } finally {
+    await proxy.close()
   }
 })

@@ -227,9 +227,16 @@ test('narrow screens: the table scrolls sideways and the editor stacks (375 px)'
 }) => {
   const token = await server.login()
   await page.setViewportSize({ width: 375, height: 740 })
-  await openLoggedIn(page, server, token, '/data/contacts')
+  await openLoggedIn(page, server, token, '/data')
   await engineReady(page)
   const db = new DatabasePage(page)
+  // The "New collection" card's Create button stays inside the card (the input may shrink).
+  const card = page.locator('form.inline-form')
+  await expect(card).toBeVisible()
+  const cardBox = (await card.boundingBox())!
+  const createBox = (await card.getByRole('button', { name: 'Create' }).boundingBox())!
+  expect(createBox.x + createBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width)
+  await db.collection('contacts').click()
   await expect(db.row('contact-0001')).toBeVisible()
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
   await db.closeToasts()

@@ -4,7 +4,9 @@
  * shows them through visibleMessages(). Errors of a question are shown in the chat, not as toasts:
  * the user is looking at the chat.
  */
+import { AI_TEXT } from '../../shared/messages'
 import { api } from '../api/client'
+import { onlineOnlyError } from '../routes/users/auth-data'
 import { type ChatMessage, viewingPath } from './strip'
 
 export interface AssistantInfo {
@@ -42,7 +44,8 @@ const set = (patch: Partial<AssistantState>) => {
   state = { ...state, ...patch }
   for (const l of listeners) l()
 }
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
+/** The server's message, or the shared "needs a connection to the server" text when it is out of reach. */
+const messageOf = (e: unknown) => onlineOnlyError(AI_TEXT.title, e)
 
 async function load() {
   const gen = generation

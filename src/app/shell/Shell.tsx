@@ -1,7 +1,8 @@
 /**
  * The shell around every page that has one (SPEC §2): sidebar (logged-in users only), toolbar, the
  * page, and the footer unless the route turns it off. The sidebar's collapsed state is remembered
- * locally; on a narrow screen the sidebar is a drawer that the menu button opens and navigation closes.
+ * locally; on a narrow screen the sidebar is a drawer that the menu button opens and navigation (or
+ * an entry such as the assistant) closes.
  */
 import { type CSSProperties, type ReactNode, useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
@@ -73,7 +74,11 @@ export function Shell({ route, chrome, children }: ShellProps) {
       </a>
       {withSidebar && (
         <>
-          <Sidebar collapsed={showCollapsed} onExpand={() => setCollapsedRemembered(false)} />
+          <Sidebar
+            collapsed={showCollapsed}
+            onExpand={() => setCollapsedRemembered(false)}
+            onAction={() => setMobileOpen(false)}
+          />
           {narrow && mobileOpen && (
             <div className="scrim" aria-hidden="true" onClick={() => setMobileOpen(false)} />
           )}

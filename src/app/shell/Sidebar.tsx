@@ -13,9 +13,11 @@ import { useSlots } from './slots'
 interface SidebarProps {
   collapsed: boolean
   onExpand: () => void
+  /** An entry that opens something without navigating (the assistant): the phone drawer closes. */
+  onAction: () => void
 }
 
-export function Sidebar({ collapsed, onExpand }: SidebarProps) {
+export function Sidebar({ collapsed, onExpand, onAction }: SidebarProps) {
   const { permissions } = useSession()
   const site = useSite()
   const [path] = useLocation()
@@ -36,7 +38,14 @@ export function Sidebar({ collapsed, onExpand }: SidebarProps) {
       <nav aria-label="Main" className="sidebar-nav">
         <ul>
           {items.map((item) => (
-            <Entry key={item.key} item={item} path={path} collapsed={collapsed} onExpand={onExpand} />
+            <Entry
+              key={item.key}
+              item={item}
+              path={path}
+              collapsed={collapsed}
+              onExpand={onExpand}
+              onAction={onAction}
+            />
           ))}
         </ul>
       </nav>
@@ -49,9 +58,10 @@ interface EntryProps {
   path: string
   collapsed: boolean
   onExpand: () => void
+  onAction: () => void
 }
 
-function Entry({ item, path, collapsed, onExpand }: EntryProps) {
+function Entry({ item, path, collapsed, onExpand, onAction }: EntryProps) {
   const { openAssistant } = useSlots()
   const Icon = item.icon
   const children = item.children?.filter((c) => !c.hidden) ?? []
@@ -71,7 +81,15 @@ function Entry({ item, path, collapsed, onExpand }: EntryProps) {
   if (item.action === 'assistant') {
     return (
       <li>
-        <button type="button" className="nav-item" title={item.title} onClick={openAssistant}>
+        <button
+          type="button"
+          className="nav-item"
+          title={item.title}
+          onClick={() => {
+            onAction()
+            openAssistant()
+          }}
+        >
           {body}
         </button>
       </li>
@@ -121,7 +139,14 @@ function Entry({ item, path, collapsed, onExpand }: EntryProps) {
       </button>
       <ul id={listId} className="nav-children" hidden={!open || collapsed}>
         {children.map((child) => (
-          <Entry key={child.key} item={child} path={path} collapsed={collapsed} onExpand={onExpand} />
+          <Entry
+            key={child.key}
+            item={child}
+            path={path}
+            collapsed={collapsed}
+            onExpand={onExpand}
+            onAction={onAction}
+          />
         ))}
       </ul>
     </li>

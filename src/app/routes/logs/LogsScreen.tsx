@@ -8,7 +8,7 @@ import { CloudOff, Pause, Play, Trash2 } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import type { LogRow } from '../../../db/types'
 import { LOG_LEVELS } from '../../../shared/constants'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import { SCREENS_TEXT, STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import { runBatches } from '../../components/batches'
 import { preview } from '../../components/format'
 import { prettyJson } from '../../components/json-text'
@@ -20,6 +20,7 @@ import { DeniedButton } from '../../session/ReadOnly'
 import { useWriteRefusal } from '../../session/use-can'
 import { usePageTitle } from '../../shell/page-chrome'
 import { useNarrow } from '../../shell/use-narrow'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import {
   EMPTY_LOG_FILTER,
   type LogFilter,
@@ -75,6 +76,7 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
 
   // Clearing deletes lines: without logs/{channel}:d the button stays, disabled, saying why (issue 11).
   const clearRefused = useWriteRefusal()('delete', collection)
+  const reachable = useServerReachable()
 
   const pause = () => setPausedAt(lines?.[0]?.time ?? new Date().toISOString())
 
@@ -91,7 +93,10 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
       (id) => mutate.delete(collection, id),
       () => {},
     )
-    notifyDeleted(result.done, ids.length)
+    // Out of reach the deletes only reached the outbox: say they go out later, as Storage does.
+    if (!reachable && result.done === ids.length) {
+      toast.warning(STORAGE_BROWSER_TEXT.queued(`Deleting ${countOf(ids.length, 'log line')}`))
+    } else notifyDeleted(result.done, ids.length)
     setOpen(null)
   }
 
