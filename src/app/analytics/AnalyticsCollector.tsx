@@ -2,10 +2,13 @@
  * Mounted once beside every console page (App.tsx overlays): records a visit for each route the tab
  * shows, and starts the tab's speed test once the user is logged in. The first view's referrer is the
  * page that linked here; later views are moves inside the console, not referrals, and send none.
+ * The view is recorded after the first paint (the collector's first sessionStorage read is slow on a
+ * cold tab, issue 20), in order and never dropped: a page left before then records it on pagehide.
  */
 import { useEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
 import { SPEED_TEST_START_DELAY_MS } from '../../shared/constants'
+import { afterFirstPaint } from '../after-paint'
 import { ROUTER_BASE } from '../env'
 import { useSession } from '../session/use-session'
 import { consoleCollector, consoleSpeedTest } from './console'
@@ -20,7 +23,7 @@ export function AnalyticsCollector() {
     if (last.current === path) return
     const referrer = last.current === null ? document.referrer : ''
     last.current = path
-    void consoleCollector()?.pageView(path, referrer)
+    afterFirstPaint(() => void consoleCollector()?.pageView(path, referrer))
   }, [location])
 
   useEffect(() => {

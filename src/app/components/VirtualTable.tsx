@@ -39,16 +39,30 @@ export interface VirtualTableProps<T> {
 
 const CHECK_WIDTH = 44
 
+/**
+ * The grid's size before it is measured, as ui.css caps it (.vt max-height, phone and wider, less its
+ * 2 px border): the first commit then already holds the rows in view instead of none, and a screen that
+ * opens on a table renders once rather than again after the measure (issue 20, docs/performance.md
+ * "3. Offline cold start"). The real size replaces it in a layout effect, before the first paint.
+ */
+function firstRect(): { width: number; height: number } {
+  const { innerWidth: width, innerHeight: height } = window
+  const cap = width < 576 ? Math.max(300, height - 340) : Math.max(320, height - 300)
+  return { width, height: cap - 2 }
+}
+
 export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const { rowCount, rowAt, rowKey, columns, sort, selected, onRange, rowHeight = 40 } = props
   const scrollRef = useRef<HTMLDivElement>(null)
   const [focused, setFocused] = useState(0)
   const selectable = !!selected
+  const [initialRect] = useState(firstRect)
   const virtualizer = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: 10,
+    initialRect,
   })
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index ?? 0
