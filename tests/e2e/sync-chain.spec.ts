@@ -55,6 +55,8 @@ test('create → update → delete offline ends deleted on the server with one t
   await db.confirm(deleteButtonText(1))
   await expect(db.heading).toHaveText(name)
   await expect(db.row('ui-doc')).toHaveCount(0)
+  // The delete too is on this device only, and its toast says so.
+  await expect(db.toasts.filter({ hasText: SCREENS_TEXT.deletedOffline(1) }).last()).toBeVisible()
 
   // As fast as it gets: three writes fired together, in order.
   const fast = await page.evaluate(async (c) => {

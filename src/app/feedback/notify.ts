@@ -39,9 +39,16 @@ export function confirmDiscard(): Promise<boolean> {
   })
 }
 
-/** After deleting `done` of `total`: "Deleted N item(s)" (success) or "Deleted X/Y items" (warning). */
-export function notifyDeleted(done: number, total: number): void {
-  if (done >= total) toast.success(deletedToast(done))
+/**
+ * After deleting `done` of `total`: "Deleted N item(s)" (success) or "Deleted X/Y items" (warning).
+ * Offline the deletes only reached the outbox: the toast says so, as the save toast does.
+ */
+export function notifyDeleted(
+  done: number,
+  total: number,
+  online = typeof navigator === 'undefined' || navigator.onLine,
+): void {
+  if (done >= total) toast.success(online ? deletedToast(done) : SCREENS_TEXT.deletedOffline(done))
   else toast.warning(deletedPartialToast(done, total))
 }
 

@@ -1,6 +1,7 @@
 // Collections, queries, logs, the Database/Settings screens, batch and import/export.
 // One definition of each text; src/shared/messages.ts re-exports this file.
 import { countOf } from '../plural'
+import { deletedToast } from './spec'
 
 /** Refusals of the collection modules, user images and tools (docs/api.md); the spec leaves them open. */
 export const COLLECTION_TEXT = {
@@ -69,6 +70,8 @@ export const SCREENS_TEXT = {
   groupGone: 'This group does not exist (any more) on this device.',
   /** The save toast while offline (issue 11): the write is kept here and sent later. */
   savedOffline: 'Saved on this device; it will be sent when you are online',
+  /** The delete toast while offline: SPEC §8's "Deleted N item(s)", and that the server learns it later. */
+  deletedOffline: (n: number): string => `${deletedToast(n)} on this device; it will be sent when you are online`,
   importProgress: (done: number, total: number): string => `Importing ${done} / ${total}`,
   exportProgress: (done: number, total: number): string => `Exporting ${done} / ${total}`,
   importNothing: 'The file holds no documents.',

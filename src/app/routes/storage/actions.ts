@@ -106,7 +106,8 @@ export async function deleteEntries(root: StorageRoot, entries: readonly Entry[]
         : 'items'
   if (!(await confirmDelete(entries.length, noun))) return false
   const r = await runAll(entries.map((e) => ({ kind: 'delete', root, path: e.path })))
-  notifyDeleted(r.done + r.queued, entries.length)
+  // Queued deletes get their own toast below, in Storage's words.
+  notifyDeleted(r.done + r.queued, entries.length, true)
   if (r.queued)
     toast.warning(STORAGE_BROWSER_TEXT.queued(`Deleting ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
   return true
