@@ -71,7 +71,8 @@ export const SCREENS_TEXT = {
   /** The save toast while offline (issue 11): the write is kept here and sent later. */
   savedOffline: 'Saved on this device; it will be sent when you are online',
   /** The delete toast while offline: SPEC §8's "Deleted N item(s)", and that the server learns it later. */
-  deletedOffline: (n: number): string => `${deletedToast(n)} on this device; it will be sent when you are online`,
+  deletedOffline: (n: number): string =>
+    `${deletedToast(n)} on this device; it will be sent when you are online`,
   importProgress: (done: number, total: number): string => `Importing ${done} / ${total}`,
   exportProgress: (done: number, total: number): string => `Exporting ${done} / ${total}`,
   importNothing: 'The file holds no documents.',
