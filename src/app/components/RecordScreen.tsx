@@ -15,6 +15,7 @@ import { confirmDelete, notifyDeleted } from '../feedback/notify'
 import { toast } from '../feedback/toast-store'
 import type { EditState } from '../hooks/use-edit-state'
 import { text } from '../routes/users/auth-data'
+import { ReadOnlyNote } from '../session/ReadOnly'
 import { SyncMarker, useConflictIds } from '../sync-ui/SyncMarker'
 
 export interface RecordScreenProps<T> {
@@ -31,6 +32,8 @@ export interface RecordScreenProps<T> {
   /** Extra class of the section, e.g. "user-screen". */
   className: string
   canDelete: boolean
+  /** False: the fields are read-only, and a note says which permission editing needs (`{collection}/{id}:u`). */
+  canEdit?: boolean
   /** Extra buttons of the heading, before Delete (e.g. Duplicate). */
   actions?: ReactNode
   /** The line under the heading, before the sync marker. */
@@ -89,6 +92,9 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
         <p className="notice notice-warning" role="status">
           {EDIT_BASE_TEXT.changedElsewhere}
         </p>
+      )}
+      {props.canEdit === false && (
+        <ReadOnlyNote needed={`${props.collection}/${props.id}:u`} action={`edit this ${props.noun}`} />
       )}
       {props.children(doc)}
     </section>

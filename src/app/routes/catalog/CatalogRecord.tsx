@@ -12,7 +12,6 @@ import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
-import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useCan } from '../../session/use-can'
 import { type Crumb, useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { NoAccess } from '../users/NoAccess'
@@ -75,6 +74,7 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
       row={row}
       edit={edit}
       noun={kind.noun[0]}
+      canEdit={canEdit}
       listHref={kind.listHref}
       goneText={`This ${kind.noun[0]} no longer exists (deleted here or elsewhere).`}
       className={`${kind.collection}-record`}
@@ -84,9 +84,6 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
     >
       {() => (
         <>
-          {!canEdit && (
-            <ReadOnlyNote needed={`${kind.collection}/${id}:u`} action={`edit this ${kind.noun[0]}`} />
-          )}
           <section className="panel" aria-labelledby="record-panel-heading">
             <h2 id="record-panel-heading">{kind.label}</h2>
             <Fields

@@ -15,7 +15,6 @@ import { useMutate } from '../../data/sync-context'
 import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
-import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import type { ScreenProps } from '../screens'
 import { strings, text, useCan, useRow, useRows } from '../users/auth-data'
@@ -120,6 +119,7 @@ function GroupPage({ id }: { id: string }) {
       row={row}
       edit={edit}
       noun="group"
+      canEdit={canEdit}
       listHref="/groups"
       goneText={SCREENS_TEXT.groupGone}
       className="group-screen"
@@ -132,7 +132,6 @@ function GroupPage({ id }: { id: string }) {
     >
       {() => (
         <>
-          {!canEdit && <ReadOnlyNote needed={`groups/${id}:u`} action="edit this group" />}
           <div className="card-columns">
             <section className="panel" aria-labelledby="group-details-heading">
               <h2 id="group-details-heading">Details</h2>

@@ -17,7 +17,6 @@ import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
-import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { useOnline } from '../data/use-online'
@@ -88,6 +87,7 @@ function TemplatePage({ id }: { id: string }) {
       row={row}
       edit={edit}
       noun="template"
+      canEdit={canEdit}
       listHref="/templates"
       goneText={TEMPLATES_CONSOLE_TEXT.gone}
       className="template-screen"
@@ -101,7 +101,6 @@ function TemplatePage({ id }: { id: string }) {
     >
       {() => (
         <>
-          {!canEdit && <ReadOnlyNote needed={`templates/${id}:u`} action="edit this template" />}
           <div className="template-columns">
             <section className="panel template-editor" aria-labelledby="template-editor-heading">
               <h2 id="template-editor-heading">Template</h2>

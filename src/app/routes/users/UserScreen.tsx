@@ -15,7 +15,6 @@ import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
-import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import type { ScreenProps } from '../screens'
@@ -120,6 +119,7 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
       row={row}
       edit={edit}
       noun="user"
+      canEdit={canEdit}
       listHref="/users"
       goneText={SCREENS_TEXT.userGone}
       className="user-screen"
@@ -133,7 +133,6 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
     >
       {(doc) => (
         <>
-          {!canEdit && <ReadOnlyNote needed={`users/${id}:u`} action="edit this user" />}
           <div className="card-columns">
             <section className="panel" aria-labelledby="profile-heading">
               <h2 id="profile-heading">Profile</h2>
