@@ -6,11 +6,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import fastifyCors from '@fastify/cors'
-import fastifyMultipart from '@fastify/multipart'
 import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
-import { BODY_LIMIT_BYTES, UPLOAD_FILES_MAX, UPLOAD_LIMIT_BYTES } from '../shared/constants'
+import { BODY_LIMIT_BYTES } from '../shared/constants'
 import { SECURITY_TEXT, SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
 import { ApiError } from './errors'
@@ -116,7 +115,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     ],
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
-  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: UPLOAD_FILES_MAX } })
   registerGuard(app, services)
   registerBodyDepthCheck(app)
   registerSecurityLog(app, services)

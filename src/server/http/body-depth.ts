@@ -18,9 +18,10 @@ import { nestedDeeperThan } from '../store/doc'
 export const MAX_BODY_DEPTH = 2 * MAX_DOCUMENT_DEPTH
 
 export function registerBodyDepthCheck(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req) => {
+  // A callback hook: every request passes here, most without a body (issue 20).
+  app.addHook('preValidation', (req, _reply, done) => {
     if (req.body !== undefined && nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
-      throw badRequest(SERVER_TEXT.bodyTooDeep(MAX_BODY_DEPTH))
-    }
+      done(badRequest(SERVER_TEXT.bodyTooDeep(MAX_BODY_DEPTH)))
+    } else done()
   })
 }

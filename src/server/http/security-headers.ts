@@ -99,7 +99,9 @@ export function registerSecurityHeaders(
 ): void {
   const consolePolicy = consoleCsp(trustedHosts)
   const checkoutPolicy = consoleCsp(trustedHosts, checkoutSources)
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook, not an async one: it runs on every request, and a promise per hook showed in the
+  // read's profile (issue 20).
+  app.addHook('onRequest', (req, reply, done) => {
     const pathname = pathOf(req.url)
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'no-referrer')
@@ -115,5 +117,6 @@ export function registerSecurityHeaders(
     } else {
       reply.header('content-security-policy', WEB_ROOT_CSP)
     }
+    done()
   })
 }

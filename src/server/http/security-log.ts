@@ -104,7 +104,13 @@ function admitted(services: Services, key: string, limit: number): 'yes' | 'last
 
 /** Records every 403 the API answers, whichever layer refused it. */
 export function registerSecurityLog(app: FastifyInstance, services: Services): void {
-  app.addHook('onResponse', async (req, reply) => {
-    if (reply.statusCode === 403 && pathOf(req).startsWith('/api/')) securityEvent(services, req, 'forbidden')
+  // A callback hook: it runs after every response, and all but refusals pass straight through.
+  app.addHook('onResponse', (req, reply, done) => {
+    try {
+      if (reply.statusCode === 403 && pathOf(req).startsWith('/api/'))
+        securityEvent(services, req, 'forbidden')
+    } finally {
+      done()
+    }
   })
 }

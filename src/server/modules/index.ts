@@ -2,7 +2,9 @@
  * Every API module, registered under /api. Each module is one file with its routes, validation and
  * store calls together (STYLE habit 4); add a line here for a new one.
  */
+import fastifyMultipart from '@fastify/multipart'
 import type { FastifyInstance } from 'fastify'
+import { UPLOAD_FILES_MAX, UPLOAD_LIMIT_BYTES } from '../../shared/constants'
 import type { Services } from '../services'
 import { actionsModule } from './actions'
 import { aiModule } from './ai'
@@ -25,6 +27,7 @@ import { registerSync } from './sync'
 import { templatesModule } from './templates'
 import { tokensModule } from './tokens'
 import { toolsModule } from './tools'
+import { userImageRoutes } from './user-images'
 import { usersModule } from './users'
 import { videoModule } from './video'
 
@@ -48,7 +51,15 @@ export async function registerModules(api: FastifyInstance, services: Services):
   await logsModule(api, services)
   await notificationsModule(api, services)
   await messagesModule(api, services)
-  await storageModule(api, services)
+  // Multipart parsing only where files are uploaded: the plugin hangs three hooks (and a listener on
+  // every response) on each route of its scope, which cost a read a tenth of its time (issue 20).
+  await api.register(async (uploads) => {
+    await uploads.register(fastifyMultipart, {
+      limits: { fileSize: UPLOAD_LIMIT_BYTES, files: UPLOAD_FILES_MAX },
+    })
+    await storageModule(uploads, services)
+    userImageRoutes(uploads, services)
+  })
   await templatesModule(api, services)
   await actionsModule(api, services)
   await pdfModule(api, services)

@@ -34,7 +34,7 @@ import {
 } from './auth/accounts'
 import { publicUser, revokeSessions, USERS } from './auth/common'
 import { type Prepared, registerCollection } from './collections'
-import { removeUserImages, userImageRoutes } from './user-images'
+import { removeUserImages } from './user-images'
 
 /** Set only by their own routes: the image upload and /api/auth/totp. */
 const MANAGED_FIELDS = ['image', 'imageRev', 'totp', 'lastLogin']
@@ -163,5 +163,4 @@ export async function usersModule(api: FastifyInstance, services: Services): Pro
       await removeUserImages(services, id)
     },
   })
-  userImageRoutes(api, services)
 }
