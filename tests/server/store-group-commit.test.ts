@@ -10,7 +10,7 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/server/errors'
-import { FALLBACK_PAGES, startCheckpointer } from '../../src/server/store/checkpointer'
+import { CHECKPOINT_EVERY, FALLBACK_PAGES, startCheckpointer } from '../../src/server/store/checkpointer'
 import { openSqliteStore } from '../../src/server/store/sqlite'
 import type { Change, DocumentStore, WriteResult } from '../../src/server/store/types'
 
@@ -111,7 +111,9 @@ describe('checkpoint worker', () => {
     db.exec('CREATE TABLE t (v TEXT)')
     const checkpointer = startCheckpointer(db, file)
     const insert = db.prepare('INSERT INTO t (v) VALUES (?)')
-    for (let i = 0; i < 300; i++) {
+    // One checkpoint is asked for, by the last write: every row is committed before it.
+    const writes = CHECKPOINT_EVERY
+    for (let i = 0; i < writes; i++) {
       insert.run('x'.repeat(2000))
       checkpointer.committed(1)
     }
@@ -119,7 +121,7 @@ describe('checkpoint worker', () => {
     // The worker's PASSIVE checkpoint copies the frames into the database file itself: a copy of
     // that file alone, without its WAL, holds the rows (the writer did no checkpoint of its own).
     let rows = 0
-    for (let i = 0; i < 400 && rows < 300; i++) {
+    for (let i = 0; i < 400 && rows < writes; i++) {
       await new Promise((r) => setTimeout(r, 25))
       const copy = path.join(dir, `copy-${i}.db`)
       fs.copyFileSync(file, copy)
@@ -134,7 +136,7 @@ describe('checkpoint worker', () => {
         probe.close()
       }
     }
-    expect(rows).toBe(300)
+    expect(rows).toBe(writes)
     await checkpointer.close()
     db.close()
   })

@@ -14,8 +14,13 @@ import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import type Database from 'better-sqlite3'
 
-/** Committed writes between two checkpoint requests (a write dirties ~4–6 pages: ~1,000 pages). */
-const CHECKPOINT_EVERY = 200
+/**
+ * Committed writes between two checkpoint requests (a write adds ~2.5 frames in groups of ten, ~5
+ * alone: 2,500–5,000 frames, below FALLBACK_PAGES). Was 200: a checkpoint copies each page once however
+ * often the WAL holds it, so fewer, larger ones copy fewer pages a write — the process's CPU a write
+ * fell 11–15 % at 1,000 in alternated store-level microbenchmarks (docs/decisions/server-performance.md).
+ */
+export const CHECKPOINT_EVERY = 1000
 /** The writer's own autocheckpoint while the worker runs (pages; SQLite's default is 1,000). */
 export const FALLBACK_PAGES = 10_000
 const DEFAULT_PAGES = 1000

@@ -9,7 +9,7 @@ import { SERVER_TEXT } from '../../shared/messages'
 import { ApiError, badRequest, conflict, notFound } from '../errors'
 import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
 import { type GroupCommit, groupCommit, type Outcome } from './group-commit'
-import { readDoc, type Statements } from './sqlite-schema'
+import { idemAnswer, readDoc, type Statements } from './sqlite-schema'
 import type { Body, Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
 
 export interface SqliteWriter {
@@ -38,7 +38,7 @@ export function sqliteWriter(
 
   /**
    * Applies one write; must run inside a transaction. The document is serialised once: the same text
-   * goes into its row, its change row, the idempotency record and (as `json`) the response.
+   * goes into its row, its change row (which the idempotency record names) and (as `json`) the response.
    */
   const applyOne = (w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
     const now = new Date().toISOString()
@@ -85,6 +85,7 @@ export function sqliteWriter(
       }
     }
     const body = doc ?? { ok: true, _id: id, _rev: rev }
+    let change: Change | undefined
     if (isInternal(w.collection)) {
       internalWrite(w.collection, id)
     } else {
@@ -97,7 +98,7 @@ export function sqliteWriter(
         ctx.idempotencyKey ?? null,
         now,
       )
-      out.push({
+      change = {
         seq: Number(info.lastInsertRowid),
         collection: w.collection,
         id,
@@ -106,29 +107,35 @@ export function sqliteWriter(
         doc,
         idempotencyKey: ctx.idempotencyKey ?? null,
         time: now,
-      })
+      }
+      out.push(change)
     }
-    return { status, body, replayed: false, change: out[out.length - 1], json: json ?? JSON.stringify(body) }
+    // `change` is this write's own (an internal write has none, whatever `out` holds before it).
+    return { status, body, replayed: false, change, json: json ?? JSON.stringify(body) }
   }
 
   const replay = (ctx: WriteContext): WriteResult | null => {
     if (!ctx.idempotencyKey) return null
     const row = stmt.getIdem.get(ctx.idempotencyKey, ctx.user ?? '')
     if (!row) return null
-    if (ctx.requestHash && row.request_hash !== ctx.requestHash)
+    const answer = idemAnswer(row)
+    if (ctx.requestHash && answer.requestHash !== ctx.requestHash)
       throw badRequest(SERVER_TEXT.idempotencyMismatch)
-    return { status: row.status, body: row.body ? JSON.parse(row.body) : null, replayed: true }
+    return { status: answer.status, body: answer.json ? JSON.parse(answer.json) : null, replayed: true }
   }
 
+  /** A document write's record names its change row; other answers (batches, drops) are copied. */
   const remember = (ctx: WriteContext, result: WriteResult) => {
     if (!ctx.idempotencyKey) return
+    const seq = result.change?.seq ?? null
     stmt.putIdem.run(
       ctx.idempotencyKey,
       ctx.user ?? '',
       ctx.requestHash ?? '',
       result.status,
-      result.json ?? JSON.stringify(result.body),
+      seq === null ? (result.json ?? JSON.stringify(result.body)) : null,
       new Date().toISOString(),
+      seq,
     )
   }
 

@@ -11,7 +11,7 @@ import crypto from 'node:crypto'
 import { SERVER_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
 import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'
-import { type ChangeRow, openDatabase, prepareStatements, readDoc } from './sqlite-schema'
+import { type ChangeRow, idemAnswer, openDatabase, prepareStatements, readDoc } from './sqlite-schema'
 import { sqliteWriter } from './sqlite-write'
 import type {
   Change,
@@ -178,12 +178,13 @@ export function openSqliteStore(file: string): DocumentStore {
     },
     async getIdempotent(key, user) {
       const row = stmt.getIdem.get(key, user ?? '')
-      return row
-        ? { status: row.status, body: row.body ? JSON.parse(row.body) : null, requestHash: row.request_hash }
-        : null
+      if (!row) return null
+      const { status, json, requestHash } = idemAnswer(row)
+      return { status, body: json ? JSON.parse(json) : null, requestHash }
     },
     async putIdempotent(key, user, requestHash, status, body) {
-      stmt.putIdem.run(key, user ?? '', requestHash, status, JSON.stringify(body), new Date().toISOString())
+      const created = new Date().toISOString()
+      stmt.putIdem.run(key, user ?? '', requestHash, status, JSON.stringify(body), created, null)
     },
     secrets: {
       async get(kind, id) {
