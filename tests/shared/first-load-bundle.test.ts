@@ -28,6 +28,12 @@ type Manifest = Record<string, Chunk>
 /** Libraries that belong to single screens (editors, charts, PDF, forms, JSON Schema). */
 const SCREEN_LIBRARIES =
   /node_modules\/(chart\.js|react-chartjs-2|chartjs-adapter-date-fns|@codemirror|codemirror|@uiw\/react-codemirror|pdfjs-dist|@rjsf|@cfworker\/json-schema|ajv)\//
+/**
+ * The upload client (tus-js-client and its URL and base64 helpers): loaded with a tab's first upload,
+ * not with the shell, whose every tab held its module state for uploads it may never send (issue 20,
+ * the screen suite's heap).
+ */
+const UPLOAD_CLIENT = /node_modules\/(tus-js-client|url-parse|js-base64)\//
 /** What a logged-out login page does not need: the sync engine, its database, the shell. */
 const CONSOLE_ONLY =
   /node_modules\/(dexie|dexie-react-hooks|comlink)\/|\/src\/(sync|db)\/|\/src\/app\/(shell\/Shell|shell\/Sidebar|App\.tsx|data\/sync)/
@@ -113,6 +119,7 @@ describe('first-load JavaScript (issue 20)', () => {
     const shell = modulesOf(closure([...firstLoad, ...consoleRoots.map(keyOf)]))
     expect(shell.some((m) => m.endsWith('/src/app/shell/Sidebar.tsx'))).toBe(true)
     expect(shell.filter((m) => SCREEN_LIBRARIES.test(m))).toEqual([])
+    expect(shell.filter((m) => UPLOAD_CLIENT.test(m))).toEqual([])
   })
 
   it('each screen library is in the build, behind a dynamic import', () => {

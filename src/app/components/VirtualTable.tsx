@@ -9,7 +9,15 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { ArrowDown, ArrowUp } from 'lucide-react'
-import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react'
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
 
 export interface Column<T> {
   key: string
@@ -51,16 +59,26 @@ function firstRect(): { width: number; height: number } {
   return { width, height: cap - 2 }
 }
 
+/**
+ * The virtualizer's callbacks, made here rather than in the render: closures made in a render share its
+ * scope, and @tanstack/react-virtual keeps an early render's options, so an `estimateSize` made there
+ * held that render's props (its `rowAt`, and through it the rows of the page's first window) for as
+ * long as the table was open (issue 20, the screen suite's heap).
+ */
+function sizing(scrollRef: RefObject<HTMLDivElement | null>, rowHeight: number) {
+  return { getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight }
+}
+
 export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const { rowCount, rowAt, rowKey, columns, sort, selected, onRange, rowHeight = 40 } = props
   const scrollRef = useRef<HTMLDivElement>(null)
   const [focused, setFocused] = useState(0)
   const selectable = !!selected
   const [initialRect] = useState(firstRect)
+  const callbacks = useMemo(() => sizing(scrollRef, rowHeight), [rowHeight])
   const virtualizer = useVirtualizer({
     count: rowCount,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    ...callbacks,
     overscan: 10,
     initialRect,
   })

@@ -3,6 +3,8 @@
  * the screen's first mount only. Rows that arrive after it asked would be an old copy on a later visit.
  */
 import 'fake-indexeddb/auto'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { beforeEach, expect, test, vi } from 'vitest'
 import { MirrorBatch } from '../../db/mirror'
 import { MomentumDb } from '../../db/schema'
@@ -39,7 +41,30 @@ test('rows that arrive after the screen mounted without them are never served la
   const read = prefetchFirstScreen('first-screen-late', 'data/x')
   // Entry.tsx waits for the read at most FIRST_ROWS_WAIT: the screen mounted first, without rows.
   expect(takeFirstScreen('first-screen-late', 'data/x')).toBeNull()
-  expect((await read)?.docs.map((d) => d._id)).toEqual(['a'])
+  await read
   // A later visit to the collection must start from the live queries, not from that copy.
   expect(takeFirstScreen('first-screen-late', 'data/x')).toBeNull()
+})
+
+/** A full garbage collection, once the current job's WeakRef targets are no longer kept alive. */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  gc()
+}
+
+test('once the screen has let the rows go, nothing else holds them (not even the read promise)', async () => {
+  const { prefetchFirstScreen, takeFirstScreen } = await import('./first-screen')
+  await mirror('first-screen-released', ['a', 'b'])
+  // Entry.tsx keeps its promise of the read for the page's life.
+  const read = prefetchFirstScreen('first-screen-released', 'data/x')
+  await read
+  let seed = takeFirstScreen('first-screen-released', 'data/x')
+  expect(seed?.docs).toHaveLength(2)
+  const docs = new WeakRef(seed!.docs)
+  seed = null
+  await collectGarbage()
+  expect(docs.deref()).toBeUndefined()
+  expect(read).toBeInstanceOf(Promise)
 })

@@ -20,16 +20,19 @@ export interface FirstScreen {
   docs: SyncDoc[]
 }
 
-let pending: Promise<FirstScreen | null> | null = null
+let pending: Promise<void> | null = null
 let ready: FirstScreen | null = null
 /** A screen has asked: rows read after that would be an old copy by the time another one asks. */
 let taken = false
 
-/** Starts reading; main.tsx calls it before the first render. */
-export function prefetchFirstScreen(database: string, collection: string): Promise<FirstScreen | null> {
+/**
+ * Starts reading; main.tsx calls it before the first render. Resolves when the read is done, with
+ * nothing: the rows are only handed out by takeFirstScreen, so neither this module's promise nor a
+ * caller's (Entry.tsx keeps its race) holds them once the screen has let them go.
+ */
+export function prefetchFirstScreen(database: string, collection: string): Promise<void> {
   pending ??= read(database, collection).then((first) => {
     if (!taken) ready = first
-    return first
   })
   return pending
 }

@@ -27,7 +27,7 @@ import { SYNC_POKE_EVENT } from '../pwa/register'
 import { onSessionEvent, sessionStore } from '../session/session'
 import { requestStorageSync } from './background'
 import { currentFilesDb, senderNow, wireLogoutCleanup } from './files-session'
-import { type RunningUpload, startPageUpload } from './tus-page'
+import type { RunningUpload } from './tus-page'
 
 const LOCKS: Record<Lane, string> = { ops: STORAGE_OPS_LOCK, uploads: STORAGE_UPLOADS_LOCK }
 /** Progress is written to IndexedDB at most this often: live lists follow, the disk is spared. */
@@ -155,6 +155,10 @@ async function runRow(db: FilesDb, row: QueueRow): Promise<Outcome> {
     const blob = (await db.blobs.get(row.id))?.blob
     if (!blob) return { kind: 'failed', error: 'The file is no longer stored on this device' }
     let lastWrite = 0
+    // tus-js-client and its URL and base64 helpers load with the first upload, not with the console:
+    // every tab held their code and module state for uploads it may never send (0.1–0.25 MiB of the
+    // screen suite's heap, issue 20).
+    const { startPageUpload } = await import('./tus-page')
     const running: RunningUpload = startPageUpload(sender, row, blob, {
       // Stored even when cancelled meanwhile: the cleanup then deletes that upload too.
       onUrl: (url) => void db.items.update(row.id, { uploadUrl: url }),

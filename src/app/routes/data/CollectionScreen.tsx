@@ -14,7 +14,6 @@ import { countOf, countOfTotal } from '../../../shared/plural'
 import { BulkDeleteButton, useBulkDelete } from '../../components/bulk-delete'
 import { preview } from '../../components/format'
 import { type Column, VirtualTable } from '../../components/VirtualTable'
-import { takeFirstScreen } from '../../data/first-screen'
 import { useSyncDb } from '../../data/sync-context'
 import { useShortcut } from '../../hooks/use-shortcut'
 import { DeniedButton, ReadOnlyNote } from '../../session/ReadOnly'
@@ -24,13 +23,16 @@ import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 import { NoAccess } from '../users/NoAccess'
 import { discoverFields, loadColumns, saveColumns, visibleColumns } from './columns'
 import { type DocFilter, docMatcher, EMPTY_FILTER, fieldValue, filterKey } from './doc-filter'
-import { type SortSpec, useDocOrder, useDocWindow, usePendingIds } from './doc-source'
+import { type SortSpec, useDocOrder, useDocWindow, usePendingIds, useSeed } from './doc-source'
 import { FilterBar } from './FilterBar'
 import { RawQuery } from './RawQuery'
 import { TransferButtons } from './TransferButtons'
 
 const WIDTHS: Record<string, number> = { _id: 200, _created: 200, _updated: 200, _rev: 70 }
 const docHref = (name: string, id: string) => `/data/${encodeURIComponent(name)}/${encodeURIComponent(id)}`
+
+/** The table's onRange, calling `set` with the pair. */
+const rangeSetter = (set: (range: [number, number]) => void) => (a: number, b: number) => set([a, b])
 
 export function CollectionScreen({ name }: { name: string }) {
   const collection = `data/${name}`
@@ -50,8 +52,9 @@ export function CollectionScreen({ name }: { name: string }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: fKey stands for filter
   const matcher = useMemo(() => docMatcher(filter), [fKey])
   // An offline start's first rows, read before Dexie loaded (data/first-screen.ts): the first commit
-  // shows them; the live queries below take over at once. The default order only, as read.
-  const [seed] = useState(() => takeFirstScreen(db?.name, collection))
+  // shows them; the live queries below take over at once, and then the seed lets them go. The default
+  // order only, as read.
+  const seed = useSeed(db?.name, collection)
   const order = useDocOrder(db, collection, sort, matcher, fKey, seed)
   const window_ = useDocWindow(db, collection, sort, order, range[0], range[1], seed)
   const pending = usePendingIds(db, collection, window_?.docs)
@@ -67,7 +70,9 @@ export function CollectionScreen({ name }: { name: string }) {
     (i: number): SyncDoc | undefined => (window_ ? window_.docs[i - window_.start] : undefined),
     [window_],
   )
-  const onRange = useCallback((a: number, b: number) => setRange([a, b]), [])
+  // Made outside this render: a callback made once here shared the first render's scope and so kept
+  // its window of rows (and everything else it held) alive for as long as the screen was open.
+  const [onRange] = useState(() => rangeSetter(setRange))
 
   // A search that finds nothing keeps the columns the table had (issue 11: it collapsed to `_id`).
   const shownFields = useRef<{ collection: string; fields: string[] } | null>(null)

@@ -9,12 +9,12 @@
  */
 import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
-import { useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import { browse } from '../../../db/browse'
 import type { MomentumDb } from '../../../db/schema'
 import type { SyncDoc } from '../../../db/types'
 import { useCommittedWindow } from '../../data/committed-window'
-import { BLOCK, type FirstScreen } from '../../data/first-screen'
+import { BLOCK, type FirstScreen, takeFirstScreen } from '../../data/first-screen'
 import { fieldValue } from './doc-filter'
 
 export interface SortSpec {
@@ -37,6 +37,22 @@ const range = (c: string) => [
   [c, Dexie.minKey],
   [c, Dexie.maxKey],
 ]
+
+/**
+ * An offline start's first rows (data/first-screen.ts), for the screen's first render: the live queries
+ * below take them as their default, and useLiveQuery keeps its first render's default until its query
+ * answers, so nothing asks for them again. Let go after the first commit; kept in the screen's state,
+ * they were a second copy of the first window's documents for as long as the screen was open (issue 20,
+ * the screen suite's heap).
+ */
+export function useSeed(database: string | undefined, collection: string): FirstScreen | null {
+  const seed = useRef<FirstScreen | null | undefined>(undefined)
+  if (seed.current === undefined) seed.current = takeFirstScreen(database, collection)
+  useEffect(() => {
+    seed.current = null
+  }, [])
+  return seed.current
+}
 
 export function useDocOrder(
   db: MomentumDb | null,
