@@ -5,9 +5,9 @@
  * workers and its service worker by the socket proxy — is kept in IndexedDB and arrives exactly once
  * when the server is back.
  */
-import { expect, openLoggedIn, test } from './fixtures'
+
 import { storedVisits } from './pages/analytics'
-import { startSocketProxy } from './socket-proxy'
+import { expect, openLoggedIn, test } from './proxied'
 
 test('tabs opened together and later share one visitor id, each with its own session', async ({
   browser,
@@ -51,13 +51,13 @@ test('tabs opened together and later share one visitor id, each with its own ses
 test('a page view made offline is queued with its time and arrives exactly once on reconnect', async ({
   browser,
   server,
+  link,
+  through,
 }) => {
-  const proxy = await startSocketProxy(server.url)
   const context = await browser.newContext()
   try {
-    const via = proxy.via(server)
     const page = await context.newPage()
-    await openLoggedIn(page, via, await server.login(), '/')
+    await openLoggedIn(page, through, await server.login(), '/')
     const visitor = await expect
       .poll(() => page.evaluate(() => sessionStorage.getItem('momentum-analytics-visitor')))
       .not.toBeNull()
@@ -66,7 +66,7 @@ test('a page view made offline is queued with its time and arrives exactly once 
       .poll(async () => (await storedVisits(server, { visitor: visitor! })).length)
       .toBeGreaterThan(0)
 
-    proxy.offline = true
+    link.offline = true
     const madeAt = Date.now()
     // A move inside the console: no page load, a new page view recorded by the collector.
     await page.evaluate(() => {
@@ -97,7 +97,7 @@ test('a page view made offline is queued with its time and arrives exactly once 
       (await storedVisits(server, { visitor: visitor! })).filter((v) => v.path === '/ui/analytics/pages'),
     ).toHaveLength(0)
 
-    proxy.offline = false
+    link.offline = false
     await expect
       .poll(
         async () =>
@@ -123,6 +123,5 @@ test('a page view made offline is queued with its time and arrives exactly once 
     ).toHaveLength(2)
   } finally {
     await context.close()
-    await proxy.close()
   }
 })

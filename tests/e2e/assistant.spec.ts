@@ -5,9 +5,8 @@
 
 import { AI_TEXT, AUTH_SCREENS_TEXT, UI_TEXT } from '../../src/shared/messages'
 import { type OpenAiPeer, startOpenAiPeer } from '../helpers/openai-peer'
-import { test as base, expect, openLoggedIn } from './fixtures'
 import { Shell } from './pages/shell'
-import { startSocketProxy } from './socket-proxy'
+import { test as base, expect, openLoggedIn } from './proxied'
 import { WIDTHS } from './widths'
 
 const test = base.extend<object, { peer: OpenAiPeer }>({
@@ -119,22 +118,19 @@ test('shows the upstream failure in the chat', async ({ page, server, peer }) =>
 test('with the server out of reach, the chat says it needs a connection to the server', async ({
   page,
   server,
+  link,
+  through,
 }) => {
   const token = await server.login()
-  const proxy = await startSocketProxy(server.url)
-  try {
-    await openLoggedIn(page, proxy.via(server), token, '/')
-    await page.getByRole('button', { name: 'AI Assistant' }).click()
-    const input = page.getByPlaceholder(UI_TEXT.assistantPlaceholder)
-    await expect(input).toBeVisible()
-    // A real cut (navigator.onLine stays true): the question's fetch fails with a TypeError.
-    proxy.offline = true
-    await input.fill('Are you there?')
-    await input.press('Enter')
-    const alert = page.getByRole('alert').filter({ hasText: AUTH_SCREENS_TEXT.needsNetwork(AI_TEXT.title) })
-    await expect(alert).toBeVisible()
-    await expect(alert).not.toContainText('Failed to fetch')
-  } finally {
-    await proxy.close()
-  }
+  await openLoggedIn(page, through, token, '/')
+  await page.getByRole('button', { name: 'AI Assistant' }).click()
+  const input = page.getByPlaceholder(UI_TEXT.assistantPlaceholder)
+  await expect(input).toBeVisible()
+  // A real cut (navigator.onLine stays true): the question's fetch fails with a TypeError.
+  link.offline = true
+  await input.fill('Are you there?')
+  await input.press('Enter')
+  const alert = page.getByRole('alert').filter({ hasText: AUTH_SCREENS_TEXT.needsNetwork(AI_TEXT.title) })
+  await expect(alert).toBeVisible()
+  await expect(alert).not.toContainText('Failed to fetch')
 })

@@ -7,10 +7,9 @@
  * and the service worker alike.
  */
 import type { Page } from '@playwright/test'
-import { expect, openLoggedIn, test } from './fixtures'
 import { serviceWorkerReady } from './pages/service-worker'
 import { engineReady, mutate } from './pages/sync-panel'
-import { startSocketProxy } from './socket-proxy'
+import { expect, openLoggedIn, test } from './proxied'
 
 const NAME = 'offline-start'
 const id = (i: number) => `os-${String(i).padStart(3, '0')}`
@@ -34,35 +33,30 @@ test('an offline start on a collection shows its count and first rows from the l
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   const token = await server.login()
   for (let i = 1; i <= 120; i++)
     await server.api(`/api/data/${NAME}`, { token, json: { _id: id(i), name: `Item ${i}` } })
-  const proxy = await startSocketProxy(server.url)
-  const via = proxy.via(server)
-  try {
-    await openLoggedIn(page, via, token, `/data/${NAME}`)
-    await engineReady(page)
-    await serviceWorkerReady(page)
-    await expect(page.locator('.screen-head p.muted')).toHaveText('120 documents', { timeout: 30_000 })
+  await openLoggedIn(page, through, token, `/data/${NAME}`)
+  await engineReady(page)
+  await serviceWorkerReady(page)
+  await expect(page.locator('.screen-head p.muted')).toHaveText('120 documents', { timeout: 30_000 })
 
-    proxy.offline = true
-    proxy.killEngineSockets()
-    await context.addInitScript(COUNT_PROBE)
-    const response = await page.goto(`${via.ui}/data/${NAME}`)
-    expect(response?.fromServiceWorker()).toBe(true)
-    await expect(page.getByRole('row', { name: new RegExp(id(1)) })).toBeVisible()
-    await expect(page.locator('.screen-head p.muted')).toHaveText('120 documents')
-    // The count line never said "Loading…": the first render already had the local copy's figures.
-    expect(await counts(page)).toEqual(['120 documents'])
+  link.offline = true
+  link.killEngineSockets()
+  await context.addInitScript(COUNT_PROBE)
+  const response = await page.goto(`${through.ui}/data/${NAME}`)
+  expect(response?.fromServiceWorker()).toBe(true)
+  await expect(page.getByRole('row', { name: new RegExp(id(1)) })).toBeVisible()
+  await expect(page.locator('.screen-head p.muted')).toHaveText('120 documents')
+  // The count line never said "Loading…": the first render already had the local copy's figures.
+  expect(await counts(page)).toEqual(['120 documents'])
 
-    // The live queries took over: an offline write shows in the same table.
-    await engineReady(page)
-    expect((await mutate(page, 'create', `data/${NAME}`, 'os-000', { name: 'Offline' })).ok).toBe(true)
-    await expect(page.getByRole('row', { name: /os-000/ })).toBeVisible()
-    await expect(page.locator('.screen-head p.muted')).toContainText('121 documents')
-  } finally {
-    proxy.offline = false
-    await proxy.close()
-  }
+  // The live queries took over: an offline write shows in the same table.
+  await engineReady(page)
+  expect((await mutate(page, 'create', `data/${NAME}`, 'os-000', { name: 'Offline' })).ok).toBe(true)
+  await expect(page.getByRole('row', { name: /os-000/ })).toBeVisible()
+  await expect(page.locator('.screen-head p.muted')).toContainText('121 documents')
 })

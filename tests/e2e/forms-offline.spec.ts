@@ -5,10 +5,9 @@
  * device's copy), and arrive exactly once each when the network returns.
  */
 import { FORMS_TEXT } from '../../src/shared/messages'
-import { expect, test } from './fixtures'
 import { FillPage } from './pages/forms'
 import { serviceWorkerReady } from './pages/service-worker'
-import { startSocketProxy } from './socket-proxy'
+import { expect, test } from './proxied'
 import { WIDTHS } from './widths'
 
 type Doc = Record<string, unknown>
@@ -17,6 +16,8 @@ for (const { name, viewport } of WIDTHS) {
   test(`five submissions made offline survive a reload and arrive once (${name})`, async ({
     browser,
     server,
+    link,
+    through,
   }) => {
     test.setTimeout(180_000)
     const admin = await server.login()
@@ -36,17 +37,16 @@ for (const { name, viewport } of WIDTHS) {
     })
     expect(created.status).toBe(201)
 
-    const proxy = await startSocketProxy(server.url)
     const context = await browser.newContext({ viewport })
     try {
       const page = await context.newPage()
-      await page.goto(`${proxy.via(server).ui}/forms/${id}`)
+      await page.goto(`${through.ui}/forms/${id}`)
       await expect(page.getByRole('heading', { name: 'Field report' })).toBeVisible()
       await serviceWorkerReady(page)
       await expect(page.getByRole('heading', { name: 'Field report' })).toBeVisible()
       const filler = new FillPage(page)
 
-      proxy.offline = true
+      link.offline = true
       for (let i = 1; i <= 5; i++) {
         await filler.field('Note').fill(`offline ${i}`)
         await filler.field('Count').fill(String(i))
@@ -64,7 +64,7 @@ for (const { name, viewport } of WIDTHS) {
       await expect(page.getByText(FORMS_TEXT.cachedCopy)).toBeVisible()
       await expect(filler.queue).toHaveText(FORMS_TEXT.waiting(5))
 
-      proxy.offline = false
+      link.offline = false
       await expect(filler.queue).toHaveCount(0, { timeout: 60_000 })
       const arrived = async () =>
         ((await server.api<Doc[]>(`/api/data/${id}`, { token: admin })).body ?? []).map((d) => d.note).sort()
@@ -77,7 +77,6 @@ for (const { name, viewport } of WIDTHS) {
       expect(await arrived()).toHaveLength(5)
     } finally {
       await context.close()
-      await proxy.close()
     }
   })
 }

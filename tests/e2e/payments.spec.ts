@@ -9,12 +9,12 @@
 import type { Page } from '@playwright/test'
 import { TRANSACTIONS_TEXT } from '../../src/shared/messages'
 import { TEST_CARDS } from '../../src/shared/payments'
-import { type E2EServer, expect, openLoggedIn, passwordOf, test } from './fixtures'
+import { type E2EServer, passwordOf } from './fixtures'
 import { CheckoutPage } from './pages/checkout'
 import { ProductsPage } from './pages/discounts'
 import { TransactionPage, TransactionsPage } from './pages/payments'
 import { engineReady } from './pages/sync-panel'
-import { startSocketProxy } from './socket-proxy'
+import { expect, openLoggedIn, test } from './proxied'
 import { DESKTOP, PHONE } from './widths'
 
 // Its own server: the first test starts from an empty Transactions list, which other specs' checkouts
@@ -221,55 +221,51 @@ test.describe('transactions at 375 px', () => {
   test('offline the list and detail read from the mirror and the refund says it needs the network', async ({
     page,
     server,
+    link,
+    through,
   }, testInfo) => {
     test.setTimeout(120_000)
     const token = await server.login()
     const product = await newProduct(server, token, 'cap', 'Cap', 1500)
     const id = await paidTransaction(server, product, { name: 'Grace Hopper', email: 'grace@example.com' })
 
-    const proxy = await startSocketProxy(server.url)
-    try {
-      const via = proxy.via(server)
-      await openLoggedIn(page, via, token, '/payments')
-      await engineReady(page)
-      const ledger = new TransactionsPage(page)
-      await expect(ledger.row('Grace Hopper')).toContainText('Paid')
-      await expect(ledger.chart).toBeVisible()
-      expect(await fits(page)).toBe(true)
-      await page.screenshot({ path: testInfo.outputPath('transactions-375.png'), fullPage: true })
-      // Dark mode (as the theme setting applies it): the chart re-reads its colours from the theme.
-      await page.evaluate(() => {
-        document.documentElement.dataset.theme = 'dark'
-        document.documentElement.style.removeProperty('--bg')
-      })
-      await page.screenshot({ path: testInfo.outputPath('transactions-375-dark.png'), fullPage: true })
+    await openLoggedIn(page, through, token, '/payments')
+    await engineReady(page)
+    const ledger = new TransactionsPage(page)
+    await expect(ledger.row('Grace Hopper')).toContainText('Paid')
+    await expect(ledger.chart).toBeVisible()
+    expect(await fits(page)).toBe(true)
+    await page.screenshot({ path: testInfo.outputPath('transactions-375.png'), fullPage: true })
+    // Dark mode (as the theme setting applies it): the chart re-reads its colours from the theme.
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = 'dark'
+      document.documentElement.style.removeProperty('--bg')
+    })
+    await page.screenshot({ path: testInfo.outputPath('transactions-375-dark.png'), fullPage: true })
 
-      // A real cut for the page, its workers and the service worker; then a fresh start of the page.
-      proxy.offline = true
-      proxy.killEngineSockets()
-      await page.reload()
-      await expect(ledger.heading).toBeVisible()
-      await expect(ledger.row('Grace Hopper')).toContainText(eur(1500))
-      await ledger.row('Grace Hopper').getByRole('link').click()
-      await expect(page).toHaveURL(new RegExp(`/payments/${id}$`))
-      const detail = new TransactionPage(page)
-      await expect(detail.status).toHaveText('Paid')
-      await expect(detail.offlineNotice).toBeVisible()
-      await expect(detail.refund).toBeDisabled()
-      expect(await fits(page)).toBe(true)
-      await page.screenshot({ path: testInfo.outputPath('transaction-375-offline.png'), fullPage: true })
-      expect(
-        (await server.api<{ refunded: number }>(`/api/transactions/${id}`, { token })).body.refunded,
-      ).toBe(0)
+    // A real cut for the page, its workers and the service worker; then a fresh start of the page.
+    link.offline = true
+    link.killEngineSockets()
+    await page.reload()
+    await expect(ledger.heading).toBeVisible()
+    await expect(ledger.row('Grace Hopper')).toContainText(eur(1500))
+    await ledger.row('Grace Hopper').getByRole('link').click()
+    await expect(page).toHaveURL(new RegExp(`/payments/${id}$`))
+    const detail = new TransactionPage(page)
+    await expect(detail.status).toHaveText('Paid')
+    await expect(detail.offlineNotice).toBeVisible()
+    await expect(detail.refund).toBeDisabled()
+    expect(await fits(page)).toBe(true)
+    await page.screenshot({ path: testInfo.outputPath('transaction-375-offline.png'), fullPage: true })
+    expect((await server.api<{ refunded: number }>(`/api/transactions/${id}`, { token })).body.refunded).toBe(
+      0,
+    )
 
-      // Back online, the same button works.
-      proxy.offline = false
-      await expect(detail.refund).toBeEnabled({ timeout: 60_000 })
-      await expect(detail.offlineNotice).toHaveCount(0)
-      await detail.refundAmount('all', eur(1500))
-      await expect(detail.status).toHaveText('Refunded')
-    } finally {
-      await proxy.close()
-    }
+    // Back online, the same button works.
+    link.offline = false
+    await expect(detail.refund).toBeEnabled({ timeout: 60_000 })
+    await expect(detail.offlineNotice).toHaveCount(0)
+    await detail.refundAmount('all', eur(1500))
+    await expect(detail.status).toHaveText('Refunded')
   })
 })

@@ -9,9 +9,8 @@
 import fs from 'node:fs'
 import type { Page } from '@playwright/test'
 import { AUTH_SCREENS_TEXT } from '../../src/shared/messages'
-import { expect, openLoggedIn, test } from './fixtures'
 import { engineReady } from './pages/sync-panel'
-import { startSocketProxy } from './socket-proxy'
+import { expect, openLoggedIn, test } from './proxied'
 import { WIDTHS } from './widths'
 
 interface ReportResult {
@@ -60,7 +59,7 @@ for (const { name, viewport } of WIDTHS) {
   test.describe(`reports at ${name}`, () => {
     test.use({ viewport })
 
-    test('a report computed offline equals the server', async ({ page, server }) => {
+    test('a report computed offline equals the server', async ({ page, server, link, through }) => {
       test.setTimeout(120_000)
       const token = await server.login()
       const id = `by-site-${name}`
@@ -78,45 +77,40 @@ for (const { name, viewport } of WIDTHS) {
       const remote = await server.api<ReportResult>('/api/reports/run', { token, json: DEF })
       expect(remote.status).toBe(200)
 
-      const proxy = await startSocketProxy(server.url)
-      try {
-        await openLoggedIn(page, proxy.via(server), token, `/reports/${id}`)
-        await engineReady(page)
-        await expect(page.getByRole('heading', { name: 'Scores by site', level: 1 })).toBeVisible()
-        // Online first, until the mirror holds every document (both widths share the collection).
-        await expect
-          .poll(() => tableCells(page, 'Report on this device'), { timeout: 30_000 })
-          .toEqual(printed(remote.body))
+      await openLoggedIn(page, through, token, `/reports/${id}`)
+      await engineReady(page)
+      await expect(page.getByRole('heading', { name: 'Scores by site', level: 1 })).toBeVisible()
+      // Online first, until the mirror holds every document (both widths share the collection).
+      await expect
+        .poll(() => tableCells(page, 'Report on this device'), { timeout: 30_000 })
+        .toEqual(printed(remote.body))
 
-        proxy.offline = true
-        proxy.killEngineSockets()
-        await page.reload()
-        await expect(page.getByRole('heading', { name: 'Scores by site', level: 1 })).toBeVisible({
-          timeout: 30_000,
-        })
-        await expect
-          .poll(() => tableCells(page, 'Report on this device'), { timeout: 30_000 })
-          .toEqual(printed(remote.body))
-        await expect(page.getByRole('img', { name: 'Report chart' })).toBeVisible()
-        // The PDF is printed by the server: out of reach, the button says so instead of failing.
-        const exportPdf = page.getByRole('button', { name: 'Export PDF' })
-        await expect(exportPdf).toBeDisabled({ timeout: 30_000 })
-        await expect(page.getByText(AUTH_SCREENS_TEXT.needsNetwork('Exporting a PDF'))).toBeVisible()
+      link.offline = true
+      link.killEngineSockets()
+      await page.reload()
+      await expect(page.getByRole('heading', { name: 'Scores by site', level: 1 })).toBeVisible({
+        timeout: 30_000,
+      })
+      await expect
+        .poll(() => tableCells(page, 'Report on this device'), { timeout: 30_000 })
+        .toEqual(printed(remote.body))
+      await expect(page.getByRole('img', { name: 'Report chart' })).toBeVisible()
+      // The PDF is printed by the server: out of reach, the button says so instead of failing.
+      const exportPdf = page.getByRole('button', { name: 'Export PDF' })
+      await expect(exportPdf).toBeDisabled({ timeout: 30_000 })
+      await expect(page.getByText(AUTH_SCREENS_TEXT.needsNetwork('Exporting a PDF'))).toBeVisible()
 
-        proxy.offline = false
-        await page.getByRole('button', { name: 'Run on the server' }).click()
-        await expect(page.getByText('The server gives the same numbers.')).toBeVisible({ timeout: 30_000 })
-        expect(await tableCells(page, 'Report on the server')).toEqual(printed(remote.body))
-        await expect(exportPdf).toBeEnabled({ timeout: 30_000 })
-        const download = page.waitForEvent('download')
-        await exportPdf.click()
-        const file = await download
-        expect(file.suggestedFilename()).toBe(`${id}.pdf`)
-        const bytes = fs.readFileSync((await file.path())!)
-        expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
-      } finally {
-        await proxy.close()
-      }
+      link.offline = false
+      await page.getByRole('button', { name: 'Run on the server' }).click()
+      await expect(page.getByText('The server gives the same numbers.')).toBeVisible({ timeout: 30_000 })
+      expect(await tableCells(page, 'Report on the server')).toEqual(printed(remote.body))
+      await expect(exportPdf).toBeEnabled({ timeout: 30_000 })
+      const download = page.waitForEvent('download')
+      await exportPdf.click()
+      const file = await download
+      expect(file.suggestedFilename()).toBe(`${id}.pdf`)
+      const bytes = fs.readFileSync((await file.path())!)
+      expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
     })
   })
 }

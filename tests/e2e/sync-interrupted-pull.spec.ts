@@ -13,7 +13,6 @@
  */
 import type { Route } from '@playwright/test'
 import { SYNC_PAGE_DEFAULT } from '../../src/shared/constants'
-import { expect, openLoggedIn, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
@@ -21,16 +20,8 @@ import {
   type HandleWindow,
   localState,
 } from './pages/sync-panel'
-import { type SocketProxy, startSocketProxy } from './socket-proxy'
+import { expect, openLoggedIn, test } from './proxied'
 import { createMany, mirrorMeta } from './sync-helpers'
-
-let proxy: SocketProxy
-test.beforeEach(async ({ server }) => {
-  proxy = await startSocketProxy(server.url)
-})
-test.afterEach(async () => {
-  await proxy.close()
-})
 
 interface Page_ {
   changes: Array<{ collection: string; id: string }>
@@ -45,19 +36,21 @@ test('an HTTP pull cut off after one page resumes from that page: no gap, no hal
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   test.setTimeout(120_000)
   const { collection } = freshCollection('resume')
   const token = await server.login()
-  await openLoggedIn(page, proxy.via(server), token, '/')
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
   await expect
     .poll(() => page.evaluate(() => (window as unknown as HandleWindow).__momentum?.status().network))
     .toBe('online')
 
   // No live stream: the documents can only come through GET /api/sync.
-  proxy.refuse = true
-  proxy.killEngineSockets()
+  link.refuse = true
+  link.killEngineSockets()
   const ids = await createMany(server, token, collection, 'doc', SYNC_PAGE_DEFAULT + 400)
 
   const delivered: Page_[] = []
@@ -93,7 +86,7 @@ test('an HTTP pull cut off after one page resumes from that page: no gap, no hal
   await expect
     .poll(async () => (await localState(page, collection)).docs.length, { timeout: 30_000 })
     .toBe(ids.length)
-  proxy.refuse = false
+  link.refuse = false
   await expectConverged(page, server, token, collection)
 })
 
@@ -101,20 +94,22 @@ test('a live stream killed mid-way resumes from the stored cursor: no gap, no ha
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   test.setTimeout(120_000)
   const { collection } = freshCollection('restream')
   const token = await server.login()
-  await openLoggedIn(page, proxy.via(server), token, '/')
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
-  await expect.poll(() => proxy.engineSockets()).toBe(1)
+  await expect.poll(() => link.engineSockets()).toBe(1)
   await expect
     .poll(() => page.evaluate(() => (window as unknown as HandleWindow).__momentum?.status().network))
     .toBe('online')
 
   // Let three pages of this collection through, then cut the socket and refuse the reconnects.
   const streamed: string[][] = []
-  proxy.hook = (frame) => {
+  link.hook = (frame) => {
     const msg = JSON.parse(frame) as { event: string; payload: Page_ }
     if (msg.event !== 'changes') return [frame]
     const mine = idsOf(msg.payload.changes, collection)
@@ -122,13 +117,13 @@ test('a live stream killed mid-way resumes from the stored cursor: no gap, no ha
     if (streamed.length >= 3) return []
     streamed.push(mine)
     if (streamed.length === 3) {
-      proxy.refuse = true
-      setTimeout(() => proxy.killEngineSockets(), 0)
+      link.refuse = true
+      setTimeout(() => link.killEngineSockets(), 0)
     }
     return [frame]
   }
   const ids = await createMany(server, token, collection, 'live', 60)
-  await expect.poll(() => proxy.engineSockets()).toBe(0)
+  await expect.poll(() => link.engineSockets()).toBe(0)
   const got = streamed.flat().sort()
   expect(got.length).toBeGreaterThan(0)
   expect(got.length).toBeLessThan(ids.length)
@@ -142,14 +137,14 @@ test('a live stream killed mid-way resumes from the stored cursor: no gap, no ha
   const held = (await localState(page, collection)).docs.map((d) => d._id).sort()
   expect(prefixes).toContain(JSON.stringify(held))
 
-  proxy.hook = null
-  proxy.refuse = false
+  link.hook = null
+  link.refuse = false
   // Coming back online reconnects at once (otherwise after WS_RECONNECT_MS).
   await context.setOffline(true)
   await context.setOffline(false)
   await expect
     .poll(async () => (await localState(page, collection)).docs.length, { timeout: 30_000 })
     .toBe(ids.length)
-  await expect.poll(() => proxy.engineSockets()).toBe(1)
+  await expect.poll(() => link.engineSockets()).toBe(1)
   await expectConverged(page, server, token, collection)
 })

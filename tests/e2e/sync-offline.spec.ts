@@ -16,7 +16,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { type BrowserContext, chromium, type Page } from '@playwright/test'
 import config, { CHROMIUM } from '../../playwright.config'
-import { expect, openLoggedIn, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
@@ -27,7 +26,7 @@ import {
   SyncPanel,
   writesPerDoc,
 } from './pages/sync-panel'
-import { startSocketProxy } from './socket-proxy'
+import { expect, openLoggedIn, test } from './proxied'
 
 /** Nothing listens on the discard port: every request through this proxy fails at once. */
 const DEAD_PROXY = ['--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>']
@@ -53,17 +52,17 @@ const firstPage = async (context: BrowserContext) => context.pages()[0] ?? (awai
 
 test('an offline write survives reload and browser restart, then reaches the server once', async ({
   server,
+  link,
+  through,
 }) => {
   const { collection } = freshCollection('offline')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-profile-'))
   const token = await server.login()
   // Every start opens the console through one proxy origin (its IndexedDB and service worker live there).
-  const proxy = await startSocketProxy(server.url)
-  const via = proxy.via(server)
   let context = await launch(dir)
   try {
     let page = await firstPage(context)
-    await openLoggedIn(page, via, token, '/')
+    await openLoggedIn(page, through, token, '/')
     await engineReady(page)
     expect(await page.evaluate(() => (window as unknown as HandleWindow).__momentum?.mode())).toBe('worker')
     await serviceWorkerReady(page)
@@ -72,8 +71,8 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await context.setOffline(true)
     // The emulation reaches a worker started after the reload late, and Chromium fires the service
     // worker's Background Sync by the real network state: the proxy cuts the server off for all of them.
-    proxy.offline = true
-    proxy.killEngineSockets()
+    link.offline = true
+    link.killEngineSockets()
     const written = await mutate(page, 'create', collection, 'offline-pen', { name: 'Offline pen', price: 4 })
     expect(written.ok).toBe(true)
     let sync = new SyncPanel(page)
@@ -94,7 +93,7 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await context.close()
     context = await launch(dir, 'unplugged')
     page = await firstPage(context)
-    const response = await page.goto(`${via.ui}/`)
+    const response = await page.goto(`${through.ui}/`)
     expect(response?.fromServiceWorker()).toBe(true)
     await engineReady(page)
     sync = new SyncPanel(page)
@@ -109,10 +108,10 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await context.close()
     context = await launch(dir, 'offline')
     page = await firstPage(context)
-    await page.goto(`${via.ui}/`)
+    await page.goto(`${through.ui}/`)
     await engineReady(page)
     sync = new SyncPanel(page)
-    proxy.offline = false
+    link.offline = false
     await context.setOffline(false)
     await expect(sync.pendingCount).toBeHidden()
     await expect
@@ -122,7 +121,6 @@ test('an offline write survives reload and browser restart, then reaches the ser
     await expectConverged(page, server, token, collection)
   } finally {
     await context.close()
-    await proxy.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -8,7 +8,6 @@
  * (GET /api/sync) and end with every document: converged, nothing missing, nothing twice.
  */
 import type { Route } from '@playwright/test'
-import { expect, openLoggedIn, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
@@ -16,26 +15,20 @@ import {
   type HandleWindow,
   localState,
 } from './pages/sync-panel'
-import { type SocketProxy, startSocketProxy } from './socket-proxy'
-
-let proxy: SocketProxy
-test.beforeEach(async ({ server }) => {
-  proxy = await startSocketProxy(server.url)
-})
-test.afterEach(async () => {
-  await proxy.close()
-})
+import { expect, openLoggedIn, test } from './proxied'
 
 test('duplicated, reordered and missing websocket pages still converge with no gap', async ({
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   const { collection } = freshCollection('chaos')
   const token = await server.login()
-  await openLoggedIn(page, proxy.via(server), token, '/')
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
-  await expect.poll(() => proxy.engineSockets()).toBe(1)
+  await expect.poll(() => link.engineSockets()).toBe(1)
   await expect
     .poll(() => page.evaluate(() => (window as unknown as HandleWindow).__momentum?.status().network))
     .toBe('online')
@@ -51,7 +44,7 @@ test('duplicated, reordered and missing websocket pages still converge with no g
   const done = { duplicated: 0, reordered: 0, dropped: 0 }
   let seen = 0
   let held: string | null = null
-  proxy.hook = (frame) => {
+  link.hook = (frame) => {
     const msg = JSON.parse(frame) as { event: string; payload: { changes?: Array<{ collection: string }> } }
     const mine = msg.event === 'changes' && msg.payload.changes?.some((c) => c.collection === collection)
     if (!mine) return [frame]
@@ -97,6 +90,6 @@ test('duplicated, reordered and missing websocket pages still converge with no g
   // Each document exactly as the server has it (a replayed duplicate would not change that, a lost
   // page would leave one missing; expectConverged checks both).
   await context.unroute('**/api/sync?**', countPulls)
-  proxy.hook = null
+  link.hook = null
   await expectConverged(page, server, token, collection)
 })

@@ -10,9 +10,9 @@ import type { Browser, Page } from '@playwright/test'
 import config from '../../playwright.config'
 import { VIDEO_TEXT } from '../../src/shared/messages'
 import { startCoturn, TURNSERVER } from '../helpers/coturn'
-import { type E2EServer, expect, openLoggedIn, passwordOf, test } from './fixtures'
+import { type E2EServer, passwordOf } from './fixtures'
 import { VideoPage } from './pages/video'
-import { startSocketProxy } from './socket-proxy'
+import { expect, openLoggedIn, test } from './proxied'
 
 test.use({
   launchOptions: {
@@ -111,49 +111,43 @@ test('through the TURN relay only, with the credentials the server issued', asyn
   }
 })
 
-test('offline, the lobby says calls need the server instead of "No calls yet"', async ({ page, server }) => {
-  const proxy = await startSocketProxy(server.url)
-  try {
-    const through = proxy.via(server)
-    await openLoggedIn(page, through, await server.login(), '/video')
-    await expect(page.getByText('No calls yet.')).toBeVisible()
-    proxy.offline = true
-    await page.goto(`${through.ui}/video`)
-    await expect(page.getByRole('status').filter({ hasText: VIDEO_TEXT.callsOffline })).toBeVisible()
-    await expect(page.getByText('No calls yet.')).toHaveCount(0)
-  } finally {
-    await proxy.close()
-  }
+test('offline, the lobby says calls need the server instead of "No calls yet"', async ({
+  page,
+  server,
+  link,
+  through,
+}) => {
+  await openLoggedIn(page, through, await server.login(), '/video')
+  await expect(page.getByText('No calls yet.')).toBeVisible()
+  link.offline = true
+  await page.goto(`${through.ui}/video`)
+  await expect(page.getByRole('status').filter({ hasText: VIDEO_TEXT.callsOffline })).toBeVisible()
+  await expect(page.getByText('No calls yet.')).toHaveCount(0)
 })
 
-test('a peer that loses the network comes back into the call', async ({ browser, server }) => {
+test('a peer that loses the network comes back into the call', async ({ browser, server, link, through }) => {
   await server.createUser('otto', ['video/field:r'], 'Otto')
-  const proxy = await startSocketProxy(server.url)
-  try {
-    const admin = new VideoPage(await pageFor(browser))
-    const otto = new VideoPage(await pageFor(browser))
-    await admin.open(server, await server.login(), 'field')
-    await admin.join('Ada')
-    await otto.open(proxy.via(server), await server.login('otto', passwordOf('otto')), 'field')
-    await otto.join()
-    await admin.decodes('Otto')
-    await otto.decodes('Ada')
+  const admin = new VideoPage(await pageFor(browser))
+  const otto = new VideoPage(await pageFor(browser))
+  await admin.open(server, await server.login(), 'field')
+  await admin.join('Ada')
+  await otto.open(through, await server.login('otto', passwordOf('otto')), 'field')
+  await otto.join()
+  await admin.decodes('Otto')
+  await otto.decodes('Ada')
 
-    proxy.offline = true
-    // The server lets Otto out of the room when his socket goes; his console says it reconnects.
-    await expect(admin.tile('Otto')).toHaveCount(0, { timeout: 45_000 })
-    await expect(otto.call).toHaveAttribute('data-status', 'rejoining', { timeout: 45_000 })
-    proxy.offline = false
-    // Back: he joins again by himself and both decode each other once more.
-    await expect(otto.call).toHaveAttribute('data-status', 'joined', { timeout: 60_000 })
-    await admin.decodes('Otto', 45_000)
-    const frames = await otto.decodes('Ada', 45_000)
-    await otto.framesGrow('Ada', frames)
-    await admin.page.context().close()
-    await otto.page.context().close()
-  } finally {
-    await proxy.close()
-  }
+  link.offline = true
+  // The server lets Otto out of the room when his socket goes; his console says it reconnects.
+  await expect(admin.tile('Otto')).toHaveCount(0, { timeout: 45_000 })
+  await expect(otto.call).toHaveAttribute('data-status', 'rejoining', { timeout: 45_000 })
+  link.offline = false
+  // Back: he joins again by himself and both decode each other once more.
+  await expect(otto.call).toHaveAttribute('data-status', 'joined', { timeout: 60_000 })
+  await admin.decodes('Otto', 45_000)
+  const frames = await otto.decodes('Ada', 45_000)
+  await otto.framesGrow('Ada', frames)
+  await admin.page.context().close()
+  await otto.page.context().close()
 })
 
 test('an invitation rings, and Accept joins the room', async ({ browser, server }) => {

@@ -34,9 +34,9 @@ export interface ApiResponse {
   text: string
 }
 
-export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-test-'))
-  const config: ServerConfig = {
+/** The test servers' configuration: loopback, a free port, everything under `dataDir`, no seed. */
+export function testConfig(dataDir: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
     ...configFromEnv({}),
     port: 0,
     host: '127.0.0.1',
@@ -48,7 +48,11 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     quiet: true,
     ...overrides,
   }
-  const server = await startServer(config)
+}
+
+export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-test-'))
+  const server = await startServer(testConfig(dataDir, overrides))
   const api = async (pathname: string, init: ApiInit = {}): Promise<ApiResponse> => {
     const headers: Record<string, string> = { ...init.headers }
     if (init.token) headers.authorization = `Bearer ${init.token}`

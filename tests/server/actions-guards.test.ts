@@ -4,22 +4,15 @@
  * stops at ACTION_LIMITS.maxEventDepth with a recorded error), and the API-token scope (an action
  * saved with a token runs with no more than the token allows, and stops when the token is revoked).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
 import { ACTION_LIMITS } from '../../src/shared/actions'
 import { ACTION_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
+const server = suiteServer()
+beforeAll(() => {
   stopActionScheduler(server.services)
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 interface Run {
@@ -31,11 +24,11 @@ interface Run {
 }
 
 async function runsOf(id: string): Promise<Run[]> {
-  const res = await server.api(`/api/actions/${id}/runs?limit=500`, { token: admin })
+  const res = await server.api(`/api/actions/${id}/runs?limit=500`, { token: server.admin })
   return (res.body as Run[]).slice().reverse()
 }
 
-async function save(doc: Record<string, unknown>, token = admin) {
+async function save(doc: Record<string, unknown>, token = server.admin) {
   const res = await server.api('/api/actions', { json: doc, token })
   expect(res.status, res.text).toBe(201)
   return res.body as Record<string, unknown>
@@ -61,7 +54,7 @@ describe('the EVENT loop guard', () => {
       code: "await db.update('loops', input.event.id, { n: (input.event.doc.n ?? 0) + 1 })\nreturn input.event.doc.n",
     })
     await tickActions(server.services, new Date())
-    await server.api('/api/data/loops', { json: { _id: 'l1', n: 0 }, token: admin })
+    await server.api('/api/data/loops', { json: { _id: 'l1', n: 0 }, token: server.admin })
     await settle(['self-loop'])
     const runs = await runsOf('self-loop')
     const max = ACTION_LIMITS.maxEventDepth
@@ -93,7 +86,7 @@ describe('the EVENT loop guard', () => {
       code: "await db.create('pings', { n: input.event.doc.n + 1 })",
     })
     await tickActions(server.services, new Date())
-    await server.api('/api/data/pings', { json: { n: 0 }, token: admin })
+    await server.api('/api/data/pings', { json: { n: 0 }, token: server.admin })
     await settle(['ping', 'pong'])
     const all = [...(await runsOf('ping')), ...(await runsOf('pong'))]
     const max = ACTION_LIMITS.maxEventDepth
@@ -110,7 +103,7 @@ describe('the EVENT loop guard', () => {
     const res = await server.api('/api/data/loops/l1', {
       method: 'PATCH',
       json: { n: 100 },
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': forged },
     })
     expect(res.status, res.text).toBe(200)
@@ -126,11 +119,11 @@ describe('actions saved with an API token', () => {
     // The owner may do everything; the token only edit actions and read contacts.
     const made = await server.api('/api/tokens', {
       json: { name: 'ci', permissions: ['actions:*', 'data/contacts:r'] },
-      token: admin,
+      token: server.admin,
     })
     expect(made.status, made.text).toBe(201)
     const { token, _id: tokenId } = made.body as { token: string; _id: string }
-    await server.api('/api/data/contacts', { json: { _id: 'c1', name: 'Ann' }, token: admin })
+    await server.api('/api/data/contacts', { json: { _id: 'c1', name: 'Ann' }, token: server.admin })
     const saved = await save(
       {
         _id: 'by-token',
@@ -141,11 +134,14 @@ describe('actions saved with an API token', () => {
       token,
     )
     expect(saved).toMatchObject({ runAs: 'admin', runAsToken: tokenId })
-    const read = await server.api('/api/actions/run/by-token', { json: {}, token: admin })
+    const read = await server.api('/api/actions/run/by-token', { json: {}, token: server.admin })
     expect(read.status, read.text).toBe(200)
     expect(read.body).toBe('Ann')
     // The admin may write orders; the token may not, so neither may the action.
-    const write = await server.api('/api/actions/run/by-token', { json: { write: true }, token: admin })
+    const write = await server.api('/api/actions/run/by-token', {
+      json: { write: true },
+      token: server.admin,
+    })
     expect(write.status).toBe(422)
     expect(write.text).toContain(ACTION_TEXT.dbForbidden('data/orders:c'))
     // A client cannot pick the token its action runs under.
@@ -158,19 +154,24 @@ describe('actions saved with an API token', () => {
     })
     expect(forged.runAsToken).toBeUndefined()
     // Revoked: the action stops instead of falling back to the owner's full rights.
-    expect((await server.api(`/api/tokens/${tokenId}`, { method: 'DELETE', token: admin })).status).toBe(200)
-    const gone = await server.api('/api/actions/run/by-token', { json: {}, token: admin })
+    expect(
+      (await server.api(`/api/tokens/${tokenId}`, { method: 'DELETE', token: server.admin })).status,
+    ).toBe(200)
+    const gone = await server.api('/api/actions/run/by-token', { json: {}, token: server.admin })
     expect(gone.status).toBe(422)
     expect((gone.body as { message: string }).message).toBe(ACTION_TEXT.tokenGone)
     // Saved again through a login session, it runs with the saver's rights.
     const patched = await server.api('/api/actions/by-token', {
       method: 'PATCH',
       json: { description: 'mine now' },
-      token: admin,
+      token: server.admin,
     })
     expect(patched.status, patched.text).toBe(200)
     expect((patched.body as Record<string, unknown>).runAsToken).toBeUndefined()
-    const again = await server.api('/api/actions/run/by-token', { json: { write: true }, token: admin })
+    const again = await server.api('/api/actions/run/by-token', {
+      json: { write: true },
+      token: server.admin,
+    })
     expect(again.status, again.text).toBe(200)
   })
 })

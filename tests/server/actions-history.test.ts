@@ -3,23 +3,14 @@
  * `action_runs` setting (runs kept per action and their age), the history's filters, the all-actions
  * list limited to actions the caller may read, and the live tail on the websocket.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { pruneRuns } from '../../src/server/actions/run'
 import { ACTION_RUNS_SETTING, ACTION_RUNS_TOPIC } from '../../src/shared/actions'
 import { ACTION_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { openSocket } from './socket-client'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 interface Run {
   _id: string
@@ -33,20 +24,25 @@ interface Run {
 async function http(id: string, code: string, method = 'POST') {
   const res = await server.api('/api/actions', {
     json: { _id: id, name: id, trigger: { type: method }, code },
-    token: admin,
+    token: server.admin,
   })
   expect(res.status, res.text).toBe(201)
 }
-const run = (id: string, json: unknown = {}) => server.api(`/api/actions/run/${id}`, { json, token: admin })
+const run = (id: string, json: unknown = {}) =>
+  server.api(`/api/actions/run/${id}`, { json, token: server.admin })
 const setting = (value: unknown) =>
-  server.api(`/api/settings/${ACTION_RUNS_SETTING}`, { method: 'PATCH', json: { value }, token: admin })
+  server.api(`/api/settings/${ACTION_RUNS_SETTING}`, {
+    method: 'PATCH',
+    json: { value },
+    token: server.admin,
+  })
 
 describe('pruning by the action_runs setting', () => {
   it('refuses a malformed setting', async () => {
     for (const value of [{ keep: 0 }, { days: 'x' }, 5, { keep: 1.5 }]) {
       const res = await server.api('/api/settings', {
         json: { _id: ACTION_RUNS_SETTING, value },
-        token: admin,
+        token: server.admin,
       })
       expect(res.status, JSON.stringify(value)).toBe(400)
       expect((res.body as { message: string }).message).toBe(ACTION_TEXT.runsSettingInvalid)
@@ -56,16 +52,16 @@ describe('pruning by the action_runs setting', () => {
   it('keeps the newest runs the setting asks for', async () => {
     const created = await server.api('/api/settings', {
       json: { _id: ACTION_RUNS_SETTING, value: { keep: 2 } },
-      token: admin,
+      token: server.admin,
     })
     expect(created.status, created.text).toBe(201)
     await http('kept', 'return input.body.n')
     for (const n of [1, 2, 3, 4]) expect((await run('kept', { n })).status).toBe(200)
-    const runs = (await server.api('/api/actions/kept/runs', { token: admin })).body as Run[]
+    const runs = (await server.api('/api/actions/kept/runs', { token: server.admin })).body as Run[]
     expect(runs.map((r) => r.result)).toEqual([4, 3])
     expect((await setting({ keep: 3 })).status).toBe(200)
     await run('kept', { n: 5 })
-    const more = (await server.api('/api/actions/kept/runs', { token: admin })).body as Run[]
+    const more = (await server.api('/api/actions/kept/runs', { token: server.admin })).body as Run[]
     expect(more.map((r) => r.result)).toEqual([5, 4, 3])
   })
 
@@ -76,7 +72,7 @@ describe('pruning by the action_runs setting', () => {
     // Three days later every run is older than two days.
     const later = Date.now() + 3 * 86_400_000
     expect(await pruneRuns(server.services, 'aged', { keep: 100, days: 2 }, later)).toBe(3)
-    expect((await server.api('/api/actions/aged/runs', { token: admin })).body).toEqual([])
+    expect((await server.api('/api/actions/aged/runs', { token: server.admin })).body).toEqual([])
   })
 })
 
@@ -86,8 +82,8 @@ describe('the run history', () => {
     await http('mixed', 'if (input.body.fail) throw new Error("no")\nreturn input.body.n')
     for (const n of [1, 2, 3]) await run('mixed', { n })
     await run('mixed', { fail: true })
-    await server.api('/api/actions/debug/mixed', { json: { input: { body: { n: 9 } } }, token: admin })
-    const get = (q: string) => server.api(`/api/actions/mixed/runs${q}`, { token: admin })
+    await server.api('/api/actions/debug/mixed', { json: { input: { body: { n: 9 } } }, token: server.admin })
+    const get = (q: string) => server.api(`/api/actions/mixed/runs${q}`, { token: server.admin })
     const errors = await get('?status=error')
     expect((errors.body as Run[]).map((r) => r.status)).toEqual(['error'])
     expect(errors.headers.get('x-total-count')).toBe('1')
@@ -111,7 +107,7 @@ describe('the run history', () => {
     const runs = res.body as Run[]
     expect(runs.length).toBeGreaterThan(0)
     expect(new Set(runs.map((r) => r.action))).toEqual(new Set(['mixed']))
-    const all = (await server.api('/api/action-runs?limit=500', { token: admin })).body as Run[]
+    const all = (await server.api('/api/action-runs?limit=500', { token: server.admin })).body as Run[]
     expect(new Set(all.map((r) => r.action))).toEqual(new Set(['kept', 'mixed']))
     const one = (await server.api('/api/action-runs?action=kept', { token: reader })).body as Run[]
     expect(one).toEqual([])

@@ -9,27 +9,25 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES_COLLECTION } from '../../src/shared/messaging'
 import { pdfText } from '../helpers/pdf-text'
-import { startTestServer, type TestServer } from '../helpers/server'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
 let smtp: SmtpPeer
-let admin: string
 
 beforeAll(async () => {
   smtp = await startSmtpPeer()
-  server = await startTestServer({ smtpUrl: smtp.url })
-  admin = await server.login()
-  expect((await server.api('/api/storage', { json: { directory: 'reports' }, token: admin })).status).toBe(
-    201,
-  )
 }, 60_000)
 afterAll(async () => {
-  await server?.close()
   await smtp?.close()
 })
+const server = suiteServer(() => ({ smtpUrl: smtp.url }))
+beforeAll(async () => {
+  expect(
+    (await server.api('/api/storage', { json: { directory: 'reports' }, token: server.admin })).status,
+  ).toBe(201)
+}, 60_000)
 
-async function action(id: string, code: string, token = admin) {
+async function action(id: string, code: string, token = server.admin) {
   const res = await server.api('/api/actions', {
     json: { _id: id, name: id, trigger: { type: 'POST' }, code, timeLimitMs: 10_000 },
     token,
@@ -37,7 +35,7 @@ async function action(id: string, code: string, token = admin) {
   expect(res.status, res.text).toBe(201)
 }
 
-const run = (id: string, token = admin, json: unknown = {}) =>
+const run = (id: string, token = server.admin, json: unknown = {}) =>
   server.api(`/api/actions/run/${id}`, { json, token })
 
 describe('messages.send', () => {
@@ -46,7 +44,7 @@ describe('messages.send', () => {
       'mailer',
       "const r = await messages.send('email', { to: input.body.to, subject: 'Hi', text: 'Sent by an action' })\nreturn r",
     )
-    const res = await run('mailer', admin, { to: 'ann@example.com' })
+    const res = await run('mailer', server.admin, { to: 'ann@example.com' })
     expect(res.status, res.text).toBe(200)
     const body = res.body as { batch: string; messages: Array<{ _id: string; to: string; status: string }> }
     expect(body.messages).toEqual([expect.objectContaining({ to: 'ann@example.com', status: 'queued' })])
@@ -83,7 +81,7 @@ describe('pdf.create', () => {
       'invoice',
       "return await pdf.create({ html: '<h1>Invoice ' + input.body.n + '</h1>', save: { root: 'storage', path: 'reports/inv-' + input.body.n + '.pdf' } })",
     )
-    const res = await run('invoice', admin, { n: 7 })
+    const res = await run('invoice', server.admin, { n: 7 })
     expect(res.status, res.text).toBe(200)
     expect(res.body).toMatchObject({ path: 'reports/inv-7.pdf', contentType: 'application/pdf' })
     const file = path.join(server.dataDir, 'storage', 'reports', 'inv-7.pdf')
@@ -119,7 +117,7 @@ describe('debug runs', () => {
       "const m = await messages.send('email', { to: 'cy@example.com', subject: 'S', text: 'dry' })\nconst p = await pdf.create({ html: '<p>dry</p>', save: { root: 'storage', path: 'reports/dry.pdf' } })\nreturn [m.messages[0].dryRun, p.dryRun, p.path]",
     )
     const before = (await server.services.store.list(MESSAGES_COLLECTION, {})).total
-    const res = await server.api('/api/actions/debug/both', { json: {}, token: admin })
+    const res = await server.api('/api/actions/debug/both', { json: {}, token: server.admin })
     expect(res.status, res.text).toBe(200)
     const body = res.body as { result: unknown; writes: Array<{ op: string }> }
     expect(body.result, res.text).toEqual([true, true, 'reports/dry.pdf'])

@@ -4,28 +4,19 @@
  * fence (the worker killed by wall clock) is tested on the pool itself with a host call that never
  * answers, the one wait QuickJS's own deadline cannot interrupt.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ActionPool } from '../../src/server/actions/pool'
 import { ACTION_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 let seq = 0
 async function attack(code: string, extra: Record<string, unknown> = {}) {
   const id = `hostile-${++seq}`
   const saved = await server.api('/api/actions', {
     json: { _id: id, name: id, trigger: { type: 'POST' }, code, timeLimitMs: 3000, ...extra },
-    token: admin,
+    token: server.admin,
   })
   expect(saved.status, saved.text).toBe(201)
   // The healthcheck is polled for as long as the attack runs; every answer must come back 200.
@@ -37,7 +28,7 @@ async function attack(code: string, extra: Record<string, unknown> = {}) {
       health.push(res.status)
     }
   })()
-  const res = await server.api(`/api/actions/run/${id}`, { json: {}, token: admin })
+  const res = await server.api(`/api/actions/run/${id}`, { json: {}, token: server.admin })
   done = true
   await poll
   expect(health.length).toBeGreaterThan(0)
@@ -128,9 +119,9 @@ describe('hostile scripts', () => {
 
   it('records each stopped run with its error kind', async () => {
     const id = `hostile-${seq}`
-    const runs = await server.api(`/api/actions/${id}/runs`, { token: admin })
+    const runs = await server.api(`/api/actions/${id}/runs`, { token: server.admin })
     expect((runs.body as unknown[]).length).toBeGreaterThan(0)
-    const loops = await server.api('/api/actions/hostile-1/runs', { token: admin })
+    const loops = await server.api('/api/actions/hostile-1/runs', { token: server.admin })
     expect((loops.body as Array<{ error: { kind: string } }>)[0]!.error.kind).toBe('time')
   })
 })

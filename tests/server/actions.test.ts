@@ -3,23 +3,14 @@
  * triggers callable only with the right permission and method, db calls checked as the run-as user,
  * debug runs with logs, timing and dry-run writes, and run records.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { pruneRuns } from '../../src/server/actions/run'
 import { ACTION_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
+const server = suiteServer()
 
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
-
-async function create(doc: Record<string, unknown>, token = admin) {
+async function create(doc: Record<string, unknown>, token = server.admin) {
   const res = await server.api('/api/actions', { json: doc, token })
   expect(res.status, res.text).toBe(201)
   return res.body as { _id: string; runAs: string; enabled: boolean }
@@ -46,7 +37,7 @@ describe('the actions collection', () => {
       ],
     ]
     for (const [doc, message] of cases) {
-      const res = await server.api('/api/actions', { json: doc, token: admin })
+      const res = await server.api('/api/actions', { json: doc, token: server.admin })
       expect(res.status, JSON.stringify(doc)).toBe(400)
       expect((res.body as { message: string }).message ?? res.text).toContain(message)
     }
@@ -55,7 +46,7 @@ describe('the actions collection', () => {
     const patched = await server.api('/api/actions/valid', {
       method: 'PATCH',
       json: { trigger: { type: 'X' } },
-      token: admin,
+      token: server.admin,
     })
     expect(patched.status).toBe(400)
   })
@@ -94,7 +85,7 @@ describe('HTTP triggers', () => {
       'POST',
       `log('got', input.body.name)\nreturn { status: 201, headers: { 'x-made-by': 'action' }, body: { hi: input.body.name } }`,
     )
-    const res = await server.api('/api/actions/run/hello', { json: { name: 'Ann' }, token: admin })
+    const res = await server.api('/api/actions/run/hello', { json: { name: 'Ann' }, token: server.admin })
     expect(res.status, res.text).toBe(201)
     expect(res.headers.get('x-made-by')).toBe('action')
     expect(res.body).toEqual({ hi: 'Ann' })
@@ -124,7 +115,7 @@ describe('HTTP triggers', () => {
       const other = method === 'GET' ? 'POST' : 'GET'
       const mismatch = await server.api(`/api/actions/run/${id}`, {
         method: other,
-        token: admin,
+        token: server.admin,
         ...(other === 'POST' ? { json: {} } : {}),
       })
       expect(mismatch.status).toBe(405)
@@ -132,8 +123,8 @@ describe('HTTP triggers', () => {
   })
 
   it('checks db calls against the run-as user, like /api/data', async () => {
-    await server.api('/api/data/notes', { json: { _id: 'n1', text: 'one' }, token: admin })
-    await server.api('/api/data/secrets-like', { json: { _id: 's1', text: 'no' }, token: admin })
+    await server.api('/api/data/notes', { json: { _id: 'n1', text: 'one' }, token: server.admin })
+    await server.api('/api/data/secrets-like', { json: { _id: 's1', text: 'no' }, token: server.admin })
     const author = await server.userWith('act-db', ['actions:*', 'data/notes:*'])
     await create(
       {
@@ -144,7 +135,7 @@ describe('HTTP triggers', () => {
       },
       author,
     )
-    const ok = await server.api('/api/actions/run/db-ok', { token: admin })
+    const ok = await server.api('/api/actions/run/db-ok', { token: server.admin })
     expect(ok.status, ok.text).toBe(200)
     expect(ok.body).toEqual(['n1', 'n2'])
     expect(await server.services.store.get('data/notes', 'n2')).toMatchObject({ text: 'one!' })
@@ -157,7 +148,7 @@ describe('HTTP triggers', () => {
       },
       author,
     )
-    const no = await server.api('/api/actions/run/db-no', { token: admin })
+    const no = await server.api('/api/actions/run/db-no', { token: server.admin })
     expect(no.status).toBe(422)
     expect(no.text).toContain('Requires one of: data/secrets-like/s1:r')
   })
@@ -166,9 +157,9 @@ describe('HTTP triggers', () => {
 describe('debug and run records', () => {
   it('prunes all but the newest runs of an action', async () => {
     await http('pruned', 'GET', 'return input.query.n')
-    for (const n of [1, 2, 3, 4]) await server.api(`/api/actions/run/pruned?n=${n}`, { token: admin })
+    for (const n of [1, 2, 3, 4]) await server.api(`/api/actions/run/pruned?n=${n}`, { token: server.admin })
     expect(await pruneRuns(server.services, 'pruned', { keep: 2, days: 30 })).toBe(2)
-    const runs = (await server.api('/api/actions/pruned/runs', { token: admin })).body as Array<{
+    const runs = (await server.api('/api/actions/pruned/runs', { token: server.admin })).body as Array<{
       result: string
     }>
     expect(runs.map((r) => r.result)).toEqual(['4', '3'])
@@ -180,7 +171,10 @@ describe('debug and run records', () => {
       'POST',
       `log('input is', input)\nawait db.create('dbg', { _id: 'x', v: input.v })\nreturn input.v * 2`,
     )
-    const res = await server.api('/api/actions/debug/dbg', { json: { input: { v: 21 } }, token: admin })
+    const res = await server.api('/api/actions/debug/dbg', {
+      json: { input: { v: 21 } },
+      token: server.admin,
+    })
     expect(res.status, res.text).toBe(200)
     const body = res.body as Record<string, unknown>
     expect(body).toMatchObject({ status: 'ok', result: 42, logs: ['input is {"v":21}'], committed: false })
@@ -189,7 +183,7 @@ describe('debug and run records', () => {
     expect(await server.services.store.get('data/dbg', 'x')).toBeNull()
     const committed = await server.api('/api/actions/debug/dbg', {
       json: { input: { v: 1 }, commit: true },
-      token: admin,
+      token: server.admin,
     })
     expect((committed.body as { status: string }).status).toBe('ok')
     expect(await server.services.store.get('data/dbg', 'x')).toMatchObject({ v: 1 })
@@ -199,10 +193,10 @@ describe('debug and run records', () => {
 
   it('records every run with trigger, start, duration, status, logs and the error line', async () => {
     await http('fails', 'GET', `log('before')\n\nthrow new Error('boom')`)
-    const res = await server.api('/api/actions/run/fails', { token: admin })
+    const res = await server.api('/api/actions/run/fails', { token: server.admin })
     expect(res.status).toBe(422)
     expect(res.text).toContain('boom (line 3)')
-    const runs = await server.api('/api/actions/fails/runs', { token: admin })
+    const runs = await server.api('/api/actions/fails/runs', { token: server.admin })
     expect(runs.status).toBe(200)
     const [run] = runs.body as Array<Record<string, unknown>>
     expect(run).toMatchObject({ action: 'fails', trigger: 'GET', status: 'error', logs: ['before'] })

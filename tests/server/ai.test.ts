@@ -4,26 +4,23 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AI_TEXT, VALIDATION } from '../../src/shared/messages'
 import { type OpenAiPeer, startOpenAiPeer } from '../helpers/openai-peer'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { startTestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 let peer: OpenAiPeer
-let server: TestServer
-let admin: string
 
 beforeAll(async () => {
   peer = await startOpenAiPeer()
-  server = await startTestServer({
-    aiBaseUrl: `${peer.url}/`,
-    aiModel: 'tiny-test',
-    aiApiKey: 'sk-local',
-    aiTimeoutMs: 1500,
-  })
-  admin = await server.login()
 })
 afterAll(async () => {
-  await server?.close()
   await peer?.close()
 })
+const server = suiteServer(() => ({
+  aiBaseUrl: `${peer.url}/`,
+  aiModel: 'tiny-test',
+  aiApiKey: 'sk-local',
+  aiTimeoutMs: 1500,
+}))
 beforeEach(() => {
   peer.requests.length = 0
   peer.delayMs = 0
@@ -33,7 +30,7 @@ beforeEach(() => {
 describe('POST /api/ai', () => {
   it('refuses a missing or blank question with the spec message and calls nothing', async () => {
     for (const json of [{}, { question: '' }, { question: '   \n' }, { question: 42 }]) {
-      const res = await server.api('/api/ai', { json, token: admin })
+      const res = await server.api('/api/ai', { json, token: server.admin })
       expect(res.status).toBe(400)
       expect(res.body).toMatchObject({ error: 'bad_request', message: VALIDATION.aiMissingQuestion })
     }
@@ -47,7 +44,7 @@ describe('POST /api/ai', () => {
         context: { collection: 'contacts' },
         viewing: '/data/contacts',
       },
-      token: admin,
+      token: server.admin,
     })
     expect(res.status).toBe(200)
     const reply = (res.body as { reply: string }).reply
@@ -103,7 +100,7 @@ describe('history', () => {
   })
 
   it('is internal: never in the sync change log', async () => {
-    await server.api('/api/ai', { json: { question: 'secret plans' }, token: admin })
+    await server.api('/api/ai', { json: { question: 'secret plans' }, token: server.admin })
     const page = await server.services.store.changes(0, 10_000)
     expect(page.changes.some((c) => c.collection === '_ai_history')).toBe(false)
   })
@@ -125,7 +122,7 @@ describe('permissions', () => {
 
 describe('GET /api/ai/info', () => {
   it('names the endpoint host and the model', async () => {
-    const res = await server.api('/api/ai/info', { token: admin })
+    const res = await server.api('/api/ai/info', { token: server.admin })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ configured: true, host: new URL(peer.url).host, model: 'tiny-test' })
   })
@@ -146,7 +143,7 @@ describe('upstream failures', () => {
 
   it('answers 504 when the model does not answer in time', async () => {
     peer.delayMs = 4000
-    const res = await server.api('/api/ai', { json: { question: 'slow?' }, token: admin })
+    const res = await server.api('/api/ai', { json: { question: 'slow?' }, token: server.admin })
     expect(res.status).toBe(504)
     expect(res.body).toEqual({ error: 'gateway_timeout', message: AI_TEXT.timeout })
   })

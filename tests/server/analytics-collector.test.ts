@@ -5,23 +5,18 @@
  * runs sandboxed with origin "null" — with CORS `*` on the preflight and on the response, while the
  * rest of the API keeps its own CORS list.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { VisitList } from '../../src/shared/analytics'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { record } from './analytics-cases'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(() => server.close())
+const server = suiteServer()
 
 const visitsOf = async (visitor: string) => {
   const from = Date.now() - 86_400_000
-  const res = await server.api(`/api/analytics/visits?visitor=${visitor}&from=${from}`, { token: admin })
+  const res = await server.api(`/api/analytics/visits?visitor=${visitor}&from=${from}`, {
+    token: server.admin,
+  })
   expect(res.status).toBe(200)
   return (res.body as VisitList).visits
 }

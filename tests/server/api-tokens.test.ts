@@ -5,15 +5,13 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { hashSecret, intersectPermissions } from '../../src/server/auth/api-tokens'
 import { AUTH_SCREENS_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/messages'
 import type { PullResponse, SyncChange } from '../../src/shared/sync-protocol'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { chain, openSocket } from './socket-client'
 
-let server: TestServer
-let admin: string
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
 
 interface Created {
@@ -29,17 +27,15 @@ async function create(session: string, body: Record<string, unknown>) {
   return server.api('/api/tokens', { json: body, token: session })
 }
 
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 describe('API token lifecycle', () => {
   it('is shown once, works as a bearer for its owner, and is refused after revoke', async () => {
-    const res = await create(admin, { name: 'CI export', permissions: ['products:cr'], expires: inDays(7) })
+    const res = await create(server.admin, {
+      name: 'CI export',
+      permissions: ['products:cr'],
+      expires: inDays(7),
+    })
     expect(res.status).toBe(201)
     const created = res.body as Created
     expect(created.token).toMatch(/^mtk_/)
@@ -54,7 +50,7 @@ describe('API token lifecycle', () => {
     expect((await server.api('/api/products/by-token', { token: created.token })).status).toBe(200)
 
     // Reading the token back never shows the secret again.
-    const read = await server.api(`/api/tokens/${created._id}`, { token: admin })
+    const read = await server.api(`/api/tokens/${created._id}`, { token: server.admin })
     expect(read.status).toBe(200)
     expect(read.body).not.toHaveProperty('token')
     expect(JSON.stringify(read.body)).not.toContain(created.token.split('.').at(-1)!)
@@ -62,7 +58,7 @@ describe('API token lifecycle', () => {
       .poll(async () => (await server.services.store.get('tokens', created._id))?.lastUsed)
       .toBeTruthy()
 
-    const revoked = await server.api(`/api/tokens/${created._id}`, { method: 'DELETE', token: admin })
+    const revoked = await server.api(`/api/tokens/${created._id}`, { method: 'DELETE', token: server.admin })
     expect(revoked.status).toBe(200)
     const after = await server.api('/api/products/by-token', { token: created.token })
     expect(after.status).toBe(401)
@@ -70,8 +66,9 @@ describe('API token lifecycle', () => {
   })
 
   it('refuses a token with a wrong secret, an unknown id or a tampered prefix', async () => {
-    const created = (await create(admin, { name: 't', permissions: ['products:r'], expires: inDays(1) }))
-      .body as Created
+    const created = (
+      await create(server.admin, { name: 't', permissions: ['products:r'], expires: inDays(1) })
+    ).body as Created
     const [head, secret] = created.token.split('.') as [string, string]
     const wrong = `${head}.${secret.slice(0, -2)}${secret.endsWith('AA') ? 'BB' : 'AA'}`
     for (const bad of [wrong, `mtk_nope.${secret}`, created.token.replace('mtk_', 'mtx_')]) {
@@ -80,8 +77,9 @@ describe('API token lifecycle', () => {
   })
 
   it('stops working at its expiry', async () => {
-    const created = (await create(admin, { name: 'short', permissions: ['products:r'], expires: inDays(1) }))
-      .body as Created
+    const created = (
+      await create(server.admin, { name: 'short', permissions: ['products:r'], expires: inDays(1) })
+    ).body as Created
     expect((await server.api('/api/products', { token: created.token })).status).toBe(200)
     // Time passing: the stored expiry moves into the past (the API itself refuses past dates).
     await server.services.store.write(
@@ -112,23 +110,24 @@ describe('API token lifecycle', () => {
       [{ name: 'x', permissions: ['products:r'], expires: 'soon' }, AUTH_SCREENS_TEXT.tokenExpiresInvalid],
     ] as const
     for (const [body, message] of bad) {
-      const res = await create(admin, body)
+      const res = await create(server.admin, body)
       expect(res.status, JSON.stringify(body)).toBe(400)
       if (message) expect(res.body).toMatchObject({ error: 'bad_request', message })
     }
-    const created = (await create(admin, { name: 'fixed', permissions: ['products:r'], expires: inDays(1) }))
-      .body as Created
+    const created = (
+      await create(server.admin, { name: 'fixed', permissions: ['products:r'], expires: inDays(1) })
+    ).body as Created
     const widen = await server.api(`/api/tokens/${created._id}`, {
       method: 'PATCH',
       json: { permissions: ['*:*'] },
-      token: admin,
+      token: server.admin,
     })
     expect(widen.status).toBe(400)
     expect((await server.services.store.get('tokens', created._id))?.permissions).toEqual(['products:r'])
     const rename = await server.api(`/api/tokens/${created._id}`, {
       method: 'PATCH',
       json: { name: 'renamed' },
-      token: admin,
+      token: server.admin,
     })
     expect(rename.status).toBe(200)
   })
@@ -155,7 +154,7 @@ describe('permissions', () => {
     })
     expect(res.status).toBe(403)
     expect(res.body).toMatchObject({ message: AUTH_SCREENS_TEXT.tokenBeyondOwn(['users:u', 'logs:r']) })
-    expect((await server.api('/api/tokens', { token: admin })).body).not.toContainEqual(
+    expect((await server.api('/api/tokens', { token: server.admin })).body).not.toContainEqual(
       expect.objectContaining({ owner: 'alice' }),
     )
   })
@@ -190,8 +189,9 @@ describe('permissions', () => {
   it('lets an owner revoke their own token but not someone else’s', async () => {
     const own = (await create(alice, { name: 'mine', permissions: ['users:r'], expires: inDays(1) }))
       .body as Created
-    const admins = (await create(admin, { name: 'admin', permissions: ['users:r'], expires: inDays(1) }))
-      .body as Created
+    const admins = (
+      await create(server.admin, { name: 'admin', permissions: ['users:r'], expires: inDays(1) })
+    ).body as Created
     const carol = await server.userWith('carol', ['tokens:c', 'users:r'])
     const ownCarol = (await create(carol, { name: 'c', permissions: ['users:r'], expires: inDays(1) }))
       .body as Created
@@ -218,13 +218,13 @@ describe('permissions', () => {
 describe('secrets', () => {
   it('keeps the secret and its hash out of every document, list, change and database page', async () => {
     const created = (
-      await create(admin, { name: 'leak check', permissions: ['products:r'], expires: inDays(1) })
+      await create(server.admin, { name: 'leak check', permissions: ['products:r'], expires: inDays(1) })
     ).body as Created
     const secret = created.token.split('.').at(-1)!
     const hash = hashSecret(secret)
-    const list = await server.api('/api/tokens', { token: admin })
-    const one = await server.api(`/api/tokens/${created._id}`, { token: admin })
-    const sync = await server.api('/api/sync?cursor=0&limit=1000', { token: admin })
+    const list = await server.api('/api/tokens', { token: server.admin })
+    const one = await server.api(`/api/tokens/${created._id}`, { token: server.admin })
+    const sync = await server.api('/api/sync?cursor=0&limit=1000', { token: server.admin })
     for (const res of [list, one, sync]) {
       expect(res.status).toBe(200)
       expect(res.text).not.toContain(secret)
@@ -251,10 +251,10 @@ describe('Idempotency-Key and API tokens', () => {
 
   it('a token cannot replay its owner’s session requests', async () => {
     // The console creates a token with everything its user has (no list), under a key.
-    const first = await post('/api/tokens', { name: 'console-made' }, admin, 'k-tok-1')
+    const first = await post('/api/tokens', { name: 'console-made' }, server.admin, 'k-tok-1')
     expect(first.status).toBe(201)
     const broad = first.body as Created
-    const narrow = (await create(admin, { name: 'narrow', permissions: ['tokens:c', 'data/vault:c'] }))
+    const narrow = (await create(server.admin, { name: 'narrow', permissions: ['tokens:c', 'data/vault:c'] }))
       .body as Created
 
     const replay = await post('/api/tokens', { name: 'console-made' }, narrow.token, 'k-tok-1')
@@ -266,7 +266,7 @@ describe('Idempotency-Key and API tokens', () => {
     expect((replay.body as Created).permissions).not.toContain('*:*')
 
     // A document the session created, which the token may create but not read.
-    const made = await post('/api/data/vault', { _id: 'v1', pin: '8812' }, admin, 'k-doc-1')
+    const made = await post('/api/data/vault', { _id: 'v1', pin: '8812' }, server.admin, 'k-doc-1')
     expect(made.status).toBe(201)
     const again = await post('/api/data/vault', { _id: 'v1', pin: '8812' }, narrow.token, 'k-doc-1')
     expect(again.headers.get('idempotent-replayed')).toBeNull()
@@ -287,23 +287,23 @@ describe('Idempotency-Key and API tokens', () => {
 
   it('the change feed shows a key only to the credential that used it', async () => {
     const reader = await server.userWith('rhea', ['data/feed:r'])
-    const reading = (await create(admin, { name: 'feed reader', permissions: ['data/feed:r'] }))
+    const reading = (await create(server.admin, { name: 'feed reader', permissions: ['data/feed:r'] }))
       .body as Created
     const start = await server.services.store.headSeq()
-    expect((await post('/api/data/feed', { _id: 'f1' }, admin, 'k-feed-secret')).status).toBe(201)
+    expect((await post('/api/data/feed', { _id: 'f1' }, server.admin, 'k-feed-secret')).status).toBe(201)
 
     const pull = async (token: string) => {
       const res = await server.api(`/api/sync?cursor=${start}`, { token })
       expect(res.status).toBe(200)
       return (res.body as PullResponse).changes.filter((c) => c.id === 'f1')
     }
-    expect((await pull(admin)).map((c) => c.idempotencyKey)).toEqual(['k-feed-secret'])
+    expect((await pull(server.admin)).map((c) => c.idempotencyKey)).toEqual(['k-feed-secret'])
     expect((await pull(reader)).map((c) => c.idempotencyKey)).toEqual([null])
     expect((await pull(reading.token)).map((c) => c.idempotencyKey)).toEqual([null])
 
     // The websocket: the streaming pull and a topic subscription alike.
     for (const [n, token, expected] of [
-      [1, admin, 'k-feed-secret'],
+      [1, server.admin, 'k-feed-secret'],
       [2, reader, null],
     ] as const) {
       const s = await openSocket(server.url, token)
@@ -314,7 +314,7 @@ describe('Idempotency-Key and API tokens', () => {
         expect(changes.map((c) => c.idempotencyKey)).toEqual([expected])
         s.send('subscribe', { topic: 'data/feed' })
         await new Promise((r) => setTimeout(r, 50))
-        await post('/api/data/feed', { _id: `live-${n}` }, admin, `k-feed-live-${n}`)
+        await post('/api/data/feed', { _id: `live-${n}` }, server.admin, `k-feed-live-${n}`)
         const live = await s.next((m) => m.event === 'data/feed')
         expect(live.payload).toMatchObject({ id: `live-${n}`, idempotencyKey: null })
       } finally {

@@ -5,11 +5,12 @@
  * on one instance and across two instances on one PostgreSQL. Each case first warms the cache with
  * requests that succeed, so a stale entry would show.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { SESSIONS } from '../../src/server/auth/tokens'
 import type { DocumentStore } from '../../src/server/store/types'
 import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
-import { startTestServer, type TestServer } from '../helpers/server'
+import type { TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 /** A few requests that succeed, so the token and the permissions are cached. */
 async function warm(server: TestServer, path: string, token: string): Promise<void> {
@@ -33,16 +34,9 @@ async function readsOf(store: DocumentStore, collection: string, run: () => Prom
 }
 
 describe('auth cache on one instance', () => {
-  let server: TestServer
-  let admin: string
-
+  const server = suiteServer()
   beforeAll(async () => {
-    server = await startTestServer()
-    admin = await server.login()
-    await server.api('/api/data/notes/n1', { method: 'PUT', json: { text: 'hello' }, token: admin })
-  })
-  afterAll(async () => {
-    await server?.close()
+    await server.api('/api/data/notes/n1', { method: 'PUT', json: { text: 'hello' }, token: server.admin })
   })
 
   it('reads a user’s groups once, not on every request', async () => {
@@ -77,7 +71,7 @@ describe('auth cache on one instance', () => {
     // Straight in the store: no revoke hook runs, as when another instance ends the session.
     await server.services.store.write({ op: 'delete', collection: SESSIONS, id: sessionId }, { user: null })
     expect((await server.api('/api/data/notes/n1', { token })).status).toBe(401)
-    expect((await server.api('/api/data/notes/n1', { token: admin })).status).toBe(200)
+    expect((await server.api('/api/data/notes/n1', { token: server.admin })).status).toBe(200)
   })
 
   it('a password change by an admin ends the user’s sessions on the next request', async () => {
@@ -86,7 +80,7 @@ describe('auth cache on one instance', () => {
     const res = await server.api('/api/users/dora', {
       method: 'PATCH',
       json: { password: 'a-new-long-password-9' },
-      token: admin,
+      token: server.admin,
     })
     expect(res.status, res.text).toBe(200)
     expect((await server.api('/api/data/notes/n1', { token })).status).toBe(401)
@@ -98,14 +92,14 @@ describe('auth cache on one instance', () => {
     const cut = await server.api('/api/groups/g-emil', {
       method: 'PATCH',
       json: { permissions: [] },
-      token: admin,
+      token: server.admin,
     })
     expect(cut.status, cut.text).toBe(200)
     expect((await server.api('/api/data/notes/n1', { token })).status).toBe(403)
     const back = await server.api('/api/groups/g-emil', {
       method: 'PATCH',
       json: { permissions: ['data/notes:r'] },
-      token: admin,
+      token: server.admin,
     })
     expect(back.status, back.text).toBe(200)
     expect((await server.api('/api/data/notes/n1', { token })).status).toBe(200)
@@ -114,7 +108,11 @@ describe('auth cache on one instance', () => {
   it('a user moved out of a group loses its rights on the next request', async () => {
     const token = await server.userWith('finn', ['data/notes:r'])
     await warm(server, '/api/data/notes/n1', token)
-    const res = await server.api('/api/users/finn', { method: 'PATCH', json: { groups: [] }, token: admin })
+    const res = await server.api('/api/users/finn', {
+      method: 'PATCH',
+      json: { groups: [] },
+      token: server.admin,
+    })
     expect(res.status, res.text).toBe(200)
     expect((await server.api('/api/data/notes/n1', { token })).status).toBe(403)
   })
@@ -122,12 +120,14 @@ describe('auth cache on one instance', () => {
   it('a deleted API token is 401 on the next request', async () => {
     const created = await server.api('/api/tokens', {
       json: { name: 'script', permissions: ['data/notes:r'] },
-      token: admin,
+      token: server.admin,
     })
     expect(created.status, created.text).toBe(201)
     const { token, _id } = created.body as { token: string; _id: string }
     await warm(server, '/api/data/notes/n1', token)
-    expect((await server.api(`/api/tokens/${_id}`, { method: 'DELETE', token: admin })).status).toBe(200)
+    expect((await server.api(`/api/tokens/${_id}`, { method: 'DELETE', token: server.admin })).status).toBe(
+      200,
+    )
     expect((await server.api('/api/data/notes/n1', { token })).status).toBe(401)
   })
 })

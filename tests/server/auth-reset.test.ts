@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MAIL_COLLECTION } from '../../src/server/mail/outbox'
 import { PASSWORD_TEXT, SECURITY_TEXT, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { startTestServer } from '../helpers/server'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
 import { collectStoredText } from '../helpers/stored-text'
+import { suiteServer } from '../helpers/suite-server'
 
 /** MOMENTUM_PUBLIC_URL of the test server: reset links point there, never at the Host header. */
 const PUBLIC_URL = 'http://console.momentum.test/'
 let smtp: SmtpPeer
-let server: TestServer
 const seen: string[] = []
 
 const reset = async (json: unknown, token?: string) => {
@@ -40,16 +40,18 @@ const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.
 
 beforeAll(async () => {
   smtp = await startSmtpPeer()
-  server = await startTestServer({
+})
+afterAll(async () => {
+  await smtp?.close()
+})
+const server = suiteServer(
+  () => ({
     smtpUrl: smtp.url,
     mailFrom: 'Momentum <no-reply@momentum.test>',
     publicUrl: PUBLIC_URL,
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await smtp?.close()
-})
+  }),
+  { login: false },
+)
 beforeEach(() => {
   smtp.rejectWith = null
 })

@@ -4,13 +4,12 @@
  * secret never shows up anywhere but in the one set-up response.
  */
 import * as OTPAuth from 'otpauth'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { SERVER_TEXT } from '../../src/shared/messages'
-import { type ApiInit, type ApiResponse, startTestServer, type TestServer } from '../helpers/server'
+import type { ApiInit, ApiResponse } from '../helpers/server'
 import { collectStoredText } from '../helpers/stored-text'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
 let tina: string
 let totp: OTPAuth.TOTP
 const seen: string[] = []
@@ -33,13 +32,9 @@ function wrongCode(t: OTPAuth.TOTP): string {
   }
 }
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   tina = await server.userWith('tina', [])
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('TOTP set-up', () => {
@@ -57,7 +52,7 @@ describe('TOTP set-up', () => {
     expect((await patch('tina', { method: 'totp' }, other)).status).toBe(403)
     expect((await api('/api/auth/totp/tina', { method: 'DELETE', token: other })).status).toBe(403)
     expect((await patch('tina', { method: 'totp' }, 'not-a-token')).status).toBe(401)
-    expect((await patch('nobody', { method: 'totp' }, admin)).status).toBe(404)
+    expect((await patch('nobody', { method: 'totp' }, server.admin)).status).toBe(404)
   })
 
   it('returns a secret and an otpauth URI, then enables with a correct code only', async () => {
@@ -121,11 +116,11 @@ describe('login with TOTP', () => {
   })
 
   it('an admin with users:u can set up and remove TOTP for someone else', async () => {
-    const res = await patch('tina', {}, admin)
+    const res = await patch('tina', {}, server.admin)
     const t = OTPAuth.URI.parse((res.body as { uri: string }).uri) as OTPAuth.TOTP
-    expect((await patch('tina', { totp: t.generate() }, admin)).status).toBe(200)
+    expect((await patch('tina', { totp: t.generate() }, server.admin)).status).toBe(200)
     expect((await login({ username: 'tina', password: 'tina-pw' })).status).toBe(401)
-    expect((await api('/api/auth/totp/tina', { method: 'DELETE', token: admin })).status).toBe(200)
+    expect((await api('/api/auth/totp/tina', { method: 'DELETE', token: server.admin })).status).toBe(200)
     expect((await login({ username: 'tina', password: 'tina-pw' })).status).toBe(200)
   })
 })

@@ -6,21 +6,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { decodeJwt, SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PASSWORD_SECRET } from '../../src/server/auth/passwords'
 import { SESSION_DEFAULT_SECONDS } from '../../src/shared/constants'
 import { SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
-import {
-  ADMIN_PASSWORD,
-  type ApiInit,
-  type ApiResponse,
-  startTestServer,
-  type TestServer,
-} from '../helpers/server'
+import { ADMIN_PASSWORD, type ApiInit, type ApiResponse, startTestServer } from '../helpers/server'
 import { collectStoredText } from '../helpers/stored-text'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
 const seen: string[] = []
 
 async function api(path: string, init?: ApiInit): Promise<ApiResponse> {
@@ -30,13 +23,7 @@ async function api(path: string, init?: ApiInit): Promise<ApiResponse> {
 }
 const login = (json: Record<string, unknown>) => api('/api/auth/login', { json })
 
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 describe('POST /api/auth/login', () => {
   it('refuses a missing or blank username or password with the spec message', async () => {
@@ -165,17 +152,17 @@ describe('POST /api/auth/register (closed registration)', () => {
       { _id: ' ', password: 'pw' },
       { _id: 'x2', password: '' },
     ]) {
-      const res = await register(json, admin)
+      const res = await register(json, server.admin)
       expect(res.status).toBe(400)
       expect(res.body).toEqual({ error: 'bad_request', message: VALIDATION.registerMissing })
     }
     for (const _id of ['a/b', '..', 'has space', 'x'.repeat(129)]) {
-      const res = await register({ _id, password: 'pw-123456' }, admin)
+      const res = await register({ _id, password: 'pw-123456' }, server.admin)
       expect(res.status).toBe(400)
       expect((res.body as { message: string }).message).toBe(SERVER_TEXT.invalidId)
     }
     for (const email of ['not-an-email', 'a@b', 'a b@example.com', 42]) {
-      const res = await register({ _id: 'x2', password: 'pw-123456', email }, admin)
+      const res = await register({ _id: 'x2', password: 'pw-123456', email }, server.admin)
       expect(res.status).toBe(400)
       expect((res.body as { message: string }).message).toBe(SERVER_TEXT.invalidEmail)
     }
@@ -193,7 +180,7 @@ describe('POST /api/auth/register (closed registration)', () => {
         _rev: 99,
         totp: true,
       },
-      admin,
+      server.admin,
     )
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({
@@ -214,7 +201,7 @@ describe('POST /api/auth/register (closed registration)', () => {
   })
 
   it('refuses an existing id with 409', async () => {
-    const res = await register({ _id: 'nina', password: 'other-pass' }, admin)
+    const res = await register({ _id: 'nina', password: 'other-pass' }, server.admin)
     expect(res.status).toBe(409)
     expect((res.body as { message: string }).message).toBe(SERVER_TEXT.userExists)
     expect((await login({ username: 'nina', password: 'nina-secret-1' })).status).toBe(200)
@@ -264,7 +251,7 @@ describe('PATCH /api/auth/password', () => {
   it('needs a session, a username and a password', async () => {
     expect((await change({ username: 'admin', password: 'x' })).status).toBe(401)
     for (const json of [{}, { username: 'admin' }, { password: 'new' }, { username: ' ', password: 'new' }]) {
-      const res = await change(json, admin)
+      const res = await change(json, server.admin)
       expect(res.status).toBe(400)
       expect(res.body).toEqual({ error: 'bad_request', message: VALIDATION.passwordMissing })
     }
@@ -297,11 +284,11 @@ describe('PATCH /api/auth/password', () => {
     expect(denied.status).toBe(403)
     expect((await login({ username: 'quinn', password: 'quinn-pw' })).status).toBe(200)
 
-    const ok = await change({ username: 'quinn', password: 'quinn-new-1' }, admin)
+    const ok = await change({ username: 'quinn', password: 'quinn-new-1' }, server.admin)
     expect(ok.status).toBe(200)
     expect((await api('/api/auth/session', { token: victim })).status).toBe(401)
     expect((await login({ username: 'quinn', password: 'quinn-new-1' })).status).toBe(200)
-    const unknown = await change({ username: 'nobody', password: 'x-1' }, admin)
+    const unknown = await change({ username: 'nobody', password: 'x-1' }, server.admin)
     expect(unknown.status).toBe(404)
   })
 })

@@ -5,31 +5,23 @@
  * stored answer (also when the retry goes to the single route); the cap is 400; anything but data
  * documents is refused per entry.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { keyForReader } from '../../src/server/http/idempotency'
 import type { BatchResult } from '../../src/server/modules/batch'
 import type { Doc } from '../../src/server/store/types'
 import { BATCH_MAX_MUTATIONS } from '../../src/shared/constants'
 import { BATCH_TEXT, requiresOneOf } from '../../src/shared/messages'
-import { type ApiInit, startTestServer, type TestServer } from '../helpers/server'
+import type { ApiInit } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-const api = (path: string, init: ApiInit = {}) => server.api(path, { token: admin, ...init })
-const batch = async (mutations: unknown[], token = admin) => {
+const api = (path: string, init: ApiInit = {}) => server.api(path, { token: server.admin, ...init })
+const batch = async (mutations: unknown[], token = server.admin) => {
   const res = await server.api('/api/batch', { token, json: { mutations } })
   return { status: res.status, body: res.body as { results: BatchResult[]; message?: string } }
 }
 const stored = (collection: string, id: string) => server.services.store.get(`data/${collection}`, id)
 
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 describe('POST /api/batch', () => {
   it('applies create / put / patch / delete in order, each with its own status and body', async () => {
@@ -121,7 +113,7 @@ describe('POST /api/batch', () => {
     expect(tooMany.body.message).toBe(BATCH_TEXT.tooMany(BATCH_MAX_MUTATIONS))
     expect((await server.services.store.list('data/b4')).total).toBe(0)
     expect((await batch([])).status).toBe(400)
-    expect((await server.api('/api/batch', { token: admin, json: { nope: 1 } })).status).toBe(400)
+    expect((await server.api('/api/batch', { token: server.admin, json: { nope: 1 } })).status).toBe(400)
 
     const { body } = await batch([
       { method: 'POST', path: '/api/users', body: { _id: 'mallory' } },

@@ -6,23 +6,20 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../src/server/config'
 import { consoleCsp } from '../../src/server/http/security-headers'
 import { LOG_WRITE_BUDGET_PER_MINUTE } from '../../src/shared/constants'
 import { BROWSER_SECURITY_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { startTestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
+const server = suiteServer({
+  seed: 'sample',
+  trustedHosts: ['https://partner.example.net', 'shop.example.org', 'http://127.0.0.1:5999'],
+  publicUrl: 'https://public.example.com/console',
+})
 beforeAll(async () => {
-  server = await startTestServer({
-    seed: 'sample',
-    trustedHosts: ['https://partner.example.net', 'shop.example.org', 'http://127.0.0.1:5999'],
-    publicUrl: 'https://public.example.com/console',
-  })
-  admin = await server.login()
   // A built console of one page, and a Web Server root with a page and a file where /ui files live.
   const { uiDir, staticDir } = server.services.config
   fs.mkdirSync(uiDir, { recursive: true })
@@ -30,9 +27,6 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(staticDir, 'ui'), { recursive: true })
   fs.writeFileSync(path.join(staticDir, 'page.html'), '<!doctype html><title>site</title><h1>site</h1>')
   fs.writeFileSync(path.join(staticDir, 'ui', 'evil.html'), '<!doctype html><script>steal()</script>')
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 const setSetting = (id: string, value: unknown) =>
@@ -138,7 +132,7 @@ describe('security headers', () => {
 
 describe('settings that reach every console as addresses', () => {
   const patch = (id: string, value: unknown) =>
-    server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: admin })
+    server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: server.admin })
 
   it('public_url takes an http(s) address or nothing, with a 400 that says so', async () => {
     await setSetting('public_url', '')
@@ -174,7 +168,7 @@ describe('settings that reach every console as addresses', () => {
     }
     const created = await server.api('/api/settings', {
       json: { _id: 'logo', value: 'javascript:alert(1)' },
-      token: admin,
+      token: server.admin,
     })
     expect([400, 409]).toContain(created.status)
     for (const value of [

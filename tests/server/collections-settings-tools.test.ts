@@ -2,7 +2,7 @@
  * /api/settings public reads and server-managed ids, and /api/tools (healthcheck, dummy-file), against
  * the real server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Doc } from '../../src/server/store/types'
 import {
   DUMMY_FILE_MAX_BYTES,
@@ -11,15 +11,12 @@ import {
   SPEED_TEST_SECOND_BYTES,
 } from '../../src/shared/constants'
 import { COLLECTION_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
 let nobody: string
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   nobody = await server.userWith('nobody', null)
   const { store } = server.services
   for (const [id, value] of [
@@ -29,9 +26,6 @@ beforeAll(async () => {
   ] as const) {
     await store.write({ op: 'put', collection: 'settings', id, body: { value } }, { user: null })
   }
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 const ids = (body: unknown) => (body as Doc[]).map((d) => d._id).sort()
@@ -51,7 +45,7 @@ describe('settings', () => {
   })
 
   it('lists every setting to callers with settings:r', async () => {
-    const res = await server.api('/api/settings', { token: admin })
+    const res = await server.api('/api/settings', { token: server.admin })
     expect(ids(res.body)).toEqual(expect.arrayContaining(['stripe_token', 'webrtc_key', 'title']))
   })
 
@@ -78,7 +72,7 @@ describe('settings', () => {
     const noPerm = await server.api('/api/settings/stripe_token', { token: nobody })
     expect(noPerm.status).toBe(403)
     expect(noPerm.body).toMatchObject({ message: requiresOneOf(['settings/stripe_token:r']) })
-    expect((await server.api('/api/settings/stripe_token', { token: admin })).body).toMatchObject({
+    expect((await server.api('/api/settings/stripe_token', { token: server.admin })).body).toMatchObject({
       value: 'sk_live_secret',
     })
     // A missing private id must not reveal whether it exists.
@@ -97,7 +91,7 @@ describe('settings', () => {
     const ok = await server.api('/api/settings/title', {
       method: 'PATCH',
       json: { value: 'Console' },
-      token: admin,
+      token: server.admin,
     })
     expect(ok.status).toBe(200)
     expect((await server.api('/api/settings/title')).body).toMatchObject({ value: 'Console' })
@@ -110,7 +104,7 @@ describe('settings', () => {
       ['DELETE', '/api/settings/push_public_key', undefined],
       ['POST', '/api/settings', { _id: 'push_public_key', value: 'mine' }],
     ] as const) {
-      const res = await server.api(path, { method, json, token: admin })
+      const res = await server.api(path, { method, json, token: server.admin })
       expect(res.status, method).toBe(405)
       expect(res.body).toMatchObject({ message: COLLECTION_TEXT.settingReadOnly })
     }

@@ -5,23 +5,15 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { PASSWORD_SECRET, verifyPassword } from '../../src/server/auth/passwords'
 import type { Doc } from '../../src/server/store/types'
 import { UPLOAD_LIMIT_BYTES } from '../../src/shared/constants'
 import { COLLECTION_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/messages'
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../helpers/server'
+import { ADMIN_PASSWORD } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -43,7 +35,7 @@ describe('passwords', () => {
   it('hashes a password given on create into the secret store, never into the document', async () => {
     const res = await server.api('/api/users', {
       json: { _id: 'dora', password: '  dora-secret  ', email: ' dora@example.com ', name: 'Dora' },
-      token: admin,
+      token: server.admin,
     })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ _id: 'dora', email: 'dora@example.com', groups: [], totp: false })
@@ -61,7 +53,7 @@ describe('passwords', () => {
       server.api('/api/users/dora', {
         method: 'PATCH',
         json: { password },
-        token: admin,
+        token: server.admin,
         headers: { 'idempotency-key': key },
       })
     expect((await patch('second-pw', 'pw-1')).status).toBe(200)
@@ -75,7 +67,11 @@ describe('passwords', () => {
   it('refuses an empty or non-string password and changes nothing', async () => {
     const before = await secret('dora')
     for (const password of ['', '   ', 42, null]) {
-      const res = await server.api('/api/users/dora', { method: 'PATCH', json: { password }, token: admin })
+      const res = await server.api('/api/users/dora', {
+        method: 'PATCH',
+        json: { password },
+        token: server.admin,
+      })
       expect(res.status).toBe(400)
       expect(res.body).toMatchObject({ message: COLLECTION_TEXT.passwordInvalid })
     }
@@ -87,7 +83,7 @@ describe('passwords', () => {
     const res = await server.api('/api/users/dora', {
       method: 'PATCH',
       json: { password: 'never-applied' },
-      token: admin,
+      token: server.admin,
       headers: { 'if-match': '1' },
     })
     expect(res.status).toBe(409)
@@ -99,7 +95,7 @@ describe('user fields', () => {
   it('ignores fields other routes own and checks e-mail and groups', async () => {
     const res = await server.api('/api/users', {
       json: { _id: 'eve', totp: true, image: 'http://evil.example/x.png', imageRev: 'x', lastLogin: 'never' },
-      token: admin,
+      token: server.admin,
     })
     expect(res.status).toBe(201)
     const doc = res.body as Doc
@@ -111,14 +107,14 @@ describe('user fields', () => {
     const badEmail = await server.api('/api/users/eve', {
       method: 'PATCH',
       json: { email: 'not-mail' },
-      token: admin,
+      token: server.admin,
     })
     expect(badEmail.status).toBe(400)
     expect(badEmail.body).toMatchObject({ message: SERVER_TEXT.invalidEmail })
     const badGroups = await server.api('/api/users/eve', {
       method: 'PATCH',
       json: { groups: 'admins' },
-      token: admin,
+      token: server.admin,
     })
     expect(badGroups.body).toMatchObject({ message: COLLECTION_TEXT.groupsInvalid })
   })
@@ -149,7 +145,7 @@ describe('user fields', () => {
     const byAdmin = await server.api('/api/users/eve', {
       method: 'PATCH',
       json: { groups: ['admins'] },
-      token: admin,
+      token: server.admin,
     })
     expect(byAdmin.status).toBe(200)
   })
@@ -160,7 +156,7 @@ describe('user fields', () => {
     expect(up.status).toBe(200)
     expect(fs.existsSync(path.join(server.dataDir, 'images', 'frank'))).toBe(true)
 
-    const del = await server.api('/api/users/frank', { method: 'DELETE', token: admin })
+    const del = await server.api('/api/users/frank', { method: 'DELETE', token: server.admin })
     expect(del.status).toBe(200)
     expect(await secret('frank')).toBeNull()
     expect((await server.api('/api/products', { token })).status).toBe(401)
@@ -178,27 +174,30 @@ describe('user images', () => {
   })
 
   it('has none until one is uploaded', async () => {
-    const res = await server.api('/api/users/hank/image', { token: admin })
+    const res = await server.api('/api/users/hank/image', { token: server.admin })
     expect(res.status).toBe(404)
     expect(res.body).toMatchObject({ message: COLLECTION_TEXT.imageNone })
   })
 
   it('stores an upload, points the document at it and serves the same bytes', async () => {
-    const res = await server.api('/api/users/hank/image', { body: upload(PNG, 'image/png'), token: admin })
+    const res = await server.api('/api/users/hank/image', {
+      body: upload(PNG, 'image/png'),
+      token: server.admin,
+    })
     expect(res.status).toBe(200)
     const doc = res.body as Doc & { image: string; imageRev: string }
     expect(doc.image).toBe('/api/users/hank/image')
     expect(doc.imageRev).toMatch(/^[0-9a-f]{16}$/)
     expect(res.headers.get('etag')).toBe(`"${doc._rev}"`)
 
-    const img = await fetch(`${server.url}/api/users/hank/image?token=${admin}`)
+    const img = await fetch(`${server.url}/api/users/hank/image?token=${server.admin}`)
     expect(img.status).toBe(200)
     expect(img.headers.get('content-type')).toBe('image/png')
     expect(img.headers.get('x-content-type-options')).toBe('nosniff')
     expect(Buffer.from(await img.arrayBuffer()).equals(PNG)).toBe(true)
 
     const cached = await server.api('/api/users/hank/image', {
-      token: admin,
+      token: server.admin,
       headers: { 'if-none-match': `"${doc.imageRev}"` },
     })
     expect(cached.status).toBe(304)
@@ -232,10 +231,13 @@ describe('user images', () => {
 
   it('replaces the picture: a new imageRev, the new bytes, the old file gone', async () => {
     const before = (await server.services.store.get('users', 'hank'))!.imageRev as string
-    const res = await server.api('/api/users/hank/image', { body: upload(GIF, 'image/gif'), token: admin })
+    const res = await server.api('/api/users/hank/image', {
+      body: upload(GIF, 'image/gif'),
+      token: server.admin,
+    })
     const rev = (res.body as { imageRev: string }).imageRev
     expect(rev).not.toBe(before)
-    const img = await fetch(`${server.url}/api/users/hank/image?token=${admin}`)
+    const img = await fetch(`${server.url}/api/users/hank/image?token=${server.admin}`)
     expect(img.headers.get('content-type')).toBe('image/gif')
     expect(Buffer.from(await img.arrayBuffer()).equals(GIF)).toBe(true)
     expect(fs.readdirSync(path.join(server.dataDir, 'images', 'hank'))).toEqual([rev])
@@ -249,17 +251,17 @@ describe('user images', () => {
       [html, 'image/png'],
       [Buffer.from('%PDF-1.4 fake'), 'application/pdf'],
     ] as const) {
-      const res = await server.api('/api/users/hank/image', { body: upload(data, type), token: admin })
+      const res = await server.api('/api/users/hank/image', { body: upload(data, type), token: server.admin })
       expect(res.status, type).toBe(400)
       expect(res.body).toMatchObject({ message: COLLECTION_TEXT.imageNotImage })
     }
     const wrongField = await server.api('/api/users/hank/image', {
       body: upload(PNG, 'image/png', 'photo'),
-      token: admin,
+      token: server.admin,
     })
     expect(wrongField.status).toBe(400)
     expect(wrongField.body).toMatchObject({ message: COLLECTION_TEXT.imageMissing })
-    const json = await server.api('/api/users/hank/image', { json: { file: 'x' }, token: admin })
+    const json = await server.api('/api/users/hank/image', { json: { file: 'x' }, token: server.admin })
     expect(json.status).toBe(400)
 
     expect(await server.services.store.get('users', 'hank')).toEqual(before)

@@ -2,23 +2,14 @@
  * The ten collection modules (SPEC §7) against the real server: CRUD on every module, list query
  * parameters, If-Match, Idempotency-Key, tombstones and the module-specific refusals.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { keyForReader } from '../../src/server/http/idempotency'
 import type { Change, Doc } from '../../src/server/store/types'
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MODULES } from '../../src/shared/constants'
 import { COLLECTION_TEXT, SERVER_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 /** Every change the store logged after `seq`. */
 async function changesAfter(seq: number): Promise<Change[]> {
@@ -45,13 +36,13 @@ describe.each(MODULES.filter((m) => m !== 'transactions'))('/api/%s CRUD', (modu
     const before = await server.services.store.headSeq()
     const created = await server.api(`/api/${module}`, {
       json: { _id: id, ...sampleBody(module) },
-      token: admin,
+      token: server.admin,
     })
     expect(created.status).toBe(201)
     expect(created.body).toMatchObject({ _id: id, _rev: 1, name: 'Sample', _updatedBy: 'admin' })
     expect(created.headers.get('etag')).toBe('"1"')
 
-    const read = await server.api(`/api/${module}/${id}`, { token: admin })
+    const read = await server.api(`/api/${module}/${id}`, { token: server.admin })
     expect(read.status).toBe(200)
     expect(read.body).toMatchObject({ _id: id, name: 'Sample' })
     expect(read.headers.get('etag')).toBe('"1"')
@@ -59,7 +50,7 @@ describe.each(MODULES.filter((m) => m !== 'transactions'))('/api/%s CRUD', (modu
     const list = await server.api(
       `/api/${module}?filter=${encodeURIComponent(JSON.stringify({ name: 'Sample' }))}`,
       {
-        token: admin,
+        token: server.admin,
       },
     )
     expect(list.status).toBe(200)
@@ -69,7 +60,7 @@ describe.each(MODULES.filter((m) => m !== 'transactions'))('/api/%s CRUD', (modu
     const patched = await server.api(`/api/${module}/${id}`, {
       method: 'PATCH',
       json: { name: 'Renamed', n: null, extra: { deep: true } },
-      token: admin,
+      token: server.admin,
       headers: { 'if-match': '"1"' },
     })
     expect(patched.status).toBe(200)
@@ -79,12 +70,12 @@ describe.each(MODULES.filter((m) => m !== 'transactions'))('/api/%s CRUD', (modu
 
     const deleted = await server.api(`/api/${module}/${id}`, {
       method: 'DELETE',
-      token: admin,
+      token: server.admin,
       headers: { 'if-match': '2' },
     })
     expect(deleted.status).toBe(200)
     expect(deleted.body).toEqual({ ok: true, _id: id, _rev: 3 })
-    expect((await server.api(`/api/${module}/${id}`, { token: admin })).status).toBe(404)
+    expect((await server.api(`/api/${module}/${id}`, { token: server.admin })).status).toBe(404)
 
     const log = (await changesAfter(before)).filter((c) => c.collection === module && c.id === id)
     expect(log.map((c) => [c.op, c.rev])).toEqual([
@@ -96,22 +87,22 @@ describe.each(MODULES.filter((m) => m !== 'transactions'))('/api/%s CRUD', (modu
   })
 
   it('answers 404 for a missing id, 409 for an existing one, and 400 for an invalid one', async () => {
-    expect((await server.api(`/api/${module}/nope-${module}`, { token: admin })).status).toBe(404)
+    expect((await server.api(`/api/${module}/nope-${module}`, { token: server.admin })).status).toBe(404)
     const patch = await server.api(`/api/${module}/nope-${module}`, {
       method: 'PATCH',
       json: {},
-      token: admin,
+      token: server.admin,
     })
     expect(patch.status).toBe(404)
 
     const dup = `dup-${module}`
     expect(
-      (await server.api(`/api/${module}`, { json: { _id: dup, ...sampleBody(module) }, token: admin }))
+      (await server.api(`/api/${module}`, { json: { _id: dup, ...sampleBody(module) }, token: server.admin }))
         .status,
     ).toBe(201)
     const again = await server.api(`/api/${module}`, {
       json: { _id: dup, ...sampleBody(module), other: 1 },
-      token: admin,
+      token: server.admin,
     })
     expect(again.status).toBe(409)
     expect(again.body).toMatchObject({
@@ -122,7 +113,7 @@ describe.each(MODULES.filter((m) => m !== 'transactions'))('/api/%s CRUD', (modu
     expect((await server.services.store.get(module, dup))?.other).toBeUndefined()
 
     for (const bad of ['a/b', '..', '', 'x'.repeat(129), 42, 'spa ce']) {
-      const res = await server.api(`/api/${module}`, { json: { _id: bad, name: 'x' }, token: admin })
+      const res = await server.api(`/api/${module}`, { json: { _id: bad, name: 'x' }, token: server.admin })
       expect(res.status, String(bad)).toBe(400)
       expect(res.body).toEqual({ error: 'bad_request', message: SERVER_TEXT.invalidId })
     }
@@ -131,12 +122,12 @@ describe.each(MODULES.filter((m) => m !== 'transactions'))('/api/%s CRUD', (modu
 
 describe('create without an id', () => {
   it('generates a time-ordered id', async () => {
-    const a = await server.api('/api/products', { json: { name: 'auto A' }, token: admin })
-    const b = await server.api('/api/products', { json: { name: 'auto B' }, token: admin })
+    const a = await server.api('/api/products', { json: { name: 'auto A' }, token: server.admin })
+    const b = await server.api('/api/products', { json: { name: 'auto B' }, token: server.admin })
     expect(a.status).toBe(201)
     const [ida, idb] = [(a.body as Doc)._id, (b.body as Doc)._id]
     expect(ida < idb).toBe(true)
-    expect((await server.api(`/api/products/${ida}`, { token: admin })).body).toMatchObject({
+    expect((await server.api(`/api/products/${ida}`, { token: server.admin })).body).toMatchObject({
       name: 'auto A',
     })
   })
@@ -144,7 +135,7 @@ describe('create without an id', () => {
   it('never lets a client set server fields', async () => {
     const res = await server.api('/api/products', {
       json: { _id: 'meta-try', _rev: 99, _created: '1999', _updatedBy: 'mallory', name: 'x' },
-      token: admin,
+      token: server.admin,
     })
     expect(res.body).toMatchObject({ _id: 'meta-try', _rev: 1, _updatedBy: 'admin' })
     expect((res.body as Doc)._created).not.toBe('1999')
@@ -169,7 +160,9 @@ describe('list query parameters', () => {
   const q = (params: Record<string, string>) => `/api/discounts?${new URLSearchParams(params)}`
 
   it('filters with a JSON filter and reports the total', async () => {
-    const res = await server.api(q({ filter: JSON.stringify({ kind: 'odd', tag: 'low' }) }), { token: admin })
+    const res = await server.api(q({ filter: JSON.stringify({ kind: 'odd', tag: 'low' }) }), {
+      token: server.admin,
+    })
     expect(res.status).toBe(200)
     expect(ids(res.body)).toEqual(['L01', 'L03', 'L05'])
     expect(res.headers.get('x-total-count')).toBe('3')
@@ -177,25 +170,25 @@ describe('list query parameters', () => {
 
   it('sorts by several fields, descending with a minus', async () => {
     const res = await server.api(q({ filter: JSON.stringify({ tag: 'low' }), sort: 'kind,-percent' }), {
-      token: admin,
+      token: server.admin,
     })
     const docs = res.body as Array<Doc & { kind: string; percent: number }>
     expect(docs.map((d) => d.kind)).toEqual(['even', 'even', 'even', 'odd', 'odd', 'odd'])
     const even = docs.slice(0, 3).map((d) => d.percent)
     expect(even).toEqual([...even].sort((a, b) => b - a))
     const byId = await server.api(q({ filter: JSON.stringify({ tag: 'high' }), sort: '-_id' }), {
-      token: admin,
+      token: server.admin,
     })
     expect(ids(byId.body)).toEqual(['L12', 'L11', 'L10', 'L09', 'L08', 'L07'])
   })
 
   it('pages with limit and offset while X-Total-Count stays the full match', async () => {
     const page = await server.api(q({ filter: JSON.stringify({ kind: 'even' }), limit: '2', offset: '1' }), {
-      token: admin,
+      token: server.admin,
     })
     expect(ids(page.body)).toEqual(['L04', 'L06'])
     expect(page.headers.get('x-total-count')).toBe('6')
-    const countOnly = await server.api(q({ limit: '0' }), { token: admin })
+    const countOnly = await server.api(q({ limit: '0' }), { token: server.admin })
     expect(countOnly.body).toEqual([])
     expect(Number(countOnly.headers.get('x-total-count'))).toBeGreaterThanOrEqual(12)
   })
@@ -210,10 +203,10 @@ describe('list query parameters', () => {
       })),
       { user: null },
     )
-    const first = await server.api('/api/forms', { token: admin })
+    const first = await server.api('/api/forms', { token: server.admin })
     expect((first.body as Doc[]).length).toBe(LIST_LIMIT_DEFAULT)
     expect(Number(first.headers.get('x-total-count'))).toBeGreaterThanOrEqual(LIST_LIMIT_MAX + 5)
-    const big = await server.api(`/api/forms?limit=${LIST_LIMIT_MAX * 10}`, { token: admin })
+    const big = await server.api(`/api/forms?limit=${LIST_LIMIT_MAX * 10}`, { token: server.admin })
     expect((big.body as Doc[]).length).toBe(LIST_LIMIT_MAX)
   })
 
@@ -228,25 +221,25 @@ describe('list query parameters', () => {
       { limit: 'ten' },
       { offset: '1.5' },
     ]) {
-      const res = await server.api(q(params), { token: admin })
+      const res = await server.api(q(params), { token: server.admin })
       expect(res.status, JSON.stringify(params)).toBe(400)
       expect((res.body as { error: string }).error).toBe('bad_request')
     }
-    const twice = await server.api('/api/discounts?limit=1&limit=2', { token: admin })
+    const twice = await server.api('/api/discounts?limit=1&limit=2', { token: server.admin })
     expect(twice.status).toBe(400)
   })
 })
 
 describe('If-Match', () => {
   it('refuses a stale revision with 409 and the current document, and applies nothing', async () => {
-    await server.api('/api/products', { json: { _id: 'im-1', name: 'v1' }, token: admin })
-    await server.api('/api/products/im-1', { method: 'PATCH', json: { name: 'v2' }, token: admin })
+    await server.api('/api/products', { json: { _id: 'im-1', name: 'v1' }, token: server.admin })
+    await server.api('/api/products/im-1', { method: 'PATCH', json: { name: 'v2' }, token: server.admin })
     const before = await server.services.store.headSeq()
 
     const stale = await server.api('/api/products/im-1', {
       method: 'PATCH',
       json: { name: 'mine' },
-      token: admin,
+      token: server.admin,
       headers: { 'if-match': '"1"' },
     })
     expect(stale.status).toBe(409)
@@ -257,7 +250,7 @@ describe('If-Match', () => {
     })
     const staleDelete = await server.api('/api/products/im-1', {
       method: 'DELETE',
-      token: admin,
+      token: server.admin,
       headers: { 'if-match': '1' },
     })
     expect(staleDelete.status).toBe(409)
@@ -271,14 +264,17 @@ describe('If-Match', () => {
     const res = await server.api('/api/products/im-1', {
       method: 'PATCH',
       json: { name: 'x' },
-      token: admin,
+      token: server.admin,
       headers: { 'if-match': 'abc' },
     })
     expect(res.status).toBe(400)
   })
 
   it('answers 304 to a read whose If-None-Match is current', async () => {
-    const res = await server.api('/api/products/im-1', { token: admin, headers: { 'if-none-match': '"2"' } })
+    const res = await server.api('/api/products/im-1', {
+      token: server.admin,
+      headers: { 'if-none-match': '"2"' },
+    })
     expect(res.status).toBe(304)
   })
 })
@@ -289,7 +285,7 @@ describe('Idempotency-Key', () => {
     const send = () =>
       server.api('/api/groups', {
         json: { _id: 'idem-1', trigger: 'CRON' },
-        token: admin,
+        token: server.admin,
         headers: { 'idempotency-key': 'k-create-1' },
       })
     const first = await send()
@@ -306,7 +302,7 @@ describe('Idempotency-Key', () => {
       server.api('/api/groups/idem-1', {
         method: 'PATCH',
         json: { count: 1 },
-        token: admin,
+        token: server.admin,
         headers: { 'idempotency-key': 'k-patch-1' },
       })
     const p1 = await patch()
@@ -318,13 +314,13 @@ describe('Idempotency-Key', () => {
   it('refuses a key reused for a different body and writes nothing', async () => {
     await server.api('/api/groups', {
       json: { _id: 'idem-2' },
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': 'k-reuse' },
     })
     const before = await server.services.store.headSeq()
     const reused = await server.api('/api/groups', {
       json: { _id: 'idem-3' },
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': 'k-reuse' },
     })
     expect(reused.status).toBe(400)
@@ -334,11 +330,11 @@ describe('Idempotency-Key', () => {
   })
 
   it('replays a delete', async () => {
-    await server.api('/api/tokens', { json: { _id: 'idem-del' }, token: admin })
+    await server.api('/api/tokens', { json: { _id: 'idem-del' }, token: server.admin })
     const del = () =>
       server.api('/api/tokens/idem-del', {
         method: 'DELETE',
-        token: admin,
+        token: server.admin,
         headers: { 'idempotency-key': 'k-del' },
       })
     const first = await del()
@@ -352,18 +348,21 @@ describe('Idempotency-Key', () => {
 describe('groups', () => {
   it('refuses permissions that do not parse, so a typo never silently grants nothing', async () => {
     for (const permissions of [['users'], ['users:x'], 'users:r', [42], ['users:rn']]) {
-      const res = await server.api('/api/groups', { json: { _id: 'bad-perms', permissions }, token: admin })
+      const res = await server.api('/api/groups', {
+        json: { _id: 'bad-perms', permissions },
+        token: server.admin,
+      })
       expect(res.status, JSON.stringify(permissions)).toBe(400)
     }
     const bad = await server.api('/api/groups', {
       json: { _id: 'bad-perms', permissions: 'x' },
-      token: admin,
+      token: server.admin,
     })
     expect(bad.body).toMatchObject({ message: COLLECTION_TEXT.permissionsInvalid })
     expect(await server.services.store.get('groups', 'bad-perms')).toBeNull()
     const ok = await server.api('/api/groups', {
       json: { _id: 'good-perms', permissions: ['users:r', 'data/*:cru', 'users/admin:n'] },
-      token: admin,
+      token: server.admin,
     })
     expect(ok.status).toBe(201)
   })

@@ -5,22 +5,20 @@
  * permissions per collection and per document.
  */
 import http from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Doc } from '../../src/server/store/types'
 import { SERVER_TEXT } from '../../src/shared/messages'
-import { type ApiInit, startTestServer, type TestServer } from '../helpers/server'
+import type { ApiInit } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-const api = (path: string, init: ApiInit = {}) => server.api(path, { token: admin, ...init })
+const api = (path: string, init: ApiInit = {}) => server.api(path, { token: server.admin, ...init })
 const stored = (collection: string, id: string) => server.services.store.get(`data/${collection}`, id)
 
 /** fetch normalises `..` and `%2E%2E` away before sending; node:http sends the path as written. */
 function rawGet(path: string): Promise<{ status: number; body: { message?: string } }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(server.url)
-    const headers = { authorization: `Bearer ${admin}` }
+    const headers = { authorization: `Bearer ${server.admin}` }
     const req = http.request({ hostname, port, path, headers }, (res) => {
       let text = ''
       res.on('data', (chunk) => {
@@ -33,13 +31,7 @@ function rawGet(path: string): Promise<{ status: number; body: { message?: strin
   })
 }
 
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 describe('documents', () => {
   it('creates with or without an id, reads with an ETag, and refuses a duplicate id with the current doc', async () => {

@@ -4,7 +4,7 @@
  * opening a file form makes its storage folder; a submission's file answer must be the storage path
  * of this submission's own file, present, within the field's size and of an accepted type.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   FORM_FILE_ACCEPT_MAX,
   FORM_FILE_MAX_MB,
@@ -12,10 +12,7 @@ import {
   submissionFolder,
 } from '../../src/shared/forms-files'
 import { FORM_FILES_TEXT, FORMS_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
-let admin: string
+import { suiteServer } from '../helpers/suite-server'
 
 const photo = { name: 'photo', label: 'Photo', type: 'file', accept: 'image/*', capture: true, maxMB: 1 }
 const form = {
@@ -30,31 +27,27 @@ const form = {
 let seq = 0
 const nextId = () => `sub-${Date.now().toString(36)}-${seq++}`
 
-const save = (body: Record<string, unknown>) => server.api('/api/forms', { json: body, token: admin })
+const save = (body: Record<string, unknown>) => server.api('/api/forms', { json: body, token: server.admin })
 const submit = (id: string, answers: Record<string, unknown>) =>
-  server.api(`/api/forms/${form._id}/submissions`, { json: { _id: id, answers }, token: admin })
+  server.api(`/api/forms/${form._id}/submissions`, { json: { _id: id, answers }, token: server.admin })
 
 /** Uploads bytes as the storage API does for the console's queue: the submission's folder, then the file. */
 async function uploadFor(id: string, fileName: string, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const folder = submissionFolder(form._id, id)
-  const made = await server.api(`/api/storage/${folder}`, { json: { directory: true }, token: admin })
+  const made = await server.api(`/api/storage/${folder}`, { json: { directory: true }, token: server.admin })
   expect(made.status, made.text).toBe(201)
   const path = formFilePath(form._id, id, 'photo', fileName)
   const data = new FormData()
   data.append('file', new Blob([bytes]), path.slice(folder.length + 1))
-  const res = await server.api(`/api/storage/${folder}`, { method: 'POST', body: data, token: admin })
+  const res = await server.api(`/api/storage/${folder}`, { method: 'POST', body: data, token: server.admin })
   expect(res.status, res.text).toBe(201)
   return path
 }
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   const res = await save(form)
   expect(res.status, res.text).toBe(201)
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('a file field in a form document', () => {
@@ -94,17 +87,17 @@ describe('a file field in a form document', () => {
     const patched = await server.api(`/api/forms/${form._id}`, {
       method: 'PATCH',
       json: { fill: 'link' },
-      token: admin,
+      token: server.admin,
     })
     expect(patched.status).toBe(400)
     expect(patched.body).toMatchObject({ message: FORM_FILES_TEXT.linkForm })
   })
 
   it('opening the form makes its storage folder, where fillers put their files', async () => {
-    const fill = await server.api(`/api/forms/${form._id}/fill`, { token: admin })
+    const fill = await server.api(`/api/forms/${form._id}/fill`, { token: server.admin })
     expect(fill.status).toBe(200)
     expect((fill.body as { fields: unknown[] }).fields).toContainEqual(photo)
-    const folder = await server.api(`/api/storage/forms/${form._id}?meta=true`, { token: admin })
+    const folder = await server.api(`/api/storage/forms/${form._id}?meta=true`, { token: server.admin })
     expect(folder.status).toBe(200)
     expect(folder.body).toMatchObject({ type: 'directory', path: `forms/${form._id}` })
   })
@@ -118,10 +111,10 @@ describe('a submission with a file', () => {
     expect(path).toBe(`forms/${form._id}/${id}/photo-site 1.png`)
     const res = await submit(id, { site: 'North', photo: path })
     expect(res.status, res.text).toBe(201)
-    const doc = await server.api(`/api/data/damage/${id}`, { token: admin })
+    const doc = await server.api(`/api/data/damage/${id}`, { token: server.admin })
     expect(doc.body).toMatchObject({ site: 'North', photo: path, _form: form._id })
     const file = await fetch(`${server.url}/api/storage/${encodeURI(path)}`, {
-      headers: { authorization: `Bearer ${admin}` },
+      headers: { authorization: `Bearer ${server.admin}` },
     })
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes)
   })
@@ -160,7 +153,7 @@ describe('a submission with a file', () => {
       expect(res.status, String(answers.photo)).toBe(400)
       expect(res.body).toMatchObject({ message: FORMS_TEXT.answersInvalid(1), fields: { photo: message } })
     }
-    const stored = await server.api('/api/data/damage', { token: admin })
+    const stored = await server.api('/api/data/damage', { token: server.admin })
     expect((stored.body as { _id: string }[]).map((d) => d._id)).not.toContain(cases[0]![0])
   })
 

@@ -4,13 +4,10 @@
  * exposing the target collection or other submissions; a group form needs a login and membership;
  * answers are checked against the form (conditional fields included) and arrive exactly once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { FORM_PUBLIC_SUBMIT_MAX, FORM_SUBMISSION_MAX_BYTES } from '../../src/shared/forms'
 import { FORMS_TEXT, SCHEMA_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
-let admin: string
+import { suiteServer } from '../helpers/suite-server'
 
 const fields = [
   { name: 'site', label: 'Site', type: 'text', required: true },
@@ -44,16 +41,12 @@ const groupForm = {
 let seq = 0
 const nextId = () => `sub-${Date.now().toString(36)}-${seq++}`
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   for (const form of [linkForm, groupForm]) {
-    const res = await server.api('/api/forms', { json: form, token: admin })
+    const res = await server.api('/api/forms', { json: form, token: server.admin })
     expect(res.status, res.text).toBe(201)
   }
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 /** A logged-out submission from one simulated client address (the server does not trust forwarding headers, so all share loopback). */
@@ -85,7 +78,7 @@ describe('form documents', () => {
       ],
     ] as const
     for (const [doc, message] of bad) {
-      const res = await server.api('/api/forms', { json: doc, token: admin })
+      const res = await server.api('/api/forms', { json: doc, token: server.admin })
       expect(res.status, JSON.stringify(doc)).toBe(400)
       expect((res.body as { message: string }).message).toBe(message)
     }
@@ -93,7 +86,7 @@ describe('form documents', () => {
     const patch = await server.api('/api/forms/survey', {
       method: 'PATCH',
       json: { target: 'nope' },
-      token: admin,
+      token: server.admin,
     })
     expect(patch.status).toBe(400)
   })
@@ -118,7 +111,7 @@ describe('a link form, logged out', () => {
     const res = await submit('survey', { site: 'North', count: 3, damage: false }, { id })
     expect(res.status, res.text).toBe(201)
     expect(res.body).toEqual({ _id: id, message: 'Thanks!' })
-    const stored = await server.api(`/api/data/answers/${id}`, { token: admin })
+    const stored = await server.api(`/api/data/answers/${id}`, { token: server.admin })
     expect(stored.body).toMatchObject({
       site: 'North',
       count: 3,
@@ -141,7 +134,7 @@ describe('a link form, logged out', () => {
     const id = nextId()
     const ok = await submit('survey', { site: 'S', damage: false, details: 'stale' }, { id })
     expect(ok.status, ok.text).toBe(201)
-    const stored = (await server.api(`/api/data/answers/${id}`, { token: admin })).body as Record<
+    const stored = (await server.api(`/api/data/answers/${id}`, { token: server.admin })).body as Record<
       string,
       unknown
     >
@@ -159,7 +152,7 @@ describe('a link form, logged out', () => {
     expect(again.status).toBe(409)
     // The conflict shows nothing of the stored document.
     expect(again.body).not.toHaveProperty('current')
-    const list = await server.api('/api/data/answers?limit=1000', { token: admin })
+    const list = await server.api('/api/data/answers?limit=1000', { token: server.admin })
     expect((list.body as { site: string }[]).filter((d) => d.site === 'Once')).toHaveLength(1)
   })
 
@@ -197,7 +190,7 @@ describe('a group form', () => {
     expect(sent.status, sent.text).toBe(201)
     // The filler never reads the collection through the form.
     expect((await server.api(`/api/data/inspections/${id}`, { token: member })).status).toBe(403)
-    const stored = await server.api(`/api/data/inspections/${id}`, { token: admin })
+    const stored = await server.api(`/api/data/inspections/${id}`, { token: server.admin })
     expect(stored.body).toMatchObject({ site: 'Depot', _updatedBy: 'member', _form: 'inspect' })
   })
 
@@ -205,13 +198,19 @@ describe('a group form', () => {
     const patch = await server.api('/api/forms/inspect', {
       method: 'PATCH',
       json: { notify: { email: 'boss@example.com' } },
-      token: admin,
+      token: server.admin,
     })
     expect(patch.status, patch.text).toBe(200)
-    expect((await server.api('/api/forms/inspect/fill', { token: admin })).body).not.toHaveProperty('notify')
+    expect((await server.api('/api/forms/inspect/fill', { token: server.admin })).body).not.toHaveProperty(
+      'notify',
+    )
     const id = nextId()
-    expect((await submit('inspect', { site: 'Notified' }, { token: admin, id, key: id })).status).toBe(201)
-    expect((await submit('inspect', { site: 'Notified' }, { token: admin, id, key: id })).status).toBe(201)
+    expect((await submit('inspect', { site: 'Notified' }, { token: server.admin, id, key: id })).status).toBe(
+      201,
+    )
+    expect((await submit('inspect', { site: 'Notified' }, { token: server.admin, id, key: id })).status).toBe(
+      201,
+    )
     const messages = await server.services.store.list('messages', { limit: 100 })
     const mine = messages.items.filter((m) => m.to === 'boss@example.com')
     expect(mine).toHaveLength(1)
@@ -224,10 +223,10 @@ describe("the target collection's schema", () => {
     const schema = { type: 'object', properties: { site: { type: 'string', minLength: 3 } } }
     const saved = await server.api('/api/schemas', {
       json: { _id: 'data.inspections', schema },
-      token: admin,
+      token: server.admin,
     })
     expect(saved.status, saved.text).toBe(201)
-    const res = await submit('inspect', { site: 'ab' }, { token: admin })
+    const res = await submit('inspect', { site: 'ab' }, { token: server.admin })
     expect(res.status).toBe(400)
     expect((res.body as { fields: Record<string, string> }).fields).toEqual({
       site: SCHEMA_TEXT.minLength(3),
@@ -245,7 +244,7 @@ describe('the per-address limit', () => {
     expect(res.status).toBe(429)
     expect((res.body as { message: string }).message).toBe(FORMS_TEXT.tooMany)
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
-    const flood = await server.api('/api/data/answers?limit=1000', { token: admin })
+    const flood = await server.api('/api/data/answers?limit=1000', { token: server.admin })
     expect((flood.body as { site: string }[]).filter((d) => d.site === 'flood').length).toBeLessThanOrEqual(
       FORM_PUBLIC_SUBMIT_MAX,
     )

@@ -3,12 +3,10 @@
  * Requests are sent over a raw socket so no client normalises them: `#`, `?`, `;`, `%23`, doubled
  * slashes and trailing dots must never get past an `n` grant that covers the resource they reach.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { requiresOneOf } from '../../src/shared/messages'
 import { type RawResponse, rawRequest } from '../helpers/raw-request'
-import { startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
+import { suiteServer } from '../helpers/suite-server'
 
 /** Sends one request line exactly as written (tests/helpers/raw-request.ts). */
 function raw(method: string, target: string, token: string, json?: unknown): Promise<RawResponse> {
@@ -32,16 +30,13 @@ function variants(path: string): string[] {
   ]
 }
 
+const server = suiteServer({}, { login: false })
 beforeAll(async () => {
-  server = await startTestServer()
   const { store } = server.services
   await store.write(
     { op: 'put', collection: 'groups', id: 'vipg', body: { name: 'VIP', permissions: [] } },
     { user: null },
   )
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('the permission path is the matched route', () => {

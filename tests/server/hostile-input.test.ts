@@ -4,23 +4,16 @@
  * clear 4xx `{error, message}` — never a 500 — and leave the data exactly as it was.
  */
 import http from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { BODY_LIMIT_BYTES, MAX_DOCUMENT_DEPTH } from '../../src/shared/constants'
 import { SERVER_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   for (const id of ['alpha', 'beta', 'gamma']) {
-    await server.api('/api/products', { json: { _id: id, name: id, price: 100 }, token: admin })
+    await server.api('/api/products', { json: { _id: id, name: id, price: 100 }, token: server.admin })
   }
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 /** Everything a hostile request could have touched: the change log head and the documents. */
@@ -47,7 +40,7 @@ function raw(method: string, path: string, body?: string, contentType = 'applica
         method,
         path,
         headers: {
-          authorization: `Bearer ${admin}`,
+          authorization: `Bearer ${server.admin}`,
           ...(body !== undefined
             ? { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }
             : {}),
@@ -112,7 +105,7 @@ describe('hostile input leaves the data unchanged', () => {
   it(`a body over ${BODY_LIMIT_BYTES} bytes → 413`, async () => {
     const before = await snapshot()
     const big = JSON.stringify({ _id: 'huge', blob: 'x'.repeat(BODY_LIMIT_BYTES) })
-    const res = await server.api('/api/products', { json: JSON.parse(big), token: admin })
+    const res = await server.api('/api/products', { json: JSON.parse(big), token: server.admin })
     expect(res.status).toBe(413)
     expect(res.body).toEqual({ error: 'payload_too_large', message: SERVER_TEXT.bodyTooLarge })
     const patch = await raw('PATCH', '/api/products/alpha', big)
@@ -144,7 +137,7 @@ describe('hostile input leaves the data unchanged', () => {
       }
     }
     for (const _id of ['../x', '..\\x', '../../etc/passwd', '/abs', 'a/b', '.', 'nul\u0000l']) {
-      const res = await server.api('/api/products', { json: { _id, name: 'pwned' }, token: admin })
+      const res = await server.api('/api/products', { json: { _id, name: 'pwned' }, token: server.admin })
       expect(res.status, _id).toBe(400)
     }
     // Broken percent-encoding is refused before routing.
@@ -178,24 +171,26 @@ describe('hostile input leaves the data unchanged', () => {
     ]
     for (const filter of filters) {
       const res = await server.api(`/api/products?filter=${encodeURIComponent(JSON.stringify(filter))}`, {
-        token: admin,
+        token: server.admin,
       })
       expect(res.status, JSON.stringify(filter)).toBe(400)
       expect((res.body as { error: string }).error).toBe('bad_request')
     }
     for (const sort of ["name') --", 'name"', '-$where', 'name;DROP', '(select 1)']) {
-      const res = await server.api(`/api/products?sort=${encodeURIComponent(sort)}`, { token: admin })
+      const res = await server.api(`/api/products?sort=${encodeURIComponent(sort)}`, { token: server.admin })
       expect(res.status, sort).toBe(400)
     }
     // A quoted value is only ever a value: it matches nothing and breaks nothing.
     const value = await server.api(
       `/api/products?filter=${encodeURIComponent(JSON.stringify({ name: "alpha' OR '1'='1" }))}`,
-      { token: admin },
+      { token: server.admin },
     )
     expect(value.status).toBe(200)
     expect(value.body).toEqual([])
     expect(await snapshot()).toEqual(before)
-    expect((await server.api('/api/products', { token: admin })).headers.get('x-total-count')).toBe('3')
+    expect((await server.api('/api/products', { token: server.admin })).headers.get('x-total-count')).toBe(
+      '3',
+    )
   })
 
   it('non-object bodies → 400', async () => {
@@ -250,18 +245,21 @@ describe('hostile input leaves the data unchanged', () => {
           { method: 'POST', path: '/api/data/deep/b2', body: nest(MAX_DOCUMENT_DEPTH) },
         ],
       },
-      token: admin,
+      token: server.admin,
     })
     expect(batch.status, batch.text).toBe(200)
     expect(batch.text).toContain(SERVER_TEXT.bodyTooDeep(MAX_DOCUMENT_DEPTH))
     expect(await server.services.store.get('data/deep', 'b1')).toBeNull()
     // A document at the limit is stored, and its collection still lists and filters.
-    const atLimit = await server.api('/api/data/deep/ok', { json: nest(MAX_DOCUMENT_DEPTH), token: admin })
+    const atLimit = await server.api('/api/data/deep/ok', {
+      json: nest(MAX_DOCUMENT_DEPTH),
+      token: server.admin,
+    })
     expect(atLimit.status, atLimit.text).toBe(201)
     const list = await server.api(
       `/api/data/deep?filter=${encodeURIComponent('{"a.a.a":{"$exists":true}}')}`,
       {
-        token: admin,
+        token: server.admin,
       },
     )
     expect(list.status, list.text).toBe(200)
@@ -293,7 +291,7 @@ describe('hostile input leaves the data unchanged', () => {
       const res = await server.api('/api/products/alpha', {
         method: 'PATCH',
         json: { name: 'x' },
-        token: admin,
+        token: server.admin,
         headers,
       })
       expect(res.status, JSON.stringify(headers)).toBe(400)

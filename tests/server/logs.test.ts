@@ -4,26 +4,21 @@
  * newest first with level/q/from/to filters and paging, channel listing by permission, the server's
  * own log behind logs/server:r, and deleting a channel (tombstones) or a single line (If-Match).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Doc } from '../../src/server/store/types'
 import { LOG_LEVELS } from '../../src/shared/constants'
 import { LOG_TEXT, SERVER_TEXT } from '../../src/shared/messages'
-import { type ApiInit, startTestServer, type TestServer } from '../helpers/server'
+import type { ApiInit } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
 let nobody: string
 
-const api = (path: string, init: ApiInit = {}) => server.api(path, { token: admin, ...init })
+const api = (path: string, init: ApiInit = {}) => server.api(path, { token: server.admin, ...init })
 const lines = (body: unknown) => (body as Doc[]).map((d) => d.log)
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   nobody = await server.userWith('nobody', null)
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('POST /api/logs/{channel}', () => {

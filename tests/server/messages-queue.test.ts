@@ -8,41 +8,36 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { configFromEnv, type ServerConfig } from '../../src/server/config'
 import { startServer } from '../../src/server/server'
 import { MESSAGING_TEXT } from '../../src/shared/messages'
 import { records, settled, until } from '../helpers/messages'
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../helpers/server'
+import { ADMIN_PASSWORD, startTestServer, testConfig } from '../helpers/server'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
+import { suiteServer } from '../helpers/suite-server'
 import { startTwilioPeer, type TwilioPeer } from '../helpers/twilio-peer'
 
 const timing = { retryBaseMs: 20, maxAttempts: 3, tickMs: 20 }
 
 let twilio: TwilioPeer
 let smtp: SmtpPeer
-let server: TestServer
-let admin: string
 
 beforeAll(async () => {
   twilio = await startTwilioPeer()
   smtp = await startSmtpPeer()
-  server = await startTestServer({
-    smtpUrl: smtp.url,
-    sms: {
-      url: twilio.url,
-      accountSid: twilio.accountSid,
-      authToken: twilio.authToken,
-      from: '+15550001111',
-    },
-    messageTiming: timing,
-  })
-  admin = await server.login()
 })
 afterAll(async () => {
-  await server?.close()
   await twilio?.close()
   await smtp?.close()
 })
+/** The SMS gateway is the local Twilio peer; the queue's retries are quick. */
+const smsConfig = () => ({
+  sms: { url: twilio.url, accountSid: twilio.accountSid, authToken: twilio.authToken, from: '+15550001111' },
+  messageTiming: timing,
+})
+const server = suiteServer(() => ({
+  smtpUrl: smtp.url,
+  ...smsConfig(),
+}))
 beforeEach(() => {
   twilio.failWith = null
   twilio.messages.length = 0
@@ -51,7 +46,7 @@ beforeEach(() => {
 })
 
 const post = (p: string, json: unknown, headers: Record<string, string> = {}) =>
-  server.api(p, { method: 'POST', json, token: admin, headers })
+  server.api(p, { method: 'POST', json, token: server.admin, headers })
 const idOf = (res: { body: unknown }) => (res.body as { messages: Array<{ _id: string }> }).messages[0]!._id
 
 describe('retries, failure and resend', () => {
@@ -126,24 +121,7 @@ describe('retries, failure and resend', () => {
 describe('a restart mid-send', () => {
   it('delivers every message exactly once across a stop and a new server on the same data dir', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-queue-'))
-    const config: ServerConfig = {
-      ...configFromEnv({}),
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      staticDir: path.join(dataDir, 'static'),
-      uiDir: path.join(dataDir, 'no-ui'),
-      adminPassword: ADMIN_PASSWORD,
-      seed: 'none',
-      quiet: true,
-      sms: {
-        url: twilio.url,
-        accountSid: twilio.accountSid,
-        authToken: twilio.authToken,
-        from: '+15550001111',
-      },
-      messageTiming: timing,
-    }
+    const config = testConfig(dataDir, smsConfig())
     const login = async (url: string) => {
       const res = await fetch(`${url}/api/auth/login`, {
         method: 'POST',

@@ -3,21 +3,16 @@
  * menu key `payments:r` (SPEC §6) as well as `transactions:r`, so the Transactions screen reads its
  * list offline. Real server on loopback.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { suiteServer } from '../helpers/suite-server'
 
 describe('the transactions mirror', () => {
-  let server: TestServer
+  const server = suiteServer()
   beforeAll(async () => {
-    server = await startTestServer()
-    const admin = await server.login()
     await server.api('/api/products', {
       json: { _id: 'pen', name: 'Pen', price: 300, currency: 'EUR' },
-      token: admin,
+      token: server.admin,
     })
-  })
-  afterAll(async () => {
-    await server?.close()
   })
 
   it('pulls transactions for payments:r and transactions:r, not for other staff', async () => {

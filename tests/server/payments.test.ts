@@ -5,10 +5,11 @@
  * a transaction record cannot be written or deleted through the collection routes, and the
  * permissions of SPEC §6 (`discounts:cud`, `payments:ru`) hold.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { PAYMENT_TEXT, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
 import { TEST_CARDS } from '../../src/shared/payments'
-import { startTestServer, type TestServer } from '../helpers/server'
+import type { TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 interface Checkout {
   token: string
@@ -28,23 +29,16 @@ async function pay(server: TestServer, c: Checkout, card: string) {
 }
 
 describe('payments with the TEST provider', () => {
-  let server: TestServer
-  let admin: string
-
+  // Every checkout here comes from 127.0.0.1: the init rate limit has its own suite (payments-abandoned).
+  const server = suiteServer({ checkoutInitLimit: { perIp: 10_000, perUser: 10_000 } })
   beforeAll(async () => {
-    // Every checkout here comes from 127.0.0.1: the init rate limit has its own suite (payments-abandoned).
-    server = await startTestServer({ checkoutInitLimit: { perIp: 10_000, perUser: 10_000 } })
-    admin = await server.login()
     for (const [id, body] of [
       ['mug', { name: 'Mug', price: 1250, currency: 'EUR' }],
       ['poster', { name: 'Poster', price: 2000, currency: 'EUR', stock: 5 }],
     ] as const) {
-      const res = await server.api('/api/products', { json: { _id: id, ...body }, token: admin })
+      const res = await server.api('/api/products', { json: { _id: id, ...body }, token: server.admin })
       expect(res.status).toBe(201)
     }
-  })
-  afterAll(async () => {
-    await server?.close()
   })
 
   it('prices a checkout from the stored product and ignores a price sent by the client', async () => {
@@ -60,7 +54,7 @@ describe('payments with the TEST provider', () => {
     const c = res.body as Checkout
     expect(c.transaction).toMatchObject({ subtotal: 2500, total: 2500, status: 'pending', discount: null })
     expect(c.checkout).toBe(`/ui/checkout?token=${encodeURIComponent(c.token)}`)
-    const stored = await server.api(`/api/transactions/${c.transaction._id}`, { token: admin })
+    const stored = await server.api(`/api/transactions/${c.transaction._id}`, { token: server.admin })
     expect(stored.body).toMatchObject({
       items: [{ product: 'mug', quantity: 2, unitPrice: 1250, amount: 2500 }],
       total: 2500,
@@ -68,13 +62,16 @@ describe('payments with the TEST provider', () => {
       test: true,
     })
     // Nor can anyone write a transaction (or its price) through the collection routes.
-    const forged = await server.api('/api/transactions', { json: { total: 1, status: 'paid' }, token: admin })
+    const forged = await server.api('/api/transactions', {
+      json: { total: 1, status: 'paid' },
+      token: server.admin,
+    })
     expect(forged.status).toBe(405)
     expect((forged.body as { message: string }).message).toBe(PAYMENT_TEXT.transactionWrite)
     const patched = await server.api(`/api/transactions/${c.transaction._id}`, {
       method: 'PATCH',
       json: { total: 1, status: 'paid' },
-      token: admin,
+      token: server.admin,
     })
     expect(patched.status).toBe(405)
     const view = await server.api(`/api/transactions/checkout/${c.transaction._id}`, {
@@ -105,7 +102,8 @@ describe('payments with the TEST provider', () => {
     expect(yes.body).toMatchObject({ status: 'paid' })
     const again = await pay(server, declined, TEST_CARDS.success)
     expect(again.status).toBe(409)
-    const tx = (await server.api(`/api/transactions/${declined.transaction._id}`, { token: admin })).body as {
+    const tx = (await server.api(`/api/transactions/${declined.transaction._id}`, { token: server.admin }))
+      .body as {
       events: Array<{ type: string }>
       paid: number
     }
@@ -117,12 +115,15 @@ describe('payments with the TEST provider', () => {
     const c = (await checkout(server, 'mug', { quantity: 4 })).body as Checkout
     expect((await pay(server, c, TEST_CARDS.success)).body).toMatchObject({ status: 'paid' })
     const id = c.transaction._id
-    const over = await server.api(`/api/transactions/${id}?amount=5001`, { method: 'DELETE', token: admin })
+    const over = await server.api(`/api/transactions/${id}?amount=5001`, {
+      method: 'DELETE',
+      token: server.admin,
+    })
     expect(over.status).toBe(400)
     expect((over.body as { message: string }).message).toBe(PAYMENT_TEXT.refundTooLarge(5000))
     const part = await server.api(`/api/transactions/${id}?amount=1500`, {
       method: 'DELETE',
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': 'refund-part-1' },
     })
     expect(part.status).toBe(200)
@@ -130,37 +131,43 @@ describe('payments with the TEST provider', () => {
     // The same request again is the same refund, not a second one.
     const replay = await server.api(`/api/transactions/${id}?amount=1500`, {
       method: 'DELETE',
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': 'refund-part-1' },
     })
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     expect(replay.body).toMatchObject({ refunded: 1500 })
     const reused = await server.api(`/api/transactions/${id}?amount=100`, {
       method: 'DELETE',
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': 'refund-part-1' },
     })
     expect(reused.status).toBe(400)
     expect(reused.body).toMatchObject({ message: SERVER_TEXT.idempotencyMismatch })
     const tooMuch = await server.api(`/api/transactions/${id}?amount=3501`, {
       method: 'DELETE',
-      token: admin,
+      token: server.admin,
     })
     expect(tooMuch.status).toBe(400)
-    const rest = await server.api(`/api/transactions/${id}`, { method: 'DELETE', token: admin })
+    const rest = await server.api(`/api/transactions/${id}`, { method: 'DELETE', token: server.admin })
     expect(rest.body).toMatchObject({ status: 'refunded', refunded: 5000 })
-    const more = await server.api(`/api/transactions/${id}?amount=1`, { method: 'DELETE', token: admin })
+    const more = await server.api(`/api/transactions/${id}?amount=1`, {
+      method: 'DELETE',
+      token: server.admin,
+    })
     expect(more.status).toBe(405)
     expect((more.body as { message: string }).message).toBe(VALIDATION.transactionDeleteNotSupported)
     // The record is still there: DELETE refunds, it never deletes.
-    const kept = await server.api(`/api/transactions/${id}`, { token: admin })
+    const kept = await server.api(`/api/transactions/${id}`, { token: server.admin })
     expect(kept.status).toBe(200)
     expect((kept.body as { refunds: unknown[] }).refunds).toHaveLength(2)
   })
 
   it('answers Not supported when DELETE has nothing to refund (a pending transaction)', async () => {
     const c = (await checkout(server, 'mug')).body as Checkout
-    const res = await server.api(`/api/transactions/${c.transaction._id}`, { method: 'DELETE', token: admin })
+    const res = await server.api(`/api/transactions/${c.transaction._id}`, {
+      method: 'DELETE',
+      token: server.admin,
+    })
     expect(res.status).toBe(405)
     expect((res.body as { message: string }).message).toBe(VALIDATION.transactionDeleteNotSupported)
   })
@@ -171,7 +178,7 @@ describe('payments with the TEST provider', () => {
   it('counts a code limited to ten uses exactly ten times over fifty parallel checkouts', async () => {
     const made = await server.api('/api/discounts', {
       json: { _id: 'TEN', percent: 20, maxUses: 10, uses: 999 },
-      token: admin,
+      token: server.admin,
     })
     expect(made.status).toBe(201)
     expect((made.body as { uses: number }).uses).toBe(0)
@@ -189,14 +196,14 @@ describe('payments with the TEST provider', () => {
       expect(r.status).toBe(400)
       expect((r.body as { message: string }).message).toBe(PAYMENT_TEXT.codeUsedUp('TEN'))
     }
-    const code = await server.api('/api/discounts/TEN', { token: admin })
+    const code = await server.api('/api/discounts/TEN', { token: server.admin })
     expect((code.body as { uses: number }).uses).toBe(10)
   })
 
   it('applies a code from the checkout page, and gives the use back when it is removed', async () => {
     await server.api('/api/discounts', {
       json: { _id: 'FIVE', amount: 500, currency: 'EUR', products: ['poster'], maxUses: 1 },
-      token: admin,
+      token: server.admin,
     })
     const c = (await checkout(server, 'poster')).body as Checkout
     const headers = { 'x-checkout-token': c.token }
@@ -204,17 +211,17 @@ describe('payments with the TEST provider', () => {
     const notForMug = (await checkout(server, 'mug', { code: 'FIVE' })).body as { message: string }
     expect(notForMug.message).toBe(PAYMENT_TEXT.codeNotApplicable('FIVE'))
     expect((await server.api(url, { json: { code: 'five' }, headers })).body).toMatchObject({ total: 1500 })
-    expect((await server.api('/api/discounts/FIVE', { token: admin })).body).toMatchObject({ uses: 1 })
+    expect((await server.api('/api/discounts/FIVE', { token: server.admin })).body).toMatchObject({ uses: 1 })
     expect((await checkout(server, 'poster', { code: 'FIVE' })).status).toBe(400)
     expect((await server.api(url, { json: { code: null }, headers })).body).toMatchObject({ total: 2000 })
-    expect((await server.api('/api/discounts/FIVE', { token: admin })).body).toMatchObject({ uses: 0 })
+    expect((await server.api('/api/discounts/FIVE', { token: server.admin })).body).toMatchObject({ uses: 0 })
   })
 
   it('stores a draft product without a price but does not sell it, nor a withdrawn one', async () => {
-    await server.api('/api/products', { json: { _id: 'draft', name: 'Draft' }, token: admin })
+    await server.api('/api/products', { json: { _id: 'draft', name: 'Draft' }, token: server.admin })
     await server.api('/api/products', {
       json: { _id: 'old', name: 'Old', price: 100, currency: 'EUR', active: false },
-      token: admin,
+      token: server.admin,
     })
     for (const id of ['draft', 'old', 'missing']) {
       const res = await checkout(server, id)
@@ -227,12 +234,14 @@ describe('payments with the TEST provider', () => {
     expect((await checkout(server, 'poster', { quantity: 6 })).status).toBe(409)
     const c = (await checkout(server, 'poster', { quantity: 2 })).body as Checkout
     await pay(server, c, TEST_CARDS.success)
-    expect((await server.api('/api/products/poster', { token: admin })).body).toMatchObject({ stock: 3 })
+    expect((await server.api('/api/products/poster', { token: server.admin })).body).toMatchObject({
+      stock: 3,
+    })
   })
 
   it('validates products and discount codes', async () => {
     const bad = async (collection: string, json: unknown) => {
-      const res = await server.api(`/api/${collection}`, { json, token: admin })
+      const res = await server.api(`/api/${collection}`, { json, token: server.admin })
       expect(res.status).toBe(400)
       return (res.body as { message: string }).message
     }
@@ -253,7 +262,7 @@ describe('payments with the TEST provider', () => {
     const both = await server.api('/api/discounts/TEN', {
       method: 'PATCH',
       json: { amount: 100, currency: 'EUR' },
-      token: admin,
+      token: server.admin,
     })
     expect(both.status).toBe(400)
     expect(

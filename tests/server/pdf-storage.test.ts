@@ -6,29 +6,22 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { PDF_TEXT, STORAGE_TEXT } from '../../src/shared/messages'
 import type { StorageEntry } from '../../src/shared/storage'
 import type { PullResponse } from '../../src/shared/sync-protocol'
 import { pdfText } from '../helpers/pdf-text'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
+// The Web Server root gets a quota smaller than any PDF, to see a save refused by it.
+const server = suiteServer({ storageQuota: { static: 500 } })
 beforeAll(async () => {
-  // The Web Server root gets a quota smaller than any PDF, to see a save refused by it.
-  server = await startTestServer({ storageQuota: { static: 500 } })
-  admin = await server.login()
-  expect((await server.api('/api/storage', { json: { directory: 'reports' }, token: admin })).status).toBe(
-    201,
-  )
+  expect(
+    (await server.api('/api/storage', { json: { directory: 'reports' }, token: server.admin })).status,
+  ).toBe(201)
 }, 60_000)
-afterAll(async () => {
-  await server?.close()
-})
 
-const save = (body: unknown, token = admin, headers: Record<string, string> = {}) =>
+const save = (body: unknown, token = server.admin, headers: Record<string, string> = {}) =>
   server.api('/api/pdf', { json: body, token, headers })
 const messageOf = (res: { body: unknown }) => (res.body as { message: string }).message
 /** The files of a root on disk (the test server's data dir holds both roots), relative paths sorted. */
@@ -39,7 +32,7 @@ const storageFiles = (root = 'storage') => {
 
 async function download(root: string, file: string): Promise<Buffer> {
   const res = await fetch(`${server.url}/api/${root}/${file}`, {
-    headers: { authorization: `Bearer ${admin}` },
+    headers: { authorization: `Bearer ${server.admin}` },
   })
   expect(res.status).toBe(200)
   return Buffer.from(await res.arrayBuffer())
@@ -64,7 +57,8 @@ describe('POST /api/pdf with save', () => {
     expect(entry.size).toBe(bytes.length)
     expect(pdfText(bytes)).toContain('Quarterly report saved')
     // The entry's document is in the change log: the sync stream carries it to other consoles.
-    const pull = (await server.api('/api/sync?cursor=0&limit=2000', { token: admin })).body as PullResponse
+    const pull = (await server.api('/api/sync?cursor=0&limit=2000', { token: server.admin }))
+      .body as PullResponse
     const change = pull.changes.filter((c) => c.collection === 'storage' && c.id === 'reports/q1.pdf')
     expect(change).toHaveLength(1)
     expect(change[0]!.doc).toMatchObject({ parent: 'reports', name: 'q1.pdf', size: bytes.length })
@@ -140,9 +134,9 @@ describe('POST /api/pdf with save', () => {
 
   it('saves once under an Idempotency-Key: the replay answers the first entry', async () => {
     const body = { html: '<p>Once only</p>', save: { root: 'storage', path: 'reports/once.pdf' } }
-    const first = await save(body, admin, { 'idempotency-key': 'pdf-save-once' })
+    const first = await save(body, server.admin, { 'idempotency-key': 'pdf-save-once' })
     expect(first.status).toBe(201)
-    const replay = await save(body, admin, { 'idempotency-key': 'pdf-save-once' })
+    const replay = await save(body, server.admin, { 'idempotency-key': 'pdf-save-once' })
     expect(replay.status).toBe(201)
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     expect(replay.body).toEqual(first.body)

@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PDF_TEXT, VALIDATION } from '../../src/shared/messages'
 import { pdfText } from '../helpers/pdf-text'
 import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
 /** A page server on loopback, as an attacker would aim at; records every path requested. */
 let peer: http.Server
 let peerUrl: string
@@ -30,16 +29,14 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve))
   peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`
-  server = await startTestServer()
-  admin = await server.login()
 }, 60_000)
 afterAll(async () => {
-  await server?.close()
   await new Promise((resolve) => peer?.close(resolve))
 })
+const server = suiteServer()
 
 /** POSTs to /api/pdf and returns the status with the raw body. */
-async function pdf(body: unknown, token = admin, on = server) {
+async function pdf(body: unknown, token = server.admin, on: TestServer = server) {
   const res = await fetch(`${on.url}/api/pdf`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -64,7 +61,7 @@ describe('POST /api/pdf', () => {
     expect((await pdf({ html: '<p>x</p>' }, token)).status).toBe(403)
     const created = await server.api('/api/templates', {
       json: { _id: 'pdf-hidden', kind: 'pdf', html: '<p>hidden</p>' },
-      token: admin,
+      token: server.admin,
     })
     expect(created.status).toBe(201)
     const maker = await server.userWith('pdf-maker', ['pdf:c'])
@@ -78,7 +75,7 @@ describe('POST /api/pdf', () => {
         kind: 'pdf',
         html: '{% for a in (1..100000) %}{% for b in (1..100000) %}x{% endfor %}{% endfor %}',
       },
-      token: admin,
+      token: server.admin,
     })
     expect(created.status).toBe(201)
     const res = await pdf({ template: 'pdf-loop' })
@@ -113,7 +110,7 @@ describe('POST /api/pdf', () => {
         footer: '<div style="font-size:10px">Footer of {{ customer }}</div>',
         page: { size: 'Letter', margin: { top: '20mm', bottom: '20mm' } },
       },
-      token: admin,
+      token: server.admin,
     })
     expect(created.status, created.text).toBe(201)
     const res = await pdf({
@@ -128,7 +125,7 @@ describe('POST /api/pdf', () => {
 
     const email = await server.api('/api/templates', {
       json: { _id: 'not-pdf', kind: 'sms', text: 'x' },
-      token: admin,
+      token: server.admin,
     })
     expect(email.status).toBe(201)
     const wrong = await pdf({ template: 'not-pdf' })

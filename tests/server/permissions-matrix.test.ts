@@ -4,17 +4,16 @@
  * and a full group (`*:*`). Refused requests must answer the spec's 'Requires one of: …' and write
  * nothing. Then the narrowing case: `users:r` with `users/secret:n` hides one user everywhere.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Doc } from '../../src/server/store/types'
 import { MODULES, type ModuleName, PUBLIC_SETTING_IDS } from '../../src/shared/constants'
 import { PAYMENT_TEXT, requiresOneOf, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
 const tokens: Record<string, string | undefined> = {}
 
+const server = suiteServer({}, { login: false })
 beforeAll(async () => {
-  server = await startTestServer()
   tokens.anonymous = undefined
   tokens.noGroups = await server.userWith('no-groups', null)
   tokens.readOnly = await server.userWith('read-only', ['*:r'])
@@ -26,9 +25,6 @@ beforeAll(async () => {
     body: module === 'groups' ? { permissions: [] } : { name: 'fixture', ...VALID[module] },
   }))
   await server.services.store.writeMany(writes, { user: null })
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 /** Fields a module's validation requires (actions, issue 15), so a permitted write succeeds. */

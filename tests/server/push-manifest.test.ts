@@ -4,19 +4,12 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DEFAULT_ICONS } from '../../src/server/modules/manifest'
 import { DARK_SURFACE } from '../../src/shared/constants'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(() => server.close())
+const server = suiteServer()
 
 describe('GET /ui/manifest.webmanifest', () => {
   it('describes the console from the default settings, without login', async () => {
@@ -40,7 +33,7 @@ describe('GET /ui/manifest.webmanifest', () => {
 
   it('takes its names from Title while no separate App name is set (issue 11)', async () => {
     const patch = (id: string, value: unknown) =>
-      server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: admin })
+      server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: server.admin })
     expect((await patch('title', 'Acme Operations')).status).toBe(200)
     const manifest = (await server.api('/ui/manifest.webmanifest')).body as Record<string, unknown>
     expect(manifest).toMatchObject({ name: 'Acme Operations', short_name: 'Acme Operati' })
@@ -48,7 +41,7 @@ describe('GET /ui/manifest.webmanifest', () => {
 
   it('paints the dark surface as theme colour in dark mode (issue 11)', async () => {
     const patch = (id: string, value: unknown) =>
-      server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: admin })
+      server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: server.admin })
     expect((await patch('theme', { primary: '#112233', darkMode: true })).status).toBe(200)
     const manifest = (await server.api('/ui/manifest.webmanifest')).body as Record<string, unknown>
     expect(manifest).toMatchObject({ theme_color: DARK_SURFACE, background_color: DARK_SURFACE })
@@ -57,7 +50,7 @@ describe('GET /ui/manifest.webmanifest', () => {
 
   it('follows changes to the pwa, theme and logo settings', async () => {
     const patch = (id: string, value: unknown) =>
-      server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: admin })
+      server.api(`/api/settings/${id}`, { method: 'PATCH', json: { value }, token: server.admin })
     expect((await patch('pwa', { name: 'Acme Back Office', short_name: 'Acme' })).status).toBe(200)
     expect((await patch('theme', { primary: '#112233', background: 'not a colour;' })).status).toBe(200)
     expect((await patch('logo', '/files/acme-logo.svg')).status).toBe(200)

@@ -11,26 +11,24 @@ import { configFromEnv } from '../../src/server/config'
 import { startServer } from '../../src/server/server'
 import { PWA_TEXT } from '../../src/shared/messages'
 import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
 let push: PushEndpoint
-let admin: string
 let alice: string
 
 beforeAll(async () => {
   push = await startPushEndpoint()
   // The local push endpoint is http on loopback: allowed only through MOMENTUM_PUSH_ALLOW_PRIVATE.
-  server = await startTestServer({ pushAllowPrivate: true })
-  admin = await server.login()
-  alice = await server.userWith('alice', [])
 })
 afterAll(async () => {
-  await server.close()
   await push.close()
 })
+const server = suiteServer(() => ({ pushAllowPrivate: true }))
+beforeAll(async () => {
+  alice = await server.userWith('alice', [])
+})
 
-const send = (json: unknown, token = admin, headers: Record<string, string> = {}) =>
+const send = (json: unknown, token = server.admin, headers: Record<string, string> = {}) =>
   server.api('/api/notifications', { method: 'POST', json, token, headers })
 
 describe('VAPID keys', () => {
@@ -46,7 +44,7 @@ describe('VAPID keys', () => {
     const res = await server.api('/api/settings/push_public_key', {
       method: 'PATCH',
       json: { value: 'x' },
-      token: admin,
+      token: server.admin,
     })
     expect(res.status).toBe(405)
   })
@@ -226,8 +224,8 @@ describe('POST /api/notifications', () => {
     await server.api('/api/notifications', { method: 'PATCH', json: sub.json, token: erin })
     const json = { to: ['erin'], title: 'once' }
     const headers = { 'idempotency-key': 'notify-erin-1' }
-    const a = await send(json, admin, headers)
-    const b = await send(json, admin, headers)
+    const a = await send(json, server.admin, headers)
+    const b = await send(json, server.admin, headers)
     expect(b.status).toBe(200)
     expect(b.body).toEqual(a.body)
     expect(b.headers.get('idempotent-replayed')).toBe('true')

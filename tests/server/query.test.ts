@@ -7,10 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Write } from '../../src/server/store/types'
 import { QUERY_TEXT } from '../../src/shared/messages'
-import { type ApiResponse, startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
-let admin: string
+import type { ApiResponse } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 const PEOPLE = [
   {
@@ -40,7 +38,11 @@ const PEOPLE = [
   { _id: 'dee', name: 'Dee', age: 52.5, city: 'Lyon', tags: ['art', 'code', 'math'], score: [3, 9] },
 ]
 
-async function raw(query: Record<string, unknown>, operand = 'find', token = admin): Promise<ApiResponse> {
+async function raw(
+  query: Record<string, unknown>,
+  operand = 'find',
+  token = server.admin,
+): Promise<ApiResponse> {
   return server.api('/api/data/people?raw', { json: { operand, query }, token })
 }
 
@@ -53,9 +55,8 @@ async function ids(filter: unknown, extra: Record<string, unknown> = {}): Promis
 
 const sorted = async (filter: unknown) => (await ids(filter)).sort()
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   const writes: Write[] = PEOPLE.map(({ _id, ...body }) => ({
     op: 'create',
     collection: 'data/people',
@@ -63,9 +64,6 @@ beforeAll(async () => {
     body,
   }))
   await server.services.store.writeMany(writes, { user: null })
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('comparison operators', () => {
@@ -202,13 +200,13 @@ describe('$regex on the linear-time engine (issue 10)', () => {
       server.api(
         `/api/logs/attack?filter=${encodeURIComponent(JSON.stringify({ log: { $regex: pattern } }))}`,
         {
-          token: admin,
+          token: server.admin,
         },
       )
     for (const [pattern, matches] of PATHOLOGICAL) {
       const data = await server.api('/api/data/lines?raw', {
         json: { operand: 'count', query: { filter: { text: { $regex: pattern } } } },
-        token: admin,
+        token: server.admin,
       })
       expect(data.status, `${pattern}: ${data.text}`).toBe(200)
       expect(data.body, pattern).toBe(matches ? 20 : 0)
@@ -272,10 +270,10 @@ describe('find options, count and distinct', () => {
 
   it('takes the same query as GET parameters', async () => {
     const query = encodeURIComponent(JSON.stringify({ filter: { age: { $gt: 30 } }, sort: { age: -1 } }))
-    const res = await server.api(`/api/data/people?raw&operand=find&query=${query}`, { token: admin })
+    const res = await server.api(`/api/data/people?raw&operand=find&query=${query}`, { token: server.admin })
     expect(res.status).toBe(200)
     expect((res.body as Array<{ _id: string }>).map((d) => d._id)).toEqual(['dee', 'ada'])
-    const count = await server.api('/api/data/people?raw&operand=count', { token: admin })
+    const count = await server.api('/api/data/people?raw&operand=count', { token: server.admin })
     expect(count.body).toBe(4)
   })
 })
@@ -311,11 +309,13 @@ describe('refusals', () => {
     }
     const operand = await server.api('/api/data/people?raw', {
       json: { operand: 'aggregate', query: {} },
-      token: admin,
+      token: server.admin,
     })
     expect(operand.status).toBe(400)
     expect((operand.body as { message: string }).message).toBe(QUERY_TEXT.badOperandName)
-    const badJson = await server.api('/api/data/people?raw&operand=find&query=%7Bnope', { token: admin })
+    const badJson = await server.api('/api/data/people?raw&operand=find&query=%7Bnope', {
+      token: server.admin,
+    })
     expect(badJson.status).toBe(400)
     expect(await docsNow()).toEqual(snapshot)
   })
@@ -330,7 +330,9 @@ describe('refusals', () => {
     }
     expect(await ids({ name: { $ne: "' OR 1=1 --" } })).toHaveLength(4)
     expect(await docsNow()).toEqual(snapshot)
-    expect((await server.api('/api/data', { token: admin })).body).toEqual([{ name: 'people', count: 4 }])
+    expect((await server.api('/api/data', { token: server.admin })).body).toEqual([
+      { name: 'people', count: 4 },
+    ])
   })
 })
 

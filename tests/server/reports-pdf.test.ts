@@ -3,13 +3,10 @@
  * PDF's text (pdftotext) holds the report's title and a figure the shared computation gives; it needs
  * the rights of running the report; markup in a value prints as text, not as HTML.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { cellText, computeReport, type ReportDefinition } from '../../src/shared/reports'
 import { pdfText } from '../helpers/pdf-text'
-import { startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
-let admin: string
+import { suiteServer } from '../helpers/suite-server'
 
 const DEF: ReportDefinition = {
   title: 'Scores by site',
@@ -26,7 +23,7 @@ const docs = [
   { _id: 'c', site: '<b>Bold</b> & <i>co</i>', score: 7 },
 ]
 
-async function getPdf(path: string, token = admin, json?: unknown) {
+async function getPdf(path: string, token = server.admin, json?: unknown) {
   const res = await fetch(`${server.url}${path}`, {
     method: json === undefined ? 'GET' : 'POST',
     headers: {
@@ -38,18 +35,14 @@ async function getPdf(path: string, token = admin, json?: unknown) {
   return { res, bytes: Buffer.from(await res.arrayBuffer()) }
 }
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   for (const body of docs)
-    expect((await server.api('/api/data/sites', { token: admin, json: body })).status).toBe(201)
-  expect((await server.api('/api/reports', { token: admin, json: { _id: 'by-site', ...DEF } })).status).toBe(
-    201,
-  )
+    expect((await server.api('/api/data/sites', { token: server.admin, json: body })).status).toBe(201)
+  expect(
+    (await server.api('/api/reports', { token: server.admin, json: { _id: 'by-site', ...DEF } })).status,
+  ).toBe(201)
 }, 60_000)
-afterAll(async () => {
-  await server?.close()
-})
 
 describe('a report as PDF', () => {
   it('prints the title and the computed figures of a saved report', async () => {
@@ -72,7 +65,7 @@ describe('a report as PDF', () => {
   }, 60_000)
 
   it('prints an unsaved definition with POST /api/reports/pdf', async () => {
-    const { res, bytes } = await getPdf('/api/reports/pdf', admin, {
+    const { res, bytes } = await getPdf('/api/reports/pdf', server.admin, {
       ...DEF,
       title: 'Draft <script>x</script>',
     })

@@ -4,14 +4,13 @@
  * store, floats included and in whatever order either side reads them; saved reports are checked; a
  * narrowed grant leaves hidden documents out of the server's numbers as the mirror leaves them out.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { REPORT_TEXT, requiresOneOf } from '../../src/shared/messages'
 import { computeReport, type ReportDefinition } from '../../src/shared/reports'
-import { type ApiInit, startTestServer, type TestServer } from '../helpers/server'
+import type { ApiInit } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-const api = (path: string, init: ApiInit = {}) => server.api(path, { token: admin, ...init })
+const api = (path: string, init: ApiInit = {}) => server.api(path, { token: server.admin, ...init })
 
 const SITES = ['Depot', 'Dock', 'Yard', 'Kraków']
 // Scores with fractions whose running float sum depends on the order of addition.
@@ -46,18 +45,14 @@ const DEF: ReportDefinition = {
 const stored = async () =>
   (await api('/api/data/inspections?limit=1000')).body as Array<Record<string, unknown>>
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   // Written in a shuffled order, so the server's pages and the local list disagree on order.
   const shuffled = [...docs].sort((a, b) => ((a.score as number) ?? 0) - ((b.score as number) ?? 0))
   const res = await api('/api/batch', {
     json: { mutations: shuffled.map((body) => ({ method: 'POST', path: '/api/data/inspections', body })) },
   })
   expect(res.status).toBe(200)
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('a report computed in the console and on the server', () => {

@@ -2,17 +2,11 @@
  * Without a mail server (no MOMENTUM_SMTP_URL) a reset request still answers 200 for any address, and
  * says the mail is only queued, so the console does not claim it was sent (issue 11).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { MAIL_COLLECTION } from '../../src/server/mail/outbox'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer({ publicUrl: 'http://console.momentum.test/' })
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({ publicUrl: 'http://console.momentum.test/' }, { login: false })
 
 it('answers delivery "queued" and keeps the mail in the outbox', async () => {
   await server.userWith('quinn', [])

@@ -5,16 +5,14 @@
  * straight to the store as form submissions make — answers 400 with one message per field. Documents
  * written before the schema stay readable and are listed by the conformance report.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { BatchResult } from '../../src/server/modules/batch'
 import type { ConformanceReport } from '../../src/server/modules/schemas'
 import { SCHEMA_TEXT, SERVER_TEXT } from '../../src/shared/messages'
-import { type ApiInit, startTestServer, type TestServer } from '../helpers/server'
+import type { ApiInit } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-const api = (path: string, init: ApiInit = {}) => server.api(path, { token: admin, ...init })
+const api = (path: string, init: ApiInit = {}) => server.api(path, { token: server.admin, ...init })
 
 const INSPECTION = {
   type: 'object',
@@ -29,9 +27,8 @@ const INSPECTION = {
   },
 }
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   // Written before any schema: must survive it and be reported.
   await api('/api/data/inspections', { json: { _id: 'old-bad', site: 'X', score: 'high' } })
   await api('/api/data/inspections', {
@@ -39,9 +36,6 @@ beforeAll(async () => {
   })
   const saved = await api('/api/schemas', { json: { _id: 'data.inspections', schema: INSPECTION } })
   expect(saved.status).toBe(201)
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('saving a schema', () => {

@@ -6,14 +6,12 @@
  * set-up code cannot log in, and the last administrator cannot be removed.
  */
 import * as OTPAuth from 'otpauth'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { TOKEN_SECRET } from '../../src/server/auth/api-tokens'
 import { PASSWORD_MIN_LENGTH } from '../../src/shared/constants'
 import { PASSWORD_TEXT, requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../src/shared/messages'
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
-let admin: string
+import { ADMIN_PASSWORD } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 const patchUser = (id: string, json: unknown, token: string) =>
   server.api(`/api/users/${id}`, { method: 'PATCH', json, token })
@@ -22,13 +20,7 @@ const setPassword = (username: string, password: string, token: string) =>
 const canLogin = async (username: string, password: string) =>
   (await server.api('/api/auth/login', { json: { username, password } })).status === 200
 
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 describe('taking over another account', () => {
   it('users:u without the target’s permissions cannot set the admin password through /api/users', async () => {
@@ -82,7 +74,7 @@ describe('taking over another account', () => {
   it('a password set through /api/users ends the target’s sessions, and the new one logs in', async () => {
     const victim = await server.userWith('victim', ['products:r'])
     expect((await server.api('/api/auth/session', { token: victim })).status).toBe(200)
-    const res = await patchUser('victim', { password: 'fresh-pass' }, admin)
+    const res = await patchUser('victim', { password: 'fresh-pass' }, server.admin)
     expect(res.status).toBe(200)
     expect(res.body).not.toHaveProperty('password')
     expect((await server.api('/api/auth/session', { token: victim })).status).toBe(401)
@@ -102,12 +94,12 @@ describe('deleting a user', () => {
     const { _id: id, token } = created.body as { _id: string; token: string }
     expect((await server.api('/api/products', { token })).status).toBe(200)
 
-    expect((await server.api('/api/users/tess', { method: 'DELETE', token: admin })).status).toBe(200)
+    expect((await server.api('/api/users/tess', { method: 'DELETE', token: server.admin })).status).toBe(200)
     expect(await server.services.store.get('tokens', id)).toBeNull()
     expect(await server.services.store.secrets.get(TOKEN_SECRET, id)).toBeNull()
     const again = await server.api('/api/auth/register', {
       json: { _id: 'tess', password: 'tess-second-life' },
-      token: admin,
+      token: server.admin,
     })
     expect(again.status).toBe(201)
     await server.services.store.write(
@@ -118,7 +110,7 @@ describe('deleting a user', () => {
   })
 
   it('refuses to delete one’s own account and the last member of admins', async () => {
-    const self = await server.api('/api/users/admin', { method: 'DELETE', token: admin })
+    const self = await server.api('/api/users/admin', { method: 'DELETE', token: server.admin })
     expect(self.status).toBe(400)
     expect(self.body).toMatchObject({ message: SECURITY_TEXT.deleteSelf })
     const deputy = await server.userWith('deputy', ['*:*'])
@@ -133,8 +125,10 @@ describe('deleting a user', () => {
       { op: 'patch', collection: 'users', id: 'deputy', body: { groups: ['admins'] } },
       { user: null },
     )
-    expect((await patchUser('deputy', { groups: ['g-deputy'] }, admin)).status).toBe(200)
-    expect((await server.api('/api/users/deputy', { method: 'DELETE', token: admin })).status).toBe(200)
+    expect((await patchUser('deputy', { groups: ['g-deputy'] }, server.admin)).status).toBe(200)
+    expect((await server.api('/api/users/deputy', { method: 'DELETE', token: server.admin })).status).toBe(
+      200,
+    )
   })
 })
 
@@ -157,7 +151,7 @@ describe('group membership in every form (issue 10 #4)', () => {
 
     // Even with groups:u the last member of admins keeps the group, whatever form the change takes.
     const groupsAdmin = await server.userWith('gina', ['users:u', 'groups:u'])
-    for (const token of [groupsAdmin, admin]) {
+    for (const token of [groupsAdmin, server.admin]) {
       for (const groups of [null, [], ['g-gina']]) {
         const res = await patchUser('admin', { groups }, token)
         expect(res.status).toBe(400)
@@ -185,23 +179,26 @@ describe('password policy on every path that sets a password (issue 10 #11)', ()
 
   it('a new user: POST /api/users and /api/auth/register', async () => {
     for (const [password, message] of weak) {
-      refused(await server.api('/api/users', { json: { _id: 'pat', password }, token: admin }), message)
       refused(
-        await server.api('/api/auth/register', { json: { _id: 'pat', password }, token: admin }),
+        await server.api('/api/users', { json: { _id: 'pat', password }, token: server.admin }),
+        message,
+      )
+      refused(
+        await server.api('/api/auth/register', { json: { _id: 'pat', password }, token: server.admin }),
         message,
       )
     }
     refused(
       await server.api('/api/auth/register', {
         json: { _id: 'patricia', password: 'patricia1' },
-        token: admin,
+        token: server.admin,
       }),
       PASSWORD_TEXT.tooPersonal,
     )
     expect(await server.services.store.get('users', 'pat')).toBeNull()
     const ok = await server.api('/api/users', {
       json: { _id: 'pat', password: 'violet-harbour-42' },
-      token: admin,
+      token: server.admin,
     })
     expect(ok.status).toBe(201)
     expect(await canLogin('pat', 'violet-harbour-42')).toBe(true)
@@ -210,8 +207,8 @@ describe('password policy on every path that sets a password (issue 10 #11)', ()
   it('Set password: PATCH /api/users/{id}, /api/auth/password for someone else and for oneself', async () => {
     const quin = await server.userWith('quin', [])
     for (const [password, message] of weak) {
-      refused(await patchUser('quin', { password }, admin), message)
-      refused(await setPassword('quin', password, admin), message)
+      refused(await patchUser('quin', { password }, server.admin), message)
+      refused(await setPassword('quin', password, server.admin), message)
       refused(
         await server.api('/api/auth/password', {
           method: 'PATCH',
@@ -224,7 +221,7 @@ describe('password policy on every path that sets a password (issue 10 #11)', ()
     // Nothing was changed, no session ended.
     expect(await canLogin('quin', 'quin-pw')).toBe(true)
     expect((await server.api('/api/auth/session', { token: quin })).status).toBe(200)
-    expect((await setPassword('quin', 'amber-lantern-906', admin)).status).toBe(200)
+    expect((await setPassword('quin', 'amber-lantern-906', server.admin)).status).toBe(200)
     expect(await canLogin('quin', 'amber-lantern-906')).toBe(true)
   })
 })
@@ -269,7 +266,7 @@ describe('re-authentication on one’s own account (issue 10, low)', () => {
     expect(ok.body).not.toHaveProperty('currentPassword')
     expect((await server.services.store.get('users', 'ella'))?.email).toBe('ella.new@example.com')
     // An administrator changing someone else's e-mail follows the account rule, not this one.
-    expect((await patchUser('ella', { email: 'ella@example.com' }, admin)).status).toBe(200)
+    expect((await patchUser('ella', { email: 'ella@example.com' }, server.admin)).status).toBe(200)
   })
 
   it('removing one’s own TOTP needs the current password', async () => {

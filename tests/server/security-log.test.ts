@@ -4,13 +4,10 @@
  * logs/server with the user and the client address, and an administrator reads them through
  * GET /api/logs/server. No password, session token or API token is ever written there.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FORBIDDEN_PER_MINUTE } from '../../src/server/http/security-log'
 import { LOGIN_MAX_FAILURES_PER_USER } from '../../src/shared/constants'
-import { startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
-let admin: string
+import { suiteServer } from '../helpers/suite-server'
 
 interface LogLine {
   level: string
@@ -18,18 +15,12 @@ interface LogLine {
   ctx: { security?: string; user?: string | null; address?: string | null; reason?: string } | null
 }
 
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 /** The security lines an administrator reads, waiting for lines written after the response. */
 async function securityLines(kind: string, count = 1): Promise<LogLine[]> {
   for (let i = 0; ; i++) {
-    const res = await server.api('/api/logs/server?limit=1000', { token: admin })
+    const res = await server.api('/api/logs/server?limit=1000', { token: server.admin })
     expect(res.status).toBe(200)
     const lines = (res.body as LogLine[]).filter((l) => l.ctx?.security === kind)
     if (lines.length >= count || i >= 50) return lines
@@ -101,14 +92,14 @@ describe('security events in Server Logs', () => {
     })
     expect(change.status).toBe(200)
     secrets.push((change.body as { token: string }).token)
-    expect((await server.api('/api/users/sofia', { method: 'DELETE', token: admin })).status).toBe(200)
+    expect((await server.api('/api/users/sofia', { method: 'DELETE', token: server.admin })).status).toBe(200)
     const revoked = (await securityLines('sessions_revoked', 3)).filter((l) => l.ctx?.user === 'sofia')
     expect(revoked.map((l) => l.ctx?.reason).sort()).toEqual(['logout', 'password change', 'user deleted'])
     for (const line of revoked) expect(line.ctx?.address).toBe('127.0.0.1')
   })
 
   it('never holds a password or a token', async () => {
-    const res = await server.api('/api/logs/server?limit=1000', { token: admin })
+    const res = await server.api('/api/logs/server?limit=1000', { token: server.admin })
     for (const secret of [...secrets, 'Locked-out-1']) expect(res.text).not.toContain(secret)
     expect(res.text).not.toContain('scrypt$')
   })

@@ -7,12 +7,11 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { redactUrl } from '../../src/server/app'
 import { requiresOneOf, SECURITY_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
 let alice: string
 
 const PNG = Buffer.from(
@@ -26,12 +25,9 @@ async function newToken(session: string, permissions: string[], headers?: Record
   return res
 }
 
+const server = suiteServer({}, { login: false })
 beforeAll(async () => {
-  server = await startTestServer()
   alice = await server.userWith('alice', ['*:*'])
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('an API token and its owner’s account', () => {

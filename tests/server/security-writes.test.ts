@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PASSWORD_SECRET, verifyPassword } from '../../src/server/auth/passwords'
 import { bootstrap } from '../../src/server/bootstrap'
 import { configFromEnv } from '../../src/server/config'
@@ -20,18 +20,10 @@ import { openSqliteStore } from '../../src/server/store/sqlite'
 import { requiresOneOf, SECURITY_TEXT } from '../../src/shared/messages'
 import { findPostgres, startTestPostgres } from '../helpers/postgres'
 import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  // A configured public address: without one reset mails are refused (auth-reset.test.ts).
-  server = await startTestServer({ publicUrl: 'http://console.momentum.test' })
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+// A configured public address: without one reset mails are refused (auth-reset.test.ts).
+const server = suiteServer({ publicUrl: 'http://console.momentum.test' })
 
 async function seed(collection: string, ids: string[]) {
   for (const id of ids) {
@@ -70,10 +62,10 @@ describe('dropping a collection', () => {
     ] as const) {
       await seed(collection, ['first'])
       const headers = { 'idempotency-key': `drop-${collection}` }
-      const first = await server.api(url, { method: 'DELETE', token: admin, headers })
+      const first = await server.api(url, { method: 'DELETE', token: server.admin, headers })
       expect(first.body).toEqual({ ok: true, deleted: 1 })
       await seed(collection, ['later'])
-      const replay = await server.api(url, { method: 'DELETE', token: admin, headers })
+      const replay = await server.api(url, { method: 'DELETE', token: server.admin, headers })
       expect(replay.status).toBe(200)
       expect(replay.headers.get('idempotent-replayed')).toBe('true')
       expect(replay.body).toEqual({ ok: true, deleted: 1 })
@@ -84,7 +76,11 @@ describe('dropping a collection', () => {
   it('refuses If-Match: a collection has no revision', async () => {
     await seed('data/c3', ['x'])
     for (const url of ['/api/data/c3', '/api/logs/client']) {
-      const res = await server.api(url, { method: 'DELETE', token: admin, headers: { 'if-match': '"1"' } })
+      const res = await server.api(url, {
+        method: 'DELETE',
+        token: server.admin,
+        headers: { 'if-match': '"1"' },
+      })
       expect(res.status).toBe(400)
       expect(res.body).toMatchObject({ message: SECURITY_TEXT.dropIfMatch })
     }
@@ -147,7 +143,7 @@ describe('idempotency records', () => {
     const body = { _id: 'hashed', password: 'correct horse battery' }
     const res = await server.api('/api/users', {
       json: body,
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': 'pw-1' },
     })
     expect(res.status).toBe(201)
@@ -172,13 +168,13 @@ describe('idempotency records', () => {
     // Still a working key: a repeat replays, another body under it is refused.
     const again = await server.api('/api/users', {
       json: body,
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': 'pw-1' },
     })
     expect(again.headers.get('idempotent-replayed')).toBe('true')
     const changed = await server.api('/api/users', {
       json: { ...body, password: 'other horse battery' },
-      token: admin,
+      token: server.admin,
       headers: { 'idempotency-key': 'pw-1' },
     })
     expect(changed.status).toBe(400)
@@ -210,12 +206,12 @@ describe('odd requests', () => {
     const res = await server.api('/api/products', {
       method: 'POST',
       body: '<product name="x"/>',
-      token: admin,
+      token: server.admin,
       headers: { 'content-type': 'application/xml' },
     })
     expect(res.status).toBe(415)
     expect(res.body).toMatchObject({ error: 'unsupported_media_type' })
-    const long = await server.api(`/api/products/${'x'.repeat(600)}`, { token: admin })
+    const long = await server.api(`/api/products/${'x'.repeat(600)}`, { token: server.admin })
     expect(long.status).toBe(400)
     expect(long.body).toMatchObject({ error: 'bad_request' })
   })

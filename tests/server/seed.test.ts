@@ -5,29 +5,21 @@
  * report (src/server/seed-forms.ts): written past the modules' checks at bootstrap, so held to those
  * same rules here, and usable — a Staff member fills the form, the report counts every contact.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SAMPLE_CONTACTS } from '../../src/server/seed'
 import { SAMPLE_FORM, SAMPLE_REPORT } from '../../src/server/seed-forms'
 import { formError } from '../../src/shared/forms'
 import { TEST_CARDS, TRANSACTION_STATUSES } from '../../src/shared/payments'
 import { parseReport } from '../../src/shared/reports'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 type Tx = Record<string, unknown> & { _id: string; status: string; total: number; paid: number }
 
 describe('the sample data set', () => {
-  let server: TestServer
-  let admin: string
+  const server = suiteServer({ seed: 'sample' })
 
-  beforeAll(async () => {
-    server = await startTestServer({ seed: 'sample' })
-    admin = await server.login()
-  })
-  afterAll(async () => {
-    await server?.close()
-  })
-
-  const list = async () => (await server.api('/api/transactions?limit=100', { token: admin })).body as Tx[]
+  const list = async () =>
+    (await server.api('/api/transactions?limit=100', { token: server.admin })).body as Tx[]
 
   it('cover every status, with the fields a real checkout stores', async () => {
     const samples = (await list()).filter((t) => t._id.startsWith('sample-tx-'))
@@ -43,7 +35,8 @@ describe('the sample data set', () => {
       headers: { 'x-checkout-token': c.token },
     })
     expect(paid.status, paid.text).toBe(200)
-    const real = (await server.api(`/api/transactions/${c.transaction._id}`, { token: admin })).body as Tx
+    const real = (await server.api(`/api/transactions/${c.transaction._id}`, { token: server.admin }))
+      .body as Tx
     const fields = (t: Tx) => Object.keys(t).sort()
     for (const sample of samples) expect(fields(sample), sample._id).toEqual(fields(real))
     for (const sample of samples.filter((t) => t.status === 'paid')) expect(sample.paid).toBe(sample.total)
@@ -53,7 +46,9 @@ describe('the sample data set', () => {
     const withCode = (await list()).filter(
       (t) => (t.discount as { code?: string } | null)?.code === 'WELCOME10',
     )
-    const code = (await server.api('/api/discounts/WELCOME10', { token: admin })).body as { uses: number }
+    const code = (await server.api('/api/discounts/WELCOME10', { token: server.admin })).body as {
+      uses: number
+    }
     expect(code.uses).toBe(withCode.length)
   })
 
@@ -61,7 +56,7 @@ describe('the sample data set', () => {
     const sample = (await list()).find((t) => t._id.startsWith('sample-tx-') && t.status === 'paid')!
     const res = await server.api(`/api/transactions/${sample._id}?amount=100`, {
       method: 'DELETE',
-      token: admin,
+      token: server.admin,
     })
     expect(res.status, res.text).toBe(200)
     expect(res.body).toMatchObject({ status: 'partially_refunded', refunded: 100, paid: sample.paid })
@@ -69,7 +64,7 @@ describe('the sample data set', () => {
 
   it('has a form the forms module accepts, that a Staff member can fill', async () => {
     expect(formError({ ...SAMPLE_FORM })).toBeNull()
-    const listed = (await server.api('/api/forms', { token: admin })).body as Array<{ _id: string }>
+    const listed = (await server.api('/api/forms', { token: server.admin })).body as Array<{ _id: string }>
     expect(listed.map((f) => f._id)).toContain('inspections')
     const alice = await server.login('alice', 'alice-password')
     expect((await server.api('/api/forms/inspections/fill', { token: alice })).status).toBe(200)
@@ -84,15 +79,15 @@ describe('the sample data set', () => {
       token: alice,
     })
     expect(sent.status, sent.text).toBe(201)
-    const stored = await server.api('/api/data/inspections/sample-visit-1', { token: admin })
+    const stored = await server.api('/api/data/inspections/sample-visit-1', { token: server.admin })
     expect(stored.body).toMatchObject(answers)
   })
 
   it('has a report the reports module accepts, over every sample contact', async () => {
     expect(parseReport(SAMPLE_REPORT).ok).toBe(true)
-    const saved = (await server.api('/api/reports/contacts-by-city', { token: admin })).body
+    const saved = (await server.api('/api/reports/contacts-by-city', { token: server.admin })).body
     expect(saved).toMatchObject(SAMPLE_REPORT)
-    const run = await server.api('/api/reports/run', { json: SAMPLE_REPORT, token: admin })
+    const run = await server.api('/api/reports/run', { json: SAMPLE_REPORT, token: server.admin })
     expect(run.status, run.text).toBe(200)
     expect((run.body as { matched: number }).matched).toBe(SAMPLE_CONTACTS)
   })

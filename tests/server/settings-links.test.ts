@@ -3,31 +3,22 @@
  * settings on the real server: public to read (the login page and every visitor's footer show them),
  * written only with settings permissions, and only as http(s) addresses, since they become links.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { COLLECTION_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 describe('legal link settings', () => {
   it('are saved by an admin and read by anyone, logged in or not', async () => {
     const created = await server.api('/api/settings', {
       json: { _id: 'terms_of_service_url', value: 'https://example.com/terms' },
-      token: admin,
+      token: server.admin,
     })
     expect(created.status).toBe(201)
     const second = await server.api('/api/settings', {
       json: { _id: 'privacy_policy_url', value: 'https://example.com/privacy' },
-      token: admin,
+      token: server.admin,
     })
     expect(second.status).toBe(201)
     // Without settings permissions nobody may change them, though anyone may read them.
@@ -53,7 +44,7 @@ describe('legal link settings', () => {
       const res = await server.api('/api/settings/terms_of_service_url', {
         method: 'PATCH',
         json: { value },
-        token: admin,
+        token: server.admin,
       })
       expect(res.status, JSON.stringify(value)).toBe(400)
       expect(res.body).toMatchObject({
@@ -63,7 +54,7 @@ describe('legal link settings', () => {
     }
     const bad = await server.api('/api/settings', {
       json: { _id: 'privacy_policy_url', value: 'data:text/html,hi' },
-      token: admin,
+      token: server.admin,
     })
     expect(bad.status).toBe(400)
     expect((await server.api('/api/settings/terms_of_service_url')).body).toMatchObject({
@@ -72,7 +63,7 @@ describe('legal link settings', () => {
     const cleared = await server.api('/api/settings/terms_of_service_url', {
       method: 'PATCH',
       json: { value: '' },
-      token: admin,
+      token: server.admin,
     })
     expect(cleared.status).toBe(200)
   })

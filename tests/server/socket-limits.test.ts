@@ -4,7 +4,7 @@
  * sockets already open keep answering; and pages of big documents are bounded by bytes, on the
  * stream and over GET /api/sync, without losing or repeating a change.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Change, Write } from '../../src/server/store/types'
 import {
   SOCKETS_PER_SESSION_MAX,
@@ -13,17 +13,10 @@ import {
 } from '../../src/shared/constants'
 import { SYNC_TEXT } from '../../src/shared/messages'
 import { type PullResponse, SOCKET_CLOSE_TOO_MANY } from '../../src/shared/sync-protocol'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { chain, openSocket, type TestSocket } from './socket-client'
 
-let server: TestServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 const store = () => server.services.store
 

@@ -4,36 +4,18 @@
  * `cursor`; resuming after a disconnect; permission filtering; concurrent writers; a paused (slow)
  * client; and `gone` for another epoch or changed permissions.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Change, Write } from '../../src/server/store/types'
+import { describe, expect, it } from 'vitest'
+import type { Write } from '../../src/server/store/types'
 import { SYNC_PAGE_DEFAULT } from '../../src/shared/constants'
 import type { ChangesPayload, GonePayload, SyncChange } from '../../src/shared/sync-protocol'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { changeLog } from '../helpers/change-log'
+import { suiteServer } from '../helpers/suite-server'
 import { chain, openSocket, type TestSocket } from './socket-client'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 const store = () => server.services.store
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
-
-async function fullLog(after: number): Promise<Change[]> {
-  const out: Change[] = []
-  for (;;) {
-    const page = await store().changes(after, 1000)
-    out.push(...page.changes)
-    after = page.cursor
-    if (!page.more) return out
-  }
-}
 
 async function connected(token: string): Promise<TestSocket> {
   const s = await openSocket(server.url, token)
@@ -49,7 +31,7 @@ describe('websocket sync stream', () => {
   it('streams the backlog in linked pages, then live writes as they commit', async () => {
     const start = await store().headSeq()
     await store().writeMany(creates('data/stream', SYNC_PAGE_DEFAULT * 2 + 17, 'b'), { user: 'admin' })
-    const s = await connected(admin)
+    const s = await connected(server.admin)
     s.send('sync', { cursor: start })
     const backlog = await s.pagesUntil()
     expect(backlog.length).toBeGreaterThanOrEqual(3)
@@ -66,13 +48,13 @@ describe('websocket sync stream', () => {
     const live = await s.pagesUntil(head)
 
     const got = chain([...backlog, ...live], start)
-    expect(seqs(got)).toEqual(seqs(await fullLog(start)))
+    expect(seqs(got)).toEqual(seqs(await changeLog(store(), start)))
     expect(got.at(-1)).toMatchObject({ id: 'live-0', op: 'delete', doc: null })
     await s.close()
   })
 
   it('resumes after a disconnect from the stored cursor with exactly the missed changes', async () => {
-    const s = await connected(admin)
+    const s = await connected(server.admin)
     const start = await store().headSeq()
     s.send('sync', { cursor: start })
     const first = await s.pagesUntil()
@@ -85,10 +67,10 @@ describe('websocket sync stream', () => {
     await store().writeMany(creates('data/resume', 4, 'two'), { user: 'admin' })
     await store().write({ op: 'delete', collection: 'data/resume', id: 'one-1' }, { user: 'admin' })
 
-    const again = await connected(admin)
+    const again = await connected(server.admin)
     again.send('sync', stored)
     const after = chain(await again.pagesUntil(), stored.cursor)
-    expect(seqs(after)).toEqual(seqs(await fullLog(stored.cursor)))
+    expect(seqs(after)).toEqual(seqs(await changeLog(store(), stored.cursor)))
     expect(after.map((c) => c.id)).toEqual(['two-0', 'two-1', 'two-2', 'two-3', 'one-1'])
     const all = [...seqs(before), ...seqs(after)]
     expect(new Set(all).size).toBe(all.length)
@@ -98,7 +80,7 @@ describe('websocket sync stream', () => {
   it('never skips or repeats a change while writers commit during the backlog and live phases', async () => {
     const start = await store().headSeq()
     await store().writeMany(creates('data/busy', 700, 'pre'), { user: 'admin' })
-    const s = await connected(admin)
+    const s = await connected(server.admin)
     s.send('sync', { cursor: start })
     const writer = async (name: string) => {
       for (let i = 0; i < 80; i++) {
@@ -112,7 +94,7 @@ describe('websocket sync stream', () => {
     await Promise.all(['w1', 'w2', 'w3'].map(writer))
     const head = await store().headSeq()
     const got = chain(await s.pagesUntil(head), start)
-    expect(seqs(got)).toEqual(seqs(await fullLog(start)))
+    expect(seqs(got)).toEqual(seqs(await changeLog(store(), start)))
     expect(got.length).toBe(700 + 240)
     await s.close()
   })
@@ -139,7 +121,7 @@ describe('websocket sync stream', () => {
   })
 
   it('delivers everything exactly once to a client that stops reading for a while', async () => {
-    const s = await connected(admin)
+    const s = await connected(server.admin)
     const start = await store().headSeq()
     s.send('sync', { cursor: start })
     await s.pagesUntil()
@@ -158,13 +140,13 @@ describe('websocket sync stream', () => {
     const head = await store().headSeq()
     s.ws.resume()
     const got = chain(await s.pagesUntil(head), start)
-    expect(seqs(got)).toEqual(seqs(await fullLog(start)))
+    expect(seqs(got)).toEqual(seqs(await changeLog(store(), start)))
     expect(got.at(-1)!.doc).toMatchObject({ round: 5 })
     await s.close()
   })
 
   it('says gone for another epoch, and when the epoch is reset while streaming', async () => {
-    const s = await connected(admin)
+    const s = await connected(server.admin)
     s.send('sync', { cursor: 0, epoch: 'not-this-one' })
     const gone = await s.next((m) => m.event === 'gone' || m.event === 'changes')
     expect(gone.event).toBe('gone')

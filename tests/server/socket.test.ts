@@ -4,28 +4,19 @@
  * (socket-sync.test.ts).
  */
 import { decodeJwt } from 'jose'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { SERVER_TEXT, SYNC_TEXT } from '../../src/shared/messages'
 import type { SyncChange } from '../../src/shared/sync-protocol'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { openSocket } from './socket-client'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 const store = () => server.services.store
 
 describe('websocket /api/socket', () => {
   it('says connected with the user, and answers ping with pong', async () => {
-    const s = await openSocket(server.url, admin)
+    const s = await openSocket(server.url, server.admin)
     const hello = await s.next()
     expect(hello).toMatchObject({ event: 'connected', payload: { connected: true, user: { _id: 'admin' } } })
     s.send('ping', { n: 7 })
@@ -45,8 +36,8 @@ describe('websocket /api/socket', () => {
   })
 
   it('subscribes, lists and unsubscribes topics, and delivers hub.publish to subscribers only', async () => {
-    const s = await openSocket(server.url, admin)
-    const other = await openSocket(server.url, admin)
+    const s = await openSocket(server.url, server.admin)
+    const other = await openSocket(server.url, server.admin)
     await s.next()
     await other.next()
     s.send('subscribe', { topic: 'alpha' })
@@ -71,7 +62,7 @@ describe('websocket /api/socket', () => {
   })
 
   it('refuses malformed frames and unknown events without closing', async () => {
-    const s = await openSocket(server.url, admin)
+    const s = await openSocket(server.url, server.admin)
     await s.next()
     s.ws.send('not json')
     expect(await s.next()).toEqual({ event: 'error', payload: { message: SYNC_TEXT.badMessage } })
@@ -91,7 +82,7 @@ describe('websocket /api/socket', () => {
 
   it('publishes each change to the topic of its collection, only to those who may read it', async () => {
     const limited = await server.userWith('topic-reader', ['data/contacts:r'])
-    const a = await openSocket(server.url, admin)
+    const a = await openSocket(server.url, server.admin)
     const l = await openSocket(server.url, limited)
     await a.next()
     await l.next()

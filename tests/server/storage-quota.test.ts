@@ -15,11 +15,9 @@ import { STAGING_NAME } from '../../src/server/modules/storage/paths'
 import { TUS_PATH } from '../../src/shared/constants'
 import { STORAGE_TEXT } from '../../src/shared/messages'
 import type { StorageEntry } from '../../src/shared/storage'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 const QUOTA = 100_000
-let server: TestServer
-let admin: string
 
 function form(files: Record<string, Uint8Array>): FormData {
   const data = new FormData()
@@ -28,9 +26,9 @@ function form(files: Record<string, Uint8Array>): FormData {
   return data
 }
 const upload = (root: string, folder: string, files: Record<string, Uint8Array>) =>
-  server.api(`/api/${root}/${folder}`, { method: 'POST', body: form(files), token: admin })
+  server.api(`/api/${root}/${folder}`, { method: 'POST', body: form(files), token: server.admin })
 const listing = async (folder: string) =>
-  ((await server.api(`/api/storage/${folder}?all=true`, { token: admin })).body as StorageEntry[])
+  ((await server.api(`/api/storage/${folder}?all=true`, { token: server.admin })).body as StorageEntry[])
     .map((e) => `${e.path}:${e.size}`)
     .sort()
 const b64 = (text: string) => Buffer.from(text).toString('base64')
@@ -38,7 +36,7 @@ const b64 = (text: string) => Buffer.from(text).toString('base64')
 function tus(method: string, url: string, headers: Record<string, string> = {}, body?: Uint8Array) {
   return fetch(new URL(url, server.url), {
     method,
-    headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${admin}`, ...headers },
+    headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${server.admin}`, ...headers },
     // A copy typed as fetch wants it (a plain ArrayBuffer underneath).
     body: body && new Uint8Array(body),
   })
@@ -59,13 +57,7 @@ const patchTus = (location: string, offset: number, bytes: Uint8Array) =>
 const quotaMessage = STORAGE_TEXT.quotaExceeded('97.7 KB')
 const messageOf = (res: { body: unknown }) => (res.body as { message: string }).message
 
-beforeAll(async () => {
-  server = await startTestServer({ storageQuota: { storage: QUOTA } })
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({ storageQuota: { storage: QUOTA } })
 
 describe('quota', () => {
   it('is read from MOMENTUM_STORAGE_QUOTA_BYTES and MOMENTUM_STATIC_QUOTA_BYTES', () => {
@@ -93,7 +85,7 @@ describe('quota', () => {
   })
 
   it('refuses a copy past the quota, and only the root with a quota', async () => {
-    const copy = await server.api('/api/storage', { json: { from: 'a.bin' }, token: admin })
+    const copy = await server.api('/api/storage', { json: { from: 'a.bin' }, token: server.admin })
     expect(copy.status).toBe(413)
     expect(messageOf(copy)).toBe(quotaMessage)
     expect(await listing('')).toEqual(['a.bin:90000'])

@@ -7,15 +7,12 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { StorageEntry } from '../../src/server/modules/storage/meta'
 import { requiresOneOf, STORAGE_TEXT } from '../../src/shared/messages'
 import type { PullResponse } from '../../src/shared/sync-protocol'
 import { rawRequest } from '../helpers/raw-request'
-import { startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
-let admin: string
+import { suiteServer } from '../helpers/suite-server'
 
 function form(files: Record<string, string>): FormData {
   const data = new FormData()
@@ -23,28 +20,28 @@ function form(files: Record<string, string>): FormData {
   return data
 }
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   for (const dir of ['docs', 'docs/private', 'docs/open']) {
-    await server.api(`/api/storage/${dir}`, { method: 'POST', json: { directory: true }, token: admin })
+    await server.api(`/api/storage/${dir}`, {
+      method: 'POST',
+      json: { directory: true },
+      token: server.admin,
+    })
   }
   await server.api('/api/storage/docs/private', {
     method: 'POST',
     body: form({ 's.txt': 'secret' }),
-    token: admin,
+    token: server.admin,
   })
   await server.api('/api/storage/docs/open', {
     method: 'POST',
     body: form({ 'o.txt': 'open' }),
-    token: admin,
+    token: server.admin,
   })
 })
-afterAll(async () => {
-  await server?.close()
-})
 
-const raw = (method: string, target: string, token = admin, json?: unknown) =>
+const raw = (method: string, target: string, token = server.admin, json?: unknown) =>
   rawRequest(server.url, method, target, token, json)
 
 describe('paths stay inside their root', () => {
@@ -75,19 +72,19 @@ describe('paths stay inside their root', () => {
 
   it('refuses bad paths in bodies and in uploaded names, changing nothing', async () => {
     const post = (p: string, json: unknown) =>
-      server.api(`/api/storage/${p}`, { method: 'POST', json, token: admin })
+      server.api(`/api/storage/${p}`, { method: 'POST', json, token: server.admin })
     expect((await post('docs', { from: '../outside.txt' })).status).toBe(400)
     expect((await post('docs', { from: '/etc/passwd' })).status).toBe(400)
     expect((await post('docs', { directory: '../escape' })).status).toBe(400)
     const move = await server.api('/api/storage/docs/open/o.txt', {
       method: 'PATCH',
       json: { move: '../../moved.txt' },
-      token: admin,
+      token: server.admin,
     })
     expect(move.status).toBe(400)
     const data = new FormData()
     data.append('file', new Blob(['x']), '../evil.txt')
-    const up = await server.api('/api/storage/docs', { method: 'POST', body: data, token: admin })
+    const up = await server.api('/api/storage/docs', { method: 'POST', body: data, token: server.admin })
     expect([400, 201]).toContain(up.status)
     // Browsers' form parsers keep only the base name; either way nothing lands outside the folder.
     expect(fs.existsSync(path.join(server.dataDir, 'evil.txt'))).toBe(false)
@@ -97,10 +94,10 @@ describe('paths stay inside their root', () => {
 
   it('refuses a symlink that leads out of the root', async () => {
     fs.symlinkSync(server.dataDir, path.join(server.dataDir, 'storage', 'docs', 'link'))
-    const res = await server.api('/api/storage/docs/link/jwt.secret', { token: admin })
+    const res = await server.api('/api/storage/docs/link/jwt.secret', { token: server.admin })
     expect(res.status).toBe(400)
     expect(res.body).toMatchObject({ message: STORAGE_TEXT.outsideRoot })
-    const listed = (await server.api('/api/storage/docs', { token: admin })).body as StorageEntry[]
+    const listed = (await server.api('/api/storage/docs', { token: server.admin })).body as StorageEntry[]
     expect(listed.map((e) => e.name)).not.toContain('link')
     fs.unlinkSync(path.join(server.dataDir, 'storage', 'docs', 'link'))
   })
@@ -177,7 +174,7 @@ describe('permissions by path', () => {
     await server.api('/api/storage/docs/open', {
       method: 'POST',
       json: { directory: 'private' },
-      token: admin,
+      token: server.admin,
     })
     const intoBlocked = await server.api('/api/storage/docs/open', {
       method: 'PATCH',
@@ -185,10 +182,10 @@ describe('permissions by path', () => {
       token: await server.userWith('limited3', ['storage:*', 'storage/docs/moved/private:n']),
     })
     expect(intoBlocked.status).toBe(403)
-    expect((await server.api('/api/storage/docs/moved', { token: admin })).status).toBe(404)
-    expect((await server.api('/api/storage/docs/private/s.txt', { token: admin })).text).toBe('secret')
-    expect((await server.api('/api/storage/docs/open/o.txt', { token: admin })).text).toBe('open')
-    expect((await server.api('/api/storage/elsewhere', { token: admin })).status).toBe(404)
+    expect((await server.api('/api/storage/docs/moved', { token: server.admin })).status).toBe(404)
+    expect((await server.api('/api/storage/docs/private/s.txt', { token: server.admin })).text).toBe('secret')
+    expect((await server.api('/api/storage/docs/open/o.txt', { token: server.admin })).text).toBe('open')
+    expect((await server.api('/api/storage/elsewhere', { token: server.admin })).status).toBe(404)
   })
 
   it('needs the static key for the Web Server root', async () => {

@@ -5,15 +5,13 @@
  * deleted user and a deleted or replaced file all answer 404.
  */
 import { SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { redactUrl } from '../../src/server/app'
 import { API_CSP } from '../../src/server/http/security-headers'
 import { SHARE_DEFAULT_SECONDS, SHARE_MAX_SECONDS } from '../../src/shared/constants'
 import { requiresOneOf, SERVER_TEXT, STORAGE_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
 let reader: string
 
 function form(files: Record<string, string>): FormData {
@@ -23,14 +21,14 @@ function form(files: Record<string, string>): FormData {
 }
 
 const upload = (folder: string, files: Record<string, string>) =>
-  server.api(`/api/storage/${folder}`, { method: 'POST', body: form(files), token: admin })
+  server.api(`/api/storage/${folder}`, { method: 'POST', body: form(files), token: server.admin })
 
-async function share(path: string, token = admin, expiresIn?: number) {
+async function share(path: string, token = server.admin, expiresIn?: number) {
   return server.api('/api/share', { json: { root: 'storage', path, expiresIn }, token })
 }
 
 /** The token of a share link made by `token` (default admin) for `path`. */
-async function linkTo(path: string, token = admin, expiresIn?: number): Promise<string> {
+async function linkTo(path: string, token = server.admin, expiresIn?: number): Promise<string> {
   const res = await share(path, token, expiresIn)
   expect(res.status, res.text).toBe(201)
   const { url } = res.body as { url: string }
@@ -41,18 +39,18 @@ const meta = (t: string) => server.api(`/api/share/${t}`)
 const file = (t: string, headers: Record<string, string> = {}) =>
   server.api(`/api/share/${t}/file`, { headers })
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   for (const dir of ['docs', 'docs/private']) {
-    await server.api(`/api/storage/${dir}`, { method: 'POST', json: { directory: true }, token: admin })
+    await server.api(`/api/storage/${dir}`, {
+      method: 'POST',
+      json: { directory: true },
+      token: server.admin,
+    })
   }
   await upload('docs', { 'report.txt': 'the quarterly report', 'page.html': '<script>alert(1)</script>' })
   await upload('docs/private', { 's.txt': 'secret' })
   reader = await server.userWith('reader', ['storage/docs:r', 'storage/docs/private:n'])
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('creating a link', () => {
@@ -65,7 +63,7 @@ describe('creating a link', () => {
     const ms = Date.parse(expires) - before
     expect(ms).toBeGreaterThan((SHARE_DEFAULT_SECONDS - 5) * 1000)
     expect(ms).toBeLessThanOrEqual((SHARE_DEFAULT_SECONDS + 1) * 1000)
-    const short = await share('docs/report.txt', admin, 3600)
+    const short = await share('docs/report.txt', server.admin, 3600)
     expect(Date.parse((short.body as { expires: string }).expires) - Date.now()).toBeLessThanOrEqual(3600_000)
   })
 
@@ -86,11 +84,14 @@ describe('creating a link', () => {
     expect((await share('docs/nothing.txt')).status).toBe(404)
     expect((await share('docs/../x.txt')).status).toBe(400)
     for (const bad of [0, -5, 1.5, SHARE_MAX_SECONDS + 1]) {
-      const res = await share('docs/report.txt', admin, bad)
+      const res = await share('docs/report.txt', server.admin, bad)
       expect(res.status).toBe(400)
       expect((res.body as { message: string }).message).toBe(STORAGE_TEXT.shareExpiresIn)
     }
-    const badRoot = await server.api('/api/share', { json: { root: 'etc', path: 'passwd' }, token: admin })
+    const badRoot = await server.api('/api/share', {
+      json: { root: 'etc', path: 'passwd' },
+      token: server.admin,
+    })
     expect(badRoot.status).toBe(400)
   })
 })
@@ -130,7 +131,7 @@ describe('using a link, logged out', () => {
   })
 
   it('says 410 once the link has expired', async () => {
-    const t = await linkTo('docs/report.txt', admin, 1)
+    const t = await linkTo('docs/report.txt', server.admin, 1)
     expect((await meta(t)).status).toBe(200)
     await new Promise((r) => setTimeout(r, 2100))
     for (const res of [await meta(t), await file(t)]) {
@@ -160,7 +161,7 @@ describe('links that are not valid', () => {
       .sign(new TextEncoder().encode('not the server key, but long enough for HS256'))
     await expectInvalid(foreign)
     // A login token is signed by another key and has no share claims.
-    await expectInvalid(admin)
+    await expectInvalid(server.admin)
     await expectInvalid('not-a-token')
     // An expired forgery is still just invalid: "expired" is only said of a genuine link.
     const oldForgery = await new SignJWT({ root: 'storage', path: 'docs/report.txt', v: 'x' })
@@ -208,12 +209,14 @@ describe('links that are not valid', () => {
 
   it('made with an API token: limited to the token, and stops working when the token is revoked', async () => {
     const create = (permissions: string[]) =>
-      server.api('/api/tokens', { json: { name: 'share script', permissions }, token: admin })
+      server.api('/api/tokens', { json: { name: 'share script', permissions }, token: server.admin })
     const made = (await create(['storage/docs/report.txt:r'])).body as { _id: string; token: string }
     expect((await share('docs/page.html', made.token)).status).toBe(403)
     const t = await linkTo('docs/report.txt', made.token)
     expect((await file(t)).status).toBe(200)
-    expect((await server.api(`/api/tokens/${made._id}`, { method: 'DELETE', token: admin })).status).toBe(200)
+    expect(
+      (await server.api(`/api/tokens/${made._id}`, { method: 'DELETE', token: server.admin })).status,
+    ).toBe(200)
     await expectInvalid(t)
     // A session link of the same owner is untouched by the token's revocation.
     expect((await file(await linkTo('docs/report.txt'))).status).toBe(200)
@@ -231,7 +234,9 @@ describe('links that are not valid', () => {
     const b = await linkTo('docs/b.txt')
     const c = await linkTo('docs/c.txt')
     expect((await file(a)).text).toBe('first')
-    expect((await server.api('/api/storage/docs/a.txt', { method: 'DELETE', token: admin })).status).toBe(200)
+    expect(
+      (await server.api('/api/storage/docs/a.txt', { method: 'DELETE', token: server.admin })).status,
+    ).toBe(200)
     await gone(a)
     // Another file under the old name is not what was shared.
     await upload('docs', { 'a.txt': 'a different file' })
@@ -239,7 +244,7 @@ describe('links that are not valid', () => {
     await server.api('/api/storage/docs/b.txt', {
       method: 'PATCH',
       json: { move: 'docs/b2.txt' },
-      token: admin,
+      token: server.admin,
     })
     await gone(b)
     await new Promise((r) => setTimeout(r, 20))

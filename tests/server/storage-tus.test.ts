@@ -18,9 +18,7 @@ import type { StorageEntry } from '../../src/shared/storage'
 import type { PullResponse } from '../../src/shared/sync-protocol'
 import { startTestS3, type TestS3 } from '../helpers/s3'
 import { startTestServer, type TestServer } from '../helpers/server'
-
-let server: TestServer
-let admin: string
+import { suiteServer } from '../helpers/suite-server'
 
 const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex')
 const b64 = (text: string) => Buffer.from(text).toString('base64')
@@ -137,18 +135,14 @@ function runTus(
   })
 }
 
-async function mkdir(folder: string, token = admin) {
+async function mkdir(folder: string, token = server.admin) {
   const res = await server.api('/api/storage', { json: { directory: folder }, token })
   expect([201, 409]).toContain(res.status)
 }
 
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   await mkdir('tus')
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('resumable uploads (tus)', () => {
@@ -156,7 +150,7 @@ describe('resumable uploads (tus)', () => {
     const bytes = crypto.randomBytes(3 * 1024 * 1024 + 17)
     const result = await runTus(
       server.url,
-      admin,
+      server.admin,
       bytes,
       {
         root: 'storage',
@@ -175,14 +169,15 @@ describe('resumable uploads (tus)', () => {
       size: bytes.length,
     })
 
-    const listing = (await server.api('/api/storage/tus', { token: admin })).body as StorageEntry[]
+    const listing = (await server.api('/api/storage/tus', { token: server.admin })).body as StorageEntry[]
     expect(listing.find((e) => e.path === 'tus/chunks.bin')).toEqual(result.entry)
     const file = await fetch(`${server.url}/api/storage/tus/chunks.bin`, {
-      headers: { authorization: `Bearer ${admin}` },
+      headers: { authorization: `Bearer ${server.admin}` },
     })
     expect(sha256(new Uint8Array(await file.arrayBuffer()))).toBe(sha256(bytes))
 
-    const pull = (await server.api('/api/sync?cursor=0&limit=2000', { token: admin })).body as PullResponse
+    const pull = (await server.api('/api/sync?cursor=0&limit=2000', { token: server.admin }))
+      .body as PullResponse
     const change = pull.changes.filter((c) => c.collection === 'storage' && c.id === 'tus/chunks.bin')
     expect(change).toHaveLength(1)
     expect(change[0]!.op).toBe('upsert')
@@ -200,7 +195,7 @@ describe('resumable uploads (tus)', () => {
       const meta = { root: 'storage', folder: 'tus', name: 'resumed.bin', key: 'resume-1' }
       // One PATCH for the whole file (no chunkSize): the cut lands in the middle of it.
       proxy.cutAfter = 1_500_000
-      const first = await runTus(proxy.url, admin, bytes, meta)
+      const first = await runTus(proxy.url, server.admin, bytes, meta)
       expect(first.ok).toBe(false)
       const url = first.upload.url!
       expect(url).toContain(`${TUS_PATH}/`)
@@ -209,7 +204,7 @@ describe('resumable uploads (tus)', () => {
       // (on a loaded machine the HEAD can overtake the aborted PATCH's last write).
       const offset = await vi.waitFor(
         async () => {
-          const head = await tus('HEAD', url.replace(proxy.url, ''), admin)
+          const head = await tus('HEAD', url.replace(proxy.url, ''), server.admin)
           expect(head.status).toBe(200)
           const value = Number(head.headers.get('upload-offset'))
           expect(value).toBeGreaterThan(0)
@@ -220,7 +215,7 @@ describe('resumable uploads (tus)', () => {
       expect(offset).toBeLessThan(bytes.length)
 
       proxy.sent = 0
-      const second = await runTus(proxy.url, admin, bytes, meta, { uploadUrl: url })
+      const second = await runTus(proxy.url, server.admin, bytes, meta, { uploadUrl: url })
       expect(second.error).toBeUndefined()
       const rest = bytes.length - offset
       // The second attempt sent the rest and a few small requests' headers, not the file again.
@@ -228,7 +223,7 @@ describe('resumable uploads (tus)', () => {
       expect(proxy.sent).toBeLessThan(rest + 16 * 1024)
       expect(second.entry).toMatchObject({ path: 'tus/resumed.bin', size: bytes.length })
       const file = await fetch(`${server.url}/api/storage/tus/resumed.bin`, {
-        headers: { authorization: `Bearer ${admin}` },
+        headers: { authorization: `Bearer ${server.admin}` },
       })
       expect(sha256(new Uint8Array(await file.arrayBuffer()))).toBe(sha256(bytes))
     } finally {
@@ -239,7 +234,7 @@ describe('resumable uploads (tus)', () => {
   it('gives the same upload for the same key: one file, and a finished upload says so', async () => {
     const bytes = crypto.randomBytes(70_000)
     const meta = { root: 'storage', folder: 'tus', name: 'once.bin', key: 'same-key' }
-    const a = await create(admin, bytes.length, meta)
+    const a = await create(server.admin, bytes.length, meta)
     expect(a.status).toBe(201)
     const location = a.headers.get('location')!
     expect(location).toMatch(new RegExp(`^${TUS_PATH}/[0-9a-f]{40}$`))
@@ -250,7 +245,7 @@ describe('resumable uploads (tus)', () => {
     const patch1 = await tus(
       'PATCH',
       location,
-      admin,
+      server.admin,
       { 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
       half,
     )
@@ -259,19 +254,19 @@ describe('resumable uploads (tus)', () => {
     expect(patch1.headers.get('upload-entry')).toBeNull()
 
     // Created again (a reload lost the address): the same upload, and how far it got.
-    const b = await create(admin, bytes.length, meta)
+    const b = await create(server.admin, bytes.length, meta)
     expect(b.status).toBe(201)
     expect(b.headers.get('location')).toBe(location)
     expect(b.headers.get('upload-offset')).toBe('30000')
     // The same key for another file is refused.
-    const other = await create(admin, bytes.length, { ...meta, name: 'other.bin' })
+    const other = await create(server.admin, bytes.length, { ...meta, name: 'other.bin' })
     expect(other.status).toBe(400)
     expect(((await other.json()) as { message: string }).message).toBe(STORAGE_TEXT.tusKeyReused)
 
     const last = await tus(
       'PATCH',
       location,
-      admin,
+      server.admin,
       { 'content-type': 'application/offset+octet-stream', 'upload-offset': '30000' },
       bytes.subarray(30_000),
     )
@@ -285,12 +280,12 @@ describe('resumable uploads (tus)', () => {
     })
 
     // Finished: a HEAD (a client that lost that answer) and a third creation say so, with the entry.
-    const head = await tus('HEAD', location, admin)
+    const head = await tus('HEAD', location, server.admin)
     expect(head.status).toBe(200)
     expect(head.headers.get('upload-offset')).toBe(String(bytes.length))
     expect(head.headers.get('upload-length')).toBe(String(bytes.length))
     expect(entryOf(head)).toEqual(entry)
-    const c = await create(admin, bytes.length, meta)
+    const c = await create(server.admin, bytes.length, meta)
     expect(c.status).toBe(201)
     expect(c.headers.get('location')).toBe(location)
     expect(c.headers.get('upload-offset')).toBe(String(bytes.length))
@@ -298,19 +293,20 @@ describe('resumable uploads (tus)', () => {
     const again = await tus(
       'PATCH',
       location,
-      admin,
+      server.admin,
       { 'content-type': 'application/offset+octet-stream', 'upload-offset': '30000' },
       bytes.subarray(30_000),
     )
     expect(again.status).toBe(409)
 
-    const listing = (await server.api('/api/storage/tus', { token: admin })).body as StorageEntry[]
+    const listing = (await server.api('/api/storage/tus', { token: server.admin })).body as StorageEntry[]
     expect(listing.filter((e) => e.name.startsWith('once')).map((e) => e.name)).toEqual(['once.bin'])
-    const pull = (await server.api('/api/sync?cursor=0&limit=2000', { token: admin })).body as PullResponse
+    const pull = (await server.api('/api/sync?cursor=0&limit=2000', { token: server.admin }))
+      .body as PullResponse
     expect(pull.changes.filter((c) => c.id === 'tus/once.bin')).toHaveLength(1)
 
     // tus-js-client given the finished address sends nothing and reports the entry.
-    const resumed = await runTus(server.url, admin, bytes, meta, {
+    const resumed = await runTus(server.url, server.admin, bytes, meta, {
       uploadUrl: new URL(location, server.url).href,
     })
     expect(resumed.entry).toEqual(entry)
@@ -322,7 +318,7 @@ describe('resumable uploads (tus)', () => {
     await server.api('/api/storage/tus/inbox', {
       method: 'POST',
       body: form({ 'exists.txt': 'old' }),
-      token: admin,
+      token: server.admin,
     })
     const user = await server.userWith('tus-writer', [
       'storage:r',
@@ -373,7 +369,12 @@ describe('resumable uploads (tus)', () => {
 
   it("hides a user's upload from everyone else (404 for HEAD, PATCH and DELETE)", async () => {
     const other = await server.userWith('tus-other', ['storage:crud'])
-    const res = await create(admin, 100, { root: 'storage', folder: 'tus', name: 'mine.bin', key: 'mine' })
+    const res = await create(server.admin, 100, {
+      root: 'storage',
+      folder: 'tus',
+      name: 'mine.bin',
+      key: 'mine',
+    })
     const location = res.headers.get('location')!
     expect((await tus('HEAD', location, other)).status).toBe(404)
     const patch = await tus(
@@ -388,35 +389,37 @@ describe('resumable uploads (tus)', () => {
     // The same key from the other user is another upload, not a way into this one.
     const theirs = await create(other, 100, { root: 'storage', folder: 'tus', name: 'mine.bin', key: 'mine' })
     expect(theirs.headers.get('location')).not.toBe(location)
-    const head = await tus('HEAD', location, admin)
+    const head = await tus('HEAD', location, server.admin)
     expect(head.status).toBe(200)
     expect(head.headers.get('upload-offset')).toBe('0')
     // Its owner may drop it: its partial file goes.
-    expect((await tus('DELETE', location, admin)).status).toBe(204)
+    expect((await tus('DELETE', location, server.admin)).status).toBe(204)
     expect(partialFiles().some((f) => location.endsWith(f))).toBe(false)
-    expect((await tus('HEAD', location, admin)).status).toBe(404)
+    expect((await tus('HEAD', location, server.admin)).status).toBe(404)
   })
 
   it('replaces a file of the same name when the caller may update it', async () => {
     await server.api('/api/storage/tus', {
       method: 'POST',
       body: form({ 'page.txt': 'old text' }),
-      token: admin,
+      token: server.admin,
     })
-    const result = await runTus(server.url, admin, Buffer.from('new text, longer'), {
+    const result = await runTus(server.url, server.admin, Buffer.from('new text, longer'), {
       root: 'storage',
       folder: 'tus',
       name: 'page.txt',
       key: 'replace-1',
     })
     expect(result.entry).toMatchObject({ path: 'tus/page.txt', size: 16 })
-    expect((await server.api('/api/storage/tus/page.txt', { token: admin })).text).toBe('new text, longer')
+    expect((await server.api('/api/storage/tus/page.txt', { token: server.admin })).text).toBe(
+      'new text, longer',
+    )
   })
 
   it('keeps every byte when naming the finished upload is refused, and a later HEAD finishes it', async () => {
     const bytes = crypto.randomBytes(50_000)
     const meta = { root: 'storage', folder: 'tus', name: 'blocked.bin', key: 'finish-later' }
-    const created = await create(admin, bytes.length, meta)
+    const created = await create(server.admin, bytes.length, meta)
     const location = created.headers.get('location')!
     const id = location.split('/').pop()!
     // While the bytes travel, a folder takes the file's name: the final PATCH cannot name the file.
@@ -424,7 +427,7 @@ describe('resumable uploads (tus)', () => {
     const last = await tus(
       'PATCH',
       location,
-      admin,
+      server.admin,
       { 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
       bytes,
     )
@@ -432,13 +435,13 @@ describe('resumable uploads (tus)', () => {
     // The partial is whole (the disk store links it rather than moving it, so a refusal loses nothing).
     expect(fs.statSync(path.join(server.dataDir, 'uploads', id)).size).toBe(bytes.length)
     expect(
-      (await server.api('/api/storage/tus/blocked.bin', { method: 'DELETE', token: admin })).status,
+      (await server.api('/api/storage/tus/blocked.bin', { method: 'DELETE', token: server.admin })).status,
     ).toBe(200)
-    const head = await tus('HEAD', location, admin)
+    const head = await tus('HEAD', location, server.admin)
     expect(head.status).toBe(200)
     expect(entryOf(head)).toMatchObject({ path: 'tus/blocked.bin', size: bytes.length })
     const stored = await fetch(`${server.url}/api/storage/tus/blocked.bin`, {
-      headers: { authorization: `Bearer ${admin}` },
+      headers: { authorization: `Bearer ${server.admin}` },
     })
     expect(sha256(new Uint8Array(await stored.arrayBuffer()))).toBe(sha256(bytes))
     expect(partialFiles()).not.toContain(id)
@@ -492,13 +495,13 @@ describe('resumable uploads (tus)', () => {
   })
 
   it('sweeps partial uploads that received nothing for TUS_EXPIRY_MS', async () => {
-    const stale = await create(admin, 1000, {
+    const stale = await create(server.admin, 1000, {
       root: 'storage',
       folder: 'tus',
       name: 'stale.bin',
       key: 'stale',
     })
-    const fresh = await create(admin, 1000, {
+    const fresh = await create(server.admin, 1000, {
       root: 'storage',
       folder: 'tus',
       name: 'fresh.bin',
@@ -516,7 +519,7 @@ describe('resumable uploads (tus)', () => {
         .filter((f) => f.startsWith(freshId))
         .sort(),
     ).toEqual([freshId, `${freshId}.json`])
-    expect((await tus('HEAD', stale.headers.get('location')!, admin)).status).toBe(404)
+    expect((await tus('HEAD', stale.headers.get('location')!, server.admin)).status).toBe(404)
   })
 })
 

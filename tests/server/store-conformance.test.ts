@@ -15,6 +15,7 @@ import { openSqliteStore } from '../../src/server/store/sqlite'
 import type { Change, DocumentStore, Filter } from '../../src/server/store/types'
 import { MAX_DOCUMENT_DEPTH } from '../../src/shared/constants'
 import { SERVER_TEXT } from '../../src/shared/messages'
+import { changeLog } from '../helpers/change-log'
 import { findPostgres, startTestPostgres, type TestPostgres } from '../helpers/postgres'
 import { startTestServer } from '../helpers/server'
 import {
@@ -52,15 +53,7 @@ async function postgresBackend(): Promise<Backend> {
 }
 
 /** All changes after `after`, paging with a small limit so paging is exercised too. */
-async function logAfter(store: DocumentStore, after: number): Promise<Change[]> {
-  const out: Change[] = []
-  for (;;) {
-    const page = await store.changes(after, 7)
-    out.push(...page.changes)
-    after = page.cursor
-    if (!page.more) return out
-  }
-}
+const logAfter = (store: DocumentStore, after: number) => changeLog(store, after, 7)
 
 const kinds = [
   { kind: 'sqlite', backend: sqliteBackend, skip: undefined },

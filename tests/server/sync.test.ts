@@ -4,23 +4,14 @@
  * but the cursor still advances; bad parameters are 400; another epoch or a cursor from the future is
  * 410.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Change } from '../../src/server/store/types'
+import { describe, expect, it } from 'vitest'
 import { SYNC_PAGE_MAX } from '../../src/shared/constants'
 import { SERVER_TEXT } from '../../src/shared/messages'
 import type { PullResponse, SyncChange } from '../../src/shared/sync-protocol'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { changeLog } from '../helpers/change-log'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 const store = () => server.services.store
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -48,17 +39,6 @@ async function pullAll(token: string, cursor: number, limit: number, between?: (
   }
 }
 
-/** The whole change log after `after`, straight from the store. */
-async function fullLog(after = 0): Promise<Change[]> {
-  const out: Change[] = []
-  for (;;) {
-    const page = await store().changes(after, 1000)
-    out.push(...page.changes)
-    after = page.cursor
-    if (!page.more) return out
-  }
-}
-
 describe('GET /api/sync', () => {
   it('pages through the log without skipping or repeating while writers commit concurrently', async () => {
     const start = await store().headSeq()
@@ -83,16 +63,16 @@ describe('GET /api/sync', () => {
     let rounds = 0
     // Keep pulling while the writers run, then once more after they stop: that must catch up.
     while (writing || rounds === 0) {
-      const got = await pullAll(admin, cursor, 7, tick)
+      const got = await pullAll(server.admin, cursor, 7, tick)
       seen.push(...got.changes)
       cursor = got.cursor
       rounds++
     }
     await writers
-    const last = await pullAll(admin, cursor, 7)
+    const last = await pullAll(server.admin, cursor, 7)
     seen.push(...last.changes)
 
-    const log = await fullLog(start)
+    const log = await changeLog(store(), start)
     expect(log.length).toBeGreaterThanOrEqual(180)
     expect(seen.map((c) => c.seq)).toEqual(log.map((c) => c.seq))
     expect(new Set(seen.map((c) => c.seq)).size).toBe(seen.length)
@@ -107,7 +87,7 @@ describe('GET /api/sync', () => {
       { user: 'admin' },
     )
     await store().write({ op: 'delete', collection: 'data/tomb', id: 'gone-1' }, { user: 'admin' })
-    const { changes } = await pullAll(admin, from, 50)
+    const { changes } = await pullAll(server.admin, from, 50)
     const mine = changes.filter((c) => c.collection === 'data/tomb')
     expect(mine.map((c) => [c.op, c.rev])).toEqual([
       ['upsert', 1],
@@ -153,30 +133,32 @@ describe('GET /api/sync', () => {
       'cursor=1.5',
       'epoch=a&epoch=b',
     ]) {
-      const res = await server.api(`/api/sync?${q}`, { token: admin })
+      const res = await server.api(`/api/sync?${q}`, { token: server.admin })
       expect(res.status, q).toBe(400)
       expect(res.body).toMatchObject({ error: 'bad_request', message: expect.any(String) })
     }
-    const max = await pull(admin, `limit=${SYNC_PAGE_MAX}`)
+    const max = await pull(server.admin, `limit=${SYNC_PAGE_MAX}`)
     expect(max.changes.length).toBeLessThanOrEqual(SYNC_PAGE_MAX)
     expect((await server.api('/api/sync')).status).toBe(401)
   })
 
   it('answers 410 with the current epoch for another epoch or a cursor beyond the head', async () => {
-    const { epoch } = await pull(admin, 'cursor=0&limit=1')
+    const { epoch } = await pull(server.admin, 'cursor=0&limit=1')
     const head = await store().headSeq()
-    const future = await server.api(`/api/sync?cursor=${head + 10}`, { token: admin })
+    const future = await server.api(`/api/sync?cursor=${head + 10}`, { token: server.admin })
     expect(future.status).toBe(410)
     expect(future.body).toEqual({ error: 'gone', message: SERVER_TEXT.cursorExpired, epoch })
 
     await store().resetEpoch()
-    const res = await server.api(`/api/sync?cursor=0&epoch=${encodeURIComponent(epoch)}`, { token: admin })
+    const res = await server.api(`/api/sync?cursor=0&epoch=${encodeURIComponent(epoch)}`, {
+      token: server.admin,
+    })
     expect(res.status).toBe(410)
     const body = res.body as { error: string; message: string; epoch: string }
     expect(body).toMatchObject({ error: 'gone', message: SERVER_TEXT.cursorExpired })
     expect(body.epoch).not.toBe(epoch)
     // The new epoch works at once.
-    const again = await pull(admin, `cursor=0&limit=1&epoch=${encodeURIComponent(body.epoch)}`)
+    const again = await pull(server.admin, `cursor=0&limit=1&epoch=${encodeURIComponent(body.epoch)}`)
     expect(again.epoch).toBe(body.epoch)
   })
 
@@ -190,8 +172,8 @@ describe('GET /api/sync', () => {
     const res = await server.api(`/api/sync?cursor=0&epoch=${encodeURIComponent(before.epoch)}`, { token })
     expect(res.status).toBe(410)
     // Everyone else's epoch is untouched.
-    const adminEpoch = (await pull(admin, 'cursor=0&limit=1')).epoch
-    expect((await pull(admin, `cursor=0&limit=1&epoch=${encodeURIComponent(adminEpoch)}`)).epoch).toBe(
+    const adminEpoch = (await pull(server.admin, 'cursor=0&limit=1')).epoch
+    expect((await pull(server.admin, `cursor=0&limit=1&epoch=${encodeURIComponent(adminEpoch)}`)).epoch).toBe(
       adminEpoch,
     )
   })

@@ -3,32 +3,23 @@
  * the Liquid sandbox (no prototype reads, escaped output), layouts and partials from the collection,
  * syntax errors with line and column, and runaway templates stopped while the server keeps answering.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RenderPool } from '../../src/server/templates/pool'
 import { TEMPLATE_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-let admin: string
-
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 type Rendered = { kind: string; parts: Record<string, string> }
 
 async function create(doc: Record<string, unknown>) {
-  const res = await server.api('/api/templates', { json: doc, token: admin })
+  const res = await server.api('/api/templates', { json: doc, token: server.admin })
   expect(res.status, res.text).toBe(201)
   return res.body as { _id: string; _rev: number }
 }
 
 /** Renders an unsaved draft; returns the response. */
-const draft = (template: Record<string, unknown>, data: Record<string, unknown> = {}, token = admin) =>
+const draft = (template: Record<string, unknown>, data: Record<string, unknown> = {}, token = server.admin) =>
   server.api('/api/templates/render', { json: { template, data }, token })
 
 const sms = (text: string) => ({ kind: 'sms', text })
@@ -37,24 +28,24 @@ describe('the templates collection', () => {
   it('creates, reads, lists, patches and deletes a template, and syncs it', async () => {
     const before = await server.services.store.headSeq()
     await create({ _id: 'welcome', kind: 'email', subject: 'Hi {{ name }}', text: 'Hello {{ name }}' })
-    const read = await server.api('/api/templates/welcome', { token: admin })
+    const read = await server.api('/api/templates/welcome', { token: server.admin })
     expect(read.status).toBe(200)
     expect(read.body).toMatchObject({ kind: 'email', subject: 'Hi {{ name }}' })
-    const list = await server.api('/api/templates?filter={"kind":"email"}', { token: admin })
+    const list = await server.api('/api/templates?filter={"kind":"email"}', { token: server.admin })
     expect((list.body as { _id: string }[]).map((d) => d._id)).toContain('welcome')
     const patched = await server.api('/api/templates/welcome', {
       method: 'PATCH',
       json: { html: '<p>Hello {{ name }}</p>' },
-      token: admin,
+      token: server.admin,
     })
     expect(patched.status).toBe(200)
     const changes = (await server.services.store.changes(before, 100)).changes
     expect(changes.some((c) => c.collection === 'templates' && c.id === 'welcome')).toBe(true)
-    const sync = await server.api(`/api/sync?cursor=${before}`, { token: admin })
+    const sync = await server.api(`/api/sync?cursor=${before}`, { token: server.admin })
     expect(JSON.stringify(sync.body)).toContain('"welcome"')
-    const deleted = await server.api('/api/templates/welcome', { method: 'DELETE', token: admin })
+    const deleted = await server.api('/api/templates/welcome', { method: 'DELETE', token: server.admin })
     expect(deleted.status).toBe(200)
-    expect((await server.api('/api/templates/welcome', { token: admin })).status).toBe(404)
+    expect((await server.api('/api/templates/welcome', { token: server.admin })).status).toBe(404)
   })
 
   it('needs the templates permission to read, write and render', async () => {
@@ -91,7 +82,7 @@ describe('the templates collection', () => {
       [{ kind: 'sms', text: 'x'.repeat(300_000) }, TEMPLATE_TEXT.partTooLong('text', 256 * 1024)],
     ]
     for (const [doc, message] of cases) {
-      const res = await server.api('/api/templates', { json: doc, token: admin })
+      const res = await server.api('/api/templates', { json: doc, token: server.admin })
       expect(res.status, JSON.stringify(doc).slice(0, 80)).toBe(400)
       expect((res.body as { message: string }).message).toBe(message)
     }
@@ -99,7 +90,7 @@ describe('the templates collection', () => {
     const bad = await server.api('/api/templates/patch-me', {
       method: 'PATCH',
       json: { text: null },
-      token: admin,
+      token: server.admin,
     })
     expect(bad.status).toBe(400)
     expect((bad.body as { message: string }).message).toBe(TEMPLATE_TEXT.partMissing('sms', 'text'))
@@ -108,7 +99,7 @@ describe('the templates collection', () => {
   it('answers a syntax error with 400 and its line and column, on save and on preview', async () => {
     const saved = await server.api('/api/templates', {
       json: { kind: 'email', subject: 'Hi', html: '<p>one</p>\n<p>{% if %}</p>' },
-      token: admin,
+      token: server.admin,
     })
     expect(saved.status).toBe(400)
     expect(saved.body).toMatchObject({ part: 'html', line: 2, column: 9 })
@@ -145,7 +136,7 @@ describe('the Liquid sandbox', () => {
     const res = await server.api('/api/templates/render', {
       body: '{"template":{"kind":"sms","text":"[{{ polluted }}{{ user.polluted }}]"},"data":{"__proto__":{"polluted":"yes"},"user":{}}}',
       headers: { 'content-type': 'application/json' },
-      token: admin,
+      token: server.admin,
     })
     // The JSON parser may refuse `__proto__` keys outright; if it does not, the template sees nothing.
     if (res.status !== 400) expect((res.body as Rendered).parts.text).toBe('[]')
@@ -189,7 +180,7 @@ describe('the Liquid sandbox', () => {
     })
     const res = await server.api('/api/templates/news/render', {
       json: { data: { name: 'Ann', who: '<Team>' } },
-      token: admin,
+      token: server.admin,
     })
     expect(res.status, res.text).toBe(200)
     expect((res.body as Rendered).parts.html).toBe('<main>Hi Ann</main><footer>&lt;Team&gt;</footer>')
@@ -254,7 +245,10 @@ describe('runaway templates', () => {
       { op: 'put', collection: 'templates', id: 'huge', body: { kind: 'sms', text: huge } },
       { user: null },
     )
-    const slow = server.api('/api/templates/huge/render', { json: { data: { name: 'x' } }, token: admin })
+    const slow = server.api('/api/templates/huge/render', {
+      json: { data: { name: 'x' } },
+      token: server.admin,
+    })
     const { slow: res, health } = await whileRunning(slow)
     expect(res.status).toBe(422)
     expect((res as unknown as { body: { message: string } }).body.message).toBe(TEMPLATE_TEXT.tooLong)

@@ -6,21 +6,17 @@
  */
 import http from 'node:http'
 import net from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { SERVER_TEXT } from '../../src/shared/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 const IDLE_MS = 1500
 
-let server: TestServer
 let token: string
 
+const server = suiteServer({ bodyIdleTimeoutMs: IDLE_MS }, { login: false })
 beforeAll(async () => {
-  server = await startTestServer({ bodyIdleTimeoutMs: IDLE_MS })
   token = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 const address = () => new URL(server.url)

@@ -4,11 +4,11 @@
  * the country of) the client address the proxy forwards, and a header from anyone else is still
  * ignored. A value the server cannot read stops the start.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { lookupIp } from '../../src/server/analytics/geo'
 import { configFromEnv } from '../../src/server/config'
 import { parseTrustProxy } from '../../src/server/trust-proxy'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { record } from './analytics-cases'
 
 const CLIENT = '81.2.69.142'
@@ -32,17 +32,15 @@ describe.each([
   { name: 'naming another proxy', trustProxy: ['10.0.0.1'], expected: '127.0.0.1' },
   { name: 'naming the proxy that connects', trustProxy: ['127.0.0.1'], expected: CLIENT },
 ])('analytics behind a proxy, MOMENTUM_TRUST_PROXY $name', ({ trustProxy, expected }) => {
-  let server: TestServer
-  let admin: string
+  const server = suiteServer(trustProxy ? { trustProxy } : {})
   beforeAll(async () => {
-    server = await startTestServer(trustProxy ? { trustProxy } : {})
-    admin = await server.login()
     const whole = { anonymizeIp: false, retentionDays: 90, honourDnt: true }
-    const set = await server.api('/api/analytics/settings', { method: 'PUT', json: whole, token: admin })
+    const set = await server.api('/api/analytics/settings', {
+      method: 'PUT',
+      json: whole,
+      token: server.admin,
+    })
     expect(set.status).toBe(200)
-  })
-  afterAll(async () => {
-    await server?.close()
   })
 
   it(`records ${expected} for a visit forwarded for ${CLIENT}`, async () => {
@@ -51,7 +49,7 @@ describe.each([
       headers: { 'x-forwarded-for': CLIENT },
     })
     expect(posted.status, posted.text).toBe(201)
-    const res = await server.api('/api/analytics/visits?visitor=visitor-proxied', { token: admin })
+    const res = await server.api('/api/analytics/visits?visitor=visitor-proxied', { token: server.admin })
     const [visit] = (res.body as { visits: Array<{ ip: string; country: string }> }).visits
     expect(visit).toMatchObject({ ip: expected, country: lookupIp(expected).country ?? '' })
     if (expected === CLIENT) expect(visit!.country).not.toBe('')

@@ -5,7 +5,7 @@
  * call invitations through POST /api/call to accepted, declined and missed records.
  */
 import crypto from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { turnCredentials } from '../../src/server/video/turn'
 import { CALL_EVENT, type CallInvitation } from '../../src/shared/messaging'
 import type { SocketMessage } from '../../src/shared/sync-protocol'
@@ -19,20 +19,15 @@ import {
   VIDEO_SERVER,
 } from '../../src/shared/video'
 import { until } from '../helpers/messages'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { openSocket, type TestSocket } from './socket-client'
 
-let server: TestServer
-let admin: string
 const sockets: TestSocket[] = []
 
-beforeAll(async () => {
-  server = await startTestServer({ videoRingMs: 400 })
-  admin = await server.login()
-})
+const server = suiteServer({ videoRingMs: 400 })
+// Registered after the server's, so it runs first: the sockets close before the server does.
 afterAll(async () => {
   for (const s of sockets) await s.close().catch(() => {})
-  await server?.close()
 })
 
 async function connect(token: string): Promise<TestSocket> {
@@ -67,7 +62,7 @@ async function setting(id: string, value: unknown) {
 
 describe('signalling', () => {
   it('relays offer, answer and candidate to the named peer, stamped with the real sender', async () => {
-    const a = await connect(admin)
+    const a = await connect(server.admin)
     const b = await connect(await server.userWith('vb', ['video/r1:r']))
     const ja = await joined(a, 'r1', 'Ann Admin')
     expect(ja.peers).toEqual([])
@@ -122,7 +117,7 @@ describe('signalling', () => {
   })
 
   it('gives a user who is not allowed no signalling of the room', async () => {
-    const a = await connect(admin)
+    const a = await connect(server.admin)
     const ja = await joined(a, 'secret')
     const c = await connect(await server.userWith('vc', ['video/other:r']))
     const refused = await join(c, 'secret')
@@ -172,7 +167,7 @@ describe('TURN credentials', () => {
   })
 
   it('hands participants coturn on webrtc_port with short-lived credentials, and none without a key', async () => {
-    const a = await connect(admin)
+    const a = await connect(server.admin)
     expect((await joined(a, 'noturn')).iceServers).toEqual([])
     await setting('webrtc_key', 'turn-shared-secret')
     await setting('webrtc_port', 3479)
@@ -227,9 +222,12 @@ describe('call invitations', () => {
   })
 
   it('records a declined call and tells the inviter', async () => {
-    const callerSocket = await connect(admin)
+    const callerSocket = await connect(server.admin)
     const declinerToken = await server.userWith('decliner', [])
-    const res = await server.api('/api/call', { json: { to: 'decliner', room: 'standup' }, token: admin })
+    const res = await server.api('/api/call', {
+      json: { to: 'decliner', room: 'standup' },
+      token: server.admin,
+    })
     expect(res.status).toBe(202)
     const id = (res.body as { messages: Array<{ _id: string }> }).messages[0]!._id
     await until(
@@ -239,7 +237,7 @@ describe('call invitations', () => {
     )
     // Only the invitee may decline.
     expect(
-      (await server.api(`/api/video/calls/${id}/decline`, { method: 'POST', token: admin })).status,
+      (await server.api(`/api/video/calls/${id}/decline`, { method: 'POST', token: server.admin })).status,
     ).toBe(404)
     const declined = await server.api(`/api/video/calls/${id}/decline`, {
       method: 'POST',
@@ -257,7 +255,10 @@ describe('call invitations', () => {
 
   it('records a call nobody answered as missed, listed for both sides', async () => {
     const missToken = await server.userWith('misser', [])
-    const res = await server.api('/api/call', { json: { to: 'misser', room: 'late-call' }, token: admin })
+    const res = await server.api('/api/call', {
+      json: { to: 'misser', room: 'late-call' },
+      token: server.admin,
+    })
     const id = (res.body as { messages: Array<{ _id: string }> }).messages[0]!._id
     const doc = await until(
       () => server.services.store.get('calls', id),
@@ -267,7 +268,7 @@ describe('call invitations', () => {
     expect(doc).toMatchObject({ room: 'late-call', from: 'admin', to: 'misser', answeredAt: null })
     const mine = await server.api('/api/video/calls', { token: missToken })
     expect(mine.body).toEqual([expect.objectContaining({ _id: id, status: 'missed' })])
-    const theirs = await server.api('/api/video/calls', { token: admin })
+    const theirs = await server.api('/api/video/calls', { token: server.admin })
     expect((theirs.body as Array<{ _id: string }>).map((c) => c._id)).toContain(id)
   })
 })

@@ -5,27 +5,19 @@
  * is retried without applying anything twice; a server without the endpoint gets single requests.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { BATCH_MAX_MUTATIONS } from '../../src/shared/constants'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, settle } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 const writes = (h: ReturnType<typeof harness>) => h.net.requests.filter((r) => r.method !== 'GET')
 const batches = (h: ReturnType<typeof harness>) => writes(h).filter((r) => r.url.endsWith('/api/batch'))
 
 test('500 queued writes go in a few batches; a conflict in the middle lands in the inbox, the rest succeed', async () => {
   const token = await server.userWith('bulk', ['data/bulk:*'])
-  await server.api('/api/data/bulk', { token: admin, json: { _id: 'mid', city: 'Porto' } })
+  await server.api('/api/data/bulk', { token: server.admin, json: { _id: 'mid', city: 'Porto' } })
   const h = harness(server, 'bulk', token)
   const engine = await h.open()
   await settle(engine)
@@ -36,7 +28,7 @@ test('500 queued writes go in a few batches; a conflict in the middle lands in t
   for (let i = 250; i < 499; i++) await engine.mutate.create('data/bulk', { n: i }, `r${i}`)
   expect(await engine.pending()).toHaveLength(500)
   // Someone else changes the same field meanwhile: our patch is a real conflict.
-  await server.api('/api/data/bulk/mid', { method: 'PATCH', token: admin, json: { city: 'Faro' } })
+  await server.api('/api/data/bulk/mid', { method: 'PATCH', token: server.admin, json: { city: 'Faro' } })
   h.net.requests.length = 0
   h.net.offline = false
   await settle(engine)

@@ -5,32 +5,24 @@
  * open conflict is refused, and the replay sends the lot in batches until the server holds it all.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { appendMutations, type BulkRow, countByPrefix, countExisting } from '../../src/sync/bulk'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, settle } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 test('an import chunk is stored in bulk and reaches the server in batches', async () => {
   const token = await server.userWith('importer', ['data/imp:*'])
   for (const id of ['e1', 'e2', 'busy', 'clash'])
-    await server.api('/api/data/imp', { token: admin, json: { _id: id, v: 0, old: true } })
+    await server.api('/api/data/imp', { token: server.admin, json: { _id: id, v: 0, old: true } })
   const h = harness(server, 'importer', token)
   const engine = await h.open()
   await settle(engine)
   h.net.offline = true
   // A conflict on 'clash' (same field changed on both sides), then a queued write on 'busy'.
   await engine.mutate.patch('data/imp', 'clash', { v: 1 })
-  await server.api('/api/data/imp/clash', { method: 'PATCH', token: admin, json: { v: 2 } })
+  await server.api('/api/data/imp/clash', { method: 'PATCH', token: server.admin, json: { v: 2 } })
   h.net.offline = false
   await settle(engine)
   expect(await engine.conflicts()).toHaveLength(1)
@@ -80,8 +72,8 @@ test('an import chunk is stored in bulk and reaches the server in batches', asyn
 
 test('an import refuses, before the outbox, rows the session may not write', async () => {
   const token = await server.userWith('importviewer', ['data/ro:r', 'data/ro/open:u'])
-  await server.api('/api/data/ro', { token: admin, json: { _id: 'open', v: 0 } })
-  await server.api('/api/data/ro', { token: admin, json: { _id: 'shut', v: 0 } })
+  await server.api('/api/data/ro', { token: server.admin, json: { _id: 'open', v: 0 } })
+  await server.api('/api/data/ro', { token: server.admin, json: { _id: 'shut', v: 0 } })
   const h = harness(server, 'importviewer', token)
   const engine = await h.open()
   await settle(engine)

@@ -5,22 +5,14 @@
  * transaction; and a pending local write keeps winning over a streamed server revision.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { MomentumDb } from '../../src/db/schema'
 import { type CommittedDocs, RELAY_MAX_ROWS, relayCommits } from '../../src/sync/commit-relay'
 import type { DbPort } from '../../src/sync/ports'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { harness, settle, until } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 /** A DbPort whose connection relays; each post is checked against a second connection at once. */
 function relayed(posted: { committed: CommittedDocs; stored: unknown[] }[]): DbPort {
@@ -43,7 +35,7 @@ function relayed(posted: { committed: CommittedDocs; stored: unknown[] }[]): DbP
 
 test('a streamed change is posted after its commit, as stored, and a pending local write wins', async () => {
   const token = await server.userWith('relay', ['data/relay:*'])
-  await server.api('/api/data/relay', { token: admin, json: { _id: 'a', city: 'Porto', n: 1 } })
+  await server.api('/api/data/relay', { token: server.admin, json: { _id: 'a', city: 'Porto', n: 1 } })
   const posted: { committed: CommittedDocs; stored: unknown[] }[] = []
   const h = harness(server, 'relay', token, relayed(posted))
   const engine = await h.open({ live: true })
@@ -52,7 +44,7 @@ test('a streamed change is posted after its commit, as stored, and a pending loc
 
   // A server write reaches the mirror over the stream: the relay posts that row, already committed.
   posted.length = 0
-  await server.api('/api/data/relay', { token: admin, json: { _id: 'b', city: 'Faro' } })
+  await server.api('/api/data/relay', { token: server.admin, json: { _id: 'b', city: 'Faro' } })
   await until(() => posted.some((p) => p.committed.puts.some((r) => r.id === 'b')), 'b relayed')
   const b = posted.find((p) => p.committed.puts.some((r) => r.id === 'b'))!
   expect(b.committed.database).toBe(engine.db.name)
@@ -64,7 +56,7 @@ test('a streamed change is posted after its commit, as stored, and a pending loc
   h.net.offline = true
   await engine.mutate.patch('data/relay', 'a', { city: 'Lisbon' })
   posted.length = 0
-  await server.api('/api/data/relay/a', { method: 'PATCH', token: admin, json: { n: 2 } })
+  await server.api('/api/data/relay/a', { method: 'PATCH', token: server.admin, json: { n: 2 } })
   await until(async () => (await engine.db.docs.get(['data/relay', 'a']))?.doc.n === 2, 'a streamed')
   await until(() => posted.some((p) => p.committed.puts.some((r) => r.id === 'a')), 'a relayed')
   const a = posted.filter((p) => p.committed.puts.some((r) => r.id === 'a')).at(-1)!

@@ -5,18 +5,13 @@
  * and a tab that leads keeps the lock: the drain then sends nothing and says so.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { drainOutbox } from '../../src/sync/drain'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { startTestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness } from './harness'
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 /** A tab that writes while offline and is then closed: its outbox stays in IndexedDB. */
 async function queueOffline(

@@ -5,33 +5,27 @@
  * read from the mirror before the other writer's change arrived, exactly what a screen holds.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { SyncDoc } from '../../src/db/types'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, settle } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 const C = 'data/pens'
 
 async function opened(user: string, id: string, body: Record<string, unknown>) {
   const token = await server.userWith(user, ['data/pens:*'])
-  expect((await server.api(`/api/${C}`, { token: admin, json: { _id: id, ...body } })).status).toBe(201)
+  expect((await server.api(`/api/${C}`, { token: server.admin, json: { _id: id, ...body } })).status).toBe(
+    201,
+  )
   const h = harness(server, user, token)
   const engine = await h.open()
   await settle(engine)
   const base = (await engine.db.docs.get([C, id]))?.doc as SyncDoc
   expect(base).toMatchObject({ ...body, _rev: 1 })
   const adminPatch = async (json: Record<string, unknown>) => {
-    const res = await server.api(`/api/${C}/${id}`, { method: 'PATCH', token: admin, json })
+    const res = await server.api(`/api/${C}/${id}`, { method: 'PATCH', token: server.admin, json })
     expect(res.status).toBe(200)
     await engine.pull() // the live change reaches the mirror while the form is open
     expect((await engine.db.docs.get([C, id]))?.doc._rev).toBe(2)
@@ -111,7 +105,7 @@ test('a put from "no such document" (base null) never replaces one created meanw
   const engine = await h.open()
   await settle(engine)
   expect(
-    (await server.api(`/api/${C}`, { token: admin, json: { _id: 'pen5', name: 'Theirs' } })).status,
+    (await server.api(`/api/${C}`, { token: server.admin, json: { _id: 'pen5', name: 'Theirs' } })).status,
   ).toBe(201)
   await engine.pull()
   await engine.mutate.put(C, 'pen5', { name: 'Mine' }, { base: null })

@@ -6,24 +6,16 @@
  * fields the user did not touch.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { expect, test } from 'vitest'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, settle } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 test('(6) a pulled delete keeps the last server version under a pending patch; keep mine re-creates all of it', async () => {
   const token = await server.userWith('editdel-full', ['products:*'])
   const seeded = await server.api('/api/products', {
-    token: admin,
+    token: server.admin,
     json: { _id: 'lamp', name: 'Lamp', price: 10 },
   })
   expect(seeded.status).toBe(201)
@@ -33,7 +25,7 @@ test('(6) a pulled delete keeps the last server version under a pending patch; k
 
   h.net.offline = true
   await engine.mutate.patch('products', 'lamp', { price: 12 })
-  expect((await server.api('/api/products/lamp', { method: 'DELETE', token: admin })).status).toBe(200)
+  expect((await server.api('/api/products/lamp', { method: 'DELETE', token: server.admin })).status).toBe(200)
   h.net.offline = false
 
   // The pull alone (as on reconnect, before the replay): the delete is stored, the edit still pending.
@@ -65,7 +57,7 @@ test('(6) "keep mine" re-creates a deleted document: confirmed by the feed first
   // Its own document: the first test leaves 'lamp' at price 12, where the patch below would change
   // nothing and (issue 11) queue nothing, so no conflict would ever arise.
   const seeded = await server.api('/api/products', {
-    token: admin,
+    token: server.admin,
     json: { _id: 'desk-lamp', name: 'Lamp', price: 10 },
   })
   expect(seeded.status).toBe(201)
@@ -74,7 +66,7 @@ test('(6) "keep mine" re-creates a deleted document: confirmed by the feed first
   await settle(engine)
   h.net.offline = true
   await engine.mutate.patch('products', 'desk-lamp', { price: 12 })
-  await server.api('/api/products/desk-lamp', { method: 'DELETE', token: admin })
+  await server.api('/api/products/desk-lamp', { method: 'DELETE', token: server.admin })
   h.net.offline = false
   await settle(engine)
   const [item] = await engine.conflicts()
@@ -95,11 +87,14 @@ test('(6) "keep mine" re-creates a deleted document: confirmed by the feed first
   await expectConverged(engine, server, token, ['products'])
 
   // And through the response: keep mine on a second lamp, answered normally.
-  await server.api('/api/products', { token: admin, json: { _id: 'lamp2', name: 'Lamp 2', price: 20 } })
+  await server.api('/api/products', {
+    token: server.admin,
+    json: { _id: 'lamp2', name: 'Lamp 2', price: 20 },
+  })
   await settle(engine)
   h.net.offline = true
   await engine.mutate.patch('products', 'lamp2', { price: 21 })
-  await server.api('/api/products/lamp2', { method: 'DELETE', token: admin })
+  await server.api('/api/products/lamp2', { method: 'DELETE', token: server.admin })
   h.net.offline = false
   await settle(engine)
   const [second] = await engine.conflicts()

@@ -7,21 +7,15 @@
  */
 import 'fake-indexeddb/auto'
 import net from 'node:net'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { UI_TEXT } from '../../src/shared/messages'
 import { isQuotaError } from '../../src/sync/files/disk-full'
 import { FilesDb, filesDatabaseName } from '../../src/sync/files/files-db'
 import { addRows, applyOutcome, nextRow, type Sender, sendOp } from '../../src/sync/files/queue-core'
 import type { QueueRow, StorageOp } from '../../src/sync/files/types'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 let n = 0
 const freshDb = () => new FilesDb(filesDatabaseName('http://127.0.0.1:1', `user-${++n}`))

@@ -8,12 +8,12 @@
  */
 import 'fake-indexeddb/auto'
 import { createStore, set } from 'idb-keyval'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { afterEach, beforeAll, expect, test } from 'vitest'
 import { tokenSubject } from '../../src/sync/engine'
 import { FilesDb, filesDatabaseName } from '../../src/sync/files/files-db'
 import { addRows } from '../../src/sync/files/queue-core'
 import type { QueueRow, StorageOp } from '../../src/sync/files/types'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
 /**
  * src/sw is typed against the WebWorker lib, which the Node project that checks the tests does not
@@ -23,11 +23,10 @@ const SW_DRAIN: string = '../../src/sw/storage-sync'
 type Drain = (sw: unknown) => Promise<Record<'ops' | 'uploads', string> | null>
 const { drainStorageInServiceWorker } = (await import(SW_DRAIN)) as { drainStorageInServiceWorker: Drain }
 
-let server: TestServer
 let token: string
 let sw: unknown
+const server = suiteServer({}, { login: false })
 beforeAll(async () => {
-  server = await startTestServer()
   token = await server.login()
   // The token the console stores for the worker (src/app/local-state.ts, read by storedToken()).
   await set('token', token, createStore('momentum-console', 'local'))
@@ -39,9 +38,6 @@ beforeAll(async () => {
       locks: { request: (_name: string, _options: unknown, run: (lock: unknown) => unknown) => run({}) },
     },
   }
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 const filesDb = () => new FilesDb(filesDatabaseName(server.url, tokenSubject(token)!))

@@ -5,21 +5,17 @@
  * creation answer the same upload); a finished upload whose last answer was lost sends nothing again;
  * a refused creation (no such folder) fails with the server's message.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import { TUS_PATH } from '../../src/shared/constants'
 import type { Sender } from '../../src/sync/files/queue-core'
 import { encodeMetadata, fetchTusUpload, uploadMetadata } from '../../src/sync/files/tus-fetch'
 import type { QueueRow } from '../../src/sync/files/types'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 
-let server: TestServer
 let token: string
+const server = suiteServer({}, { login: false })
 beforeAll(async () => {
-  server = await startTestServer()
   token = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 let n = 0

@@ -4,19 +4,13 @@
  * BroadcastChannel here, the same API the browser has) through the ports' `browserPeers`.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { createSyncEngine } from '../../src/sync/engine'
 import { browserPeers } from '../../src/sync/ports'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { harness, settle, until } from './harness'
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 /** One browser: its online flag and events, shared by the tabs; each tab gets its own channel object. */
 function fakeBrowser() {

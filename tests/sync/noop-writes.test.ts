@@ -4,23 +4,15 @@
  * no new revision on the server. Real server, real engine, fake-indexeddb.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { SyncDoc } from '../../src/db/types'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, settle } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 async function seed(id: string, body: Record<string, unknown>) {
-  const res = await server.api('/api/products', { token: admin, json: { _id: id, ...body } })
+  const res = await server.api('/api/products', { token: server.admin, json: { _id: id, ...body } })
   expect(res.status).toBe(201)
 }
 
@@ -56,7 +48,7 @@ test('a merge that takes every server value writes no new revision', async () =>
   await settle(engine)
   h.net.offline = true
   await engine.mutate.patch('products', 'stool', { price: 20 })
-  await server.api('/api/products/stool', { method: 'PATCH', token: admin, json: { price: 30 } })
+  await server.api('/api/products/stool', { method: 'PATCH', token: server.admin, json: { price: 30 } })
   h.net.offline = false
   await settle(engine)
   const [item] = await engine.conflicts()

@@ -1,16 +1,10 @@
 /** Scenario 1: a write made offline survives a restart and reaches the server exactly once. */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { expect, test } from 'vitest'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, until } from './harness'
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 test('an offline create survives closing and reopening the engine, then reaches the server once', async () => {
   const token = await server.userWith('alice', ['products:*'])

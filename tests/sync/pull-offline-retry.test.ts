@@ -5,25 +5,17 @@
  * kicked the engine, although the server answered again seconds later.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { listVisible } from '../../src/db/mirror'
 import { WS_RECONNECT_MS } from '../../src/shared/constants'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { harness, until } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 test('a pull that fails with status 0 schedules a retry, which catches up once the server answers', async () => {
   const token = await server.userWith('unreached', ['products:r'])
-  await server.api('/api/products', { token: admin, json: { _id: 'while-away', n: 1 } })
+  await server.api('/api/products', { token: server.admin, json: { _id: 'while-away', n: 1 } })
   const h = harness(server, 'unreached', token)
   h.net.offline = true
   const engine = await h.open({ live: false })
@@ -56,7 +48,7 @@ test('a pull that reaches the server again brings the stream back at once, not a
   await until(() => h.net.sockets.length === 1, 'the stream to reconnect right after the pull')
   await until(() => engine.status().network === 'online', "the status to say 'online'")
   // Live again without the clock reaching the reconnect delay: a change arrives through the stream.
-  await server.api('/api/products', { token: admin, json: { _id: 'after-return', n: 2 } })
+  await server.api('/api/products', { token: server.admin, json: { _id: 'after-return', n: 2 } })
   await until(
     async () => (await listVisible(engine.db, 'products')).some((d) => d._id === 'after-return'),
     'the change made after the return to arrive live',

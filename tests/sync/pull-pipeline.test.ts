@@ -10,24 +10,16 @@
  */
 import 'fake-indexeddb/auto'
 import Dexie from 'dexie'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { listVisible } from '../../src/db/mirror'
 import { MomentumDb } from '../../src/db/schema'
 import type { PullResponse, SyncChange, SyncDoc } from '../../src/shared/sync-protocol'
 import { applyPage } from '../../src/sync/apply-page'
 import { appendMutation, readCursor } from '../../src/sync/local'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, faultyDbPort, harness, type WriteFault } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 /** Puts into `docs` fail while they carry the row `failing()` names; `seen` hears of every row put there. */
 function failingRow(failing: () => string | null, seen: (id: string) => void): WriteFault {
@@ -58,7 +50,10 @@ test('a page that fails to store stops the page written behind it; the next pull
   expect(await engine.pull()).toBe('done')
   const start = (await readCursor(engine.db)).cursor
   for (let i = 0; i < 12; i++) {
-    await server.api('/api/products', { token: admin, json: { _id: `q${String(i).padStart(2, '0')}`, n: i } })
+    await server.api('/api/products', {
+      token: server.admin,
+      json: { _id: `q${String(i).padStart(2, '0')}`, n: i },
+    })
   }
   const page = async (cursor: number) =>
     (await server.api(`/api/sync?cursor=${cursor}&limit=3`, { token })).body as PullResponse

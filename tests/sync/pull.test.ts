@@ -4,27 +4,19 @@
  * during a pull leaves the mirror and cursor as they were, shows a status and recovers (11).
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { listVisible } from '../../src/db/mirror'
 import type { PullResponse } from '../../src/shared/sync-protocol'
 import { readCursor } from '../../src/sync/local'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, faultyDbPort, harness, quotaError, settle, type WriteFault } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 async function seedMany(prefix: string, n: number) {
   for (let i = 0; i < n; i++) {
     const id = `${prefix}${String(i).padStart(2, '0')}`
-    await server.api('/api/products', { token: admin, json: { _id: id, n: i } })
+    await server.api('/api/products', { token: server.admin, json: { _id: id, n: i } })
   }
 }
 
@@ -78,7 +70,7 @@ test('(3) a pull interrupted between pages and inside a page resumes with no gap
 
 test('(10) an epoch change rebuilds the mirror and keeps the outbox and the inbox', async () => {
   const token = await server.userWith('epoch', ['products:*', 'actions:r'])
-  await server.api('/api/products', { token: admin, json: { _id: 'e1', name: 'Before' } })
+  await server.api('/api/products', { token: server.admin, json: { _id: 'e1', name: 'Before' } })
   const h = harness(server, 'epoch', token)
   const engine = await h.open()
   await settle(engine)
@@ -143,7 +135,7 @@ test('(11) a full disk during a pull keeps mirror, cursor and outbox, flags stor
   await engine.flushed()
   h.net.offline = false
   const before = await readCursor(engine.db)
-  await server.api('/api/products', { token: admin, json: { _id: 'q2', name: 'From server' } })
+  await server.api('/api/products', { token: server.admin, json: { _id: 'q2', name: 'From server' } })
 
   fault = (table) => (table === 'docs' ? quotaError() : null)
   await expect(engine.pull()).rejects.toMatchObject({ name: 'StorageError', reason: 'quota' })

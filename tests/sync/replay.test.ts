@@ -3,22 +3,14 @@
  * writes (5), edit vs delete (6) and an offline create → update → delete chain (13).
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { expect, test } from 'vitest'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, settle } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 async function seed(id: string, body: Record<string, unknown>) {
-  const res = await server.api('/api/products', { token: admin, json: { _id: id, ...body } })
+  const res = await server.api('/api/products', { token: server.admin, json: { _id: id, ...body } })
   expect(res.status).toBe(201)
 }
 
@@ -62,7 +54,7 @@ test('(4) a stale If-Match on the same field is a conflict with both values; kee
   await settle(engine)
   h.net.offline = true
   await engine.mutate.patch('products', 'chair', { price: 20 })
-  await server.api('/api/products/chair', { method: 'PATCH', token: admin, json: { price: 30 } })
+  await server.api('/api/products/chair', { method: 'PATCH', token: server.admin, json: { price: 30 } })
   h.net.offline = false
   await settle(engine)
 
@@ -94,7 +86,7 @@ test('(4) a stale If-Match on a disjoint field merges automatically', async () =
   await settle(engine)
   h.net.offline = true
   await engine.mutate.patch('products', 'sofa', { name: 'Big sofa' })
-  await server.api('/api/products/sofa', { method: 'PATCH', token: admin, json: { price: 99 } })
+  await server.api('/api/products/sofa', { method: 'PATCH', token: server.admin, json: { price: 99 } })
   h.net.offline = false
   await settle(engine)
   expect(await engine.conflicts()).toEqual([])
@@ -117,7 +109,7 @@ test('(4) merge with a body the user composed', async () => {
   await engine.mutate.patch('products', 'bed', { price: 11 })
   await server.api('/api/products/bed', {
     method: 'PATCH',
-    token: admin,
+    token: server.admin,
     json: { price: 12, name: 'King bed' },
   })
   h.net.offline = false
@@ -171,7 +163,7 @@ test('(6) a local edit of a document deleted on the server is a conflict; take t
   await settle(engine)
   h.net.offline = true
   await engine.mutate.patch('products', 'lamp1', { name: 'Red lamp' })
-  await server.api('/api/products/lamp1', { method: 'DELETE', token: admin })
+  await server.api('/api/products/lamp1', { method: 'DELETE', token: server.admin })
   h.net.offline = false
   await settle(engine)
   const [item] = await engine.conflicts()
@@ -191,7 +183,7 @@ test('(6) a local edit of a document deleted on the server; keep mine re-creates
   await settle(engine)
   h.net.offline = true
   await engine.mutate.patch('products', 'lamp2', { name: 'Blue lamp' })
-  await server.api('/api/products/lamp2', { method: 'DELETE', token: admin })
+  await server.api('/api/products/lamp2', { method: 'DELETE', token: server.admin })
   h.net.offline = false
   await settle(engine)
   const [item] = await engine.conflicts()
@@ -211,7 +203,11 @@ test('(6) a local delete of a document edited on the server is a conflict; keep 
   h.net.offline = true
   await engine.mutate.delete('products', 'lamp3')
   expect(await engine.db.docs.get(['products', 'lamp3'])).toBeUndefined()
-  await server.api('/api/products/lamp3', { method: 'PATCH', token: admin, json: { name: 'Green lamp' } })
+  await server.api('/api/products/lamp3', {
+    method: 'PATCH',
+    token: server.admin,
+    json: { name: 'Green lamp' },
+  })
   h.net.offline = false
   await settle(engine)
   const [item] = await engine.conflicts()
@@ -232,7 +228,11 @@ test('(6) a local delete vs a server edit; take theirs restores the edited docum
   await settle(engine)
   h.net.offline = true
   await engine.mutate.delete('products', 'lamp4')
-  await server.api('/api/products/lamp4', { method: 'PATCH', token: admin, json: { name: 'Kept lamp' } })
+  await server.api('/api/products/lamp4', {
+    method: 'PATCH',
+    token: server.admin,
+    json: { name: 'Kept lamp' },
+  })
   h.net.offline = false
   await settle(engine)
   const [item] = await engine.conflicts()

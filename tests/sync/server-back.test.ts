@@ -6,19 +6,13 @@
  * (up to five minutes with the server answering). Each lands exactly once.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { WS_RECONNECT_MS } from '../../src/shared/constants'
 import { BACKOFF_BASE_MS } from '../../src/sync/replay'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, until } from './harness'
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 const tick = () => new Promise((r) => setTimeout(r, 50))
 

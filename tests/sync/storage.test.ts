@@ -4,9 +4,9 @@
  * Real IndexedDB (fake-indexeddb) with quota failures injected at Dexie's DBCore, as a browser throws them.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { Storage, type StorageState } from '../../src/sync/storage'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { faultyDbPort, harness, quotaError, settle, until, type WriteFault } from './harness'
 
 test('a read after a failed write keeps "full"; a successful write clears it', async () => {
@@ -38,13 +38,7 @@ test('a read after a failed write keeps "full"; a successful write clears it', a
   storage.close()
 })
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 test('the engine keeps storage "full" across pending(), conflicts() and a failed pull until a write works', async () => {
   const token = await server.userWith('fulldisk', ['products:*'])

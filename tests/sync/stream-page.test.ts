@@ -9,20 +9,12 @@
  *   covered by pull.test.ts, batch.test.ts and replay.test.ts.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { SocketMessage } from '../../src/shared/sync-protocol'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { harness, settle, until } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 test('a streamed change reads the cursor and stores the page in one transaction', async () => {
   const token = await server.userWith('streamer', ['products:r'])
@@ -49,7 +41,7 @@ test('a streamed change reads the cursor and stores the page in one transaction'
     }
     const engine = await h.open({ live: true })
     await until(() => pages >= 1 && engine.status().network === 'online', 'the catch-up page')
-    await server.api('/api/products', { token: admin, json: { _id: 'p1', name: 'one' } })
+    await server.api('/api/products', { token: server.admin, json: { _id: 'p1', name: 'one' } })
     await until(async () => (await engine.db.docs.get(['products', 'p1'])) !== undefined, 'p1 streamed')
     counting = false
     expect(metaTransactions).toEqual(['readwrite'])
@@ -61,7 +53,10 @@ test('a streamed change reads the cursor and stores the page in one transaction'
 
 test('a pulled page with an empty outbox and inbox looks up none of its keys in their indexes', async () => {
   for (let i = 0; i < 30; i++) {
-    await server.api('/api/products', { token: admin, json: { _id: `m${String(i).padStart(2, '0')}`, n: i } })
+    await server.api('/api/products', {
+      token: server.admin,
+      json: { _id: `m${String(i).padStart(2, '0')}`, n: i },
+    })
   }
   const token = await server.userWith('mirrorer', ['products:r'])
   const h = harness(server, 'mirrorer', token)

@@ -4,20 +4,14 @@
  * once a place frees up.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { SOCKETS_PER_SESSION_MAX, WS_RECONNECT_MS } from '../../src/shared/constants'
 import { refusedDelay } from '../../src/shared/reconnect'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { openSocket, type TestSocket } from '../server/socket-client'
 import { harness, until } from './harness'
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 test('a refused stream backs off, doubling, and connects once a place frees up', async () => {
   const token = await server.userWith('crowded', ['products:r'])

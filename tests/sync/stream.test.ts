@@ -5,22 +5,14 @@
  * only decides which the engine receives.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { WS_RECONNECT_MS } from '../../src/shared/constants'
 import type { SocketMessage } from '../../src/shared/sync-protocol'
 import { readCursor } from '../../src/sync/local'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, until } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 test('(7) duplicated, reordered and gapped websocket pages converge without double-applying', async () => {
   const token = await server.userWith('streamer', ['products:r'])
@@ -45,7 +37,8 @@ test('(7) duplicated, reordered and gapped websocket pages converge without doub
   const has = async (id: string) => (await engine.db.docs.get(['products', id])) !== undefined
   const syncPulls = () => h.net.requests.filter((r) => r.url.includes('/api/sync')).length
   await until(() => pages.length >= 1, 'the catch-up page')
-  const create = (id: string) => server.api('/api/products', { token: admin, json: { _id: id, name: id } })
+  const create = (id: string) =>
+    server.api('/api/products', { token: server.admin, json: { _id: id, name: id } })
 
   mode = 'dup'
   const pullsBefore = syncPulls()
@@ -139,7 +132,7 @@ test('a page of a socket that dropped while the page waited is ignored: the stat
   h.net.dropResponse = (url) => dropping && url.includes('/api/sync')
   const busy = engine.pull()
   await until(() => h.net.requests.some((r) => r.url.includes('/api/sync?')), 'the held pull')
-  await server.api('/api/products', { token: admin, json: { _id: 'midpage', name: 'Mid page' } })
+  await server.api('/api/products', { token: server.admin, json: { _id: 'midpage', name: 'Mid page' } })
   await until(() => pages === 2, 'the page delivered while the socket is current')
 
   // The socket drops while its page waits behind the pull.

@@ -4,18 +4,12 @@
  * replay: nothing is dropped, and replay resumes after a new login of the same user.
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { tokenSubject } from '../../src/sync/engine'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, until } from './harness'
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer({}, { login: false })
 
 const revOf = async (id: string, token: string) =>
   ((await server.api(`/api/products/${id}`, { token })).body as { _rev?: number })._rev

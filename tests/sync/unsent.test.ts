@@ -5,27 +5,19 @@
  */
 import 'fake-indexeddb/auto'
 import Dexie from 'dexie'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { countUnsent } from '../../src/app/data/local-database'
 import { databaseName } from '../../src/db/schema'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { harness, settle } from './harness'
 
-let server: TestServer
-let admin: string
-beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = suiteServer()
 
 test('queued writes and open conflicts are counted from the database with no engine running', async () => {
   const token = await server.userWith('leaver', ['products:*'])
-  expect((await server.api('/api/products', { token: admin, json: { _id: 'lv1', price: 1 } })).status).toBe(
-    201,
-  )
+  expect(
+    (await server.api('/api/products', { token: server.admin, json: { _id: 'lv1', price: 1 } })).status,
+  ).toBe(201)
   const h = harness(server, 'leaver', token)
   const engine = await h.open()
   await settle(engine)
@@ -33,7 +25,7 @@ test('queued writes and open conflicts are counted from the database with no eng
   await engine.mutate.create('products', { name: 'Queued' }, 'lv2')
   await engine.mutate.patch('products', 'lv1', { price: 2 })
   h.net.offline = false
-  await server.api('/api/products/lv1', { method: 'PATCH', token: admin, json: { price: 3 } })
+  await server.api('/api/products/lv1', { method: 'PATCH', token: server.admin, json: { price: 3 } })
   await settle(engine)
   expect(await engine.conflicts()).toHaveLength(1) // lv1: a conflict in the inbox
   h.net.offline = true

@@ -6,26 +6,20 @@
  * the console's useMutate() does (src/app/data/sync-context.tsx).
  */
 import 'fake-indexeddb/auto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import { getVisible } from '../../src/db/mirror'
 import { cannotDo } from '../../src/shared/messages'
 import type { SyncEngine } from '../../src/sync/engine'
 import { guardWrites, WriteRefusedError } from '../../src/sync/write-guard'
-import { startTestServer, type TestServer } from '../helpers/server'
+import { suiteServer } from '../helpers/suite-server'
 import { harness, settle } from './harness'
 
-let server: TestServer
-let admin: string
+const server = suiteServer()
 beforeAll(async () => {
-  server = await startTestServer()
-  admin = await server.login()
   for (const id of ['n1', 'open', 'locked']) {
-    const res = await server.api('/api/data/guardnotes', { token: admin, json: { _id: id, text: id } })
+    const res = await server.api('/api/data/guardnotes', { token: server.admin, json: { _id: id, text: id } })
     expect(res.status).toBe(201)
   }
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 async function open(user: string, permissions: string[]) {
@@ -93,7 +87,7 @@ test('a per-document block counts; allowed writes and the own profile still reac
   net.offline = false
   await settle(engine)
   expect(await outbox(engine)).toBe(0)
-  const saved = await server.api('/api/data/guardnotes/open', { token: admin })
+  const saved = await server.api('/api/data/guardnotes/open', { token: server.admin })
   expect(saved.body).toMatchObject({ text: 'edited' })
   await engine.close()
 })
