@@ -6,7 +6,7 @@
  */
 import { AI_TEXT } from '../../shared/messages'
 import { api } from '../api/client'
-import { onlineOnlyError } from '../routes/users/auth-data'
+import { onlineOnlyError } from '../sync-ui/online-only'
 import { type ChatMessage, viewingPath } from './strip'
 
 export interface AssistantInfo {

@@ -9,6 +9,7 @@ import { isValidId } from '../../shared/ids'
 import { SERVER_TEXT } from '../../shared/messages'
 import { useMutate } from '../data/sync-context'
 import { notifySaved } from '../feedback/notify'
+import { useServerReachable } from '../sync-ui/use-server-reachable'
 
 export interface CreateField {
   id: string
@@ -31,6 +32,7 @@ export function useCreateRecord(
   idName = 'id',
 ) {
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const [error, setError] = useState<string | null>(null)
   const submit = async (typed: string, build: (id: string) => Record<string, unknown> | string) => {
     const id = typed.trim()
@@ -39,7 +41,7 @@ export function useCreateRecord(
     if (typeof body === 'string') return setError(body)
     try {
       await mutate.create(collection, body, id)
-      notifySaved(`${noun} ${id}`)
+      notifySaved(`${noun} ${id}`, reachable)
       onDone(id)
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err))

@@ -17,6 +17,7 @@ import type { EditState } from '../hooks/use-edit-state'
 import { text } from '../routes/users/auth-data'
 import { ReadOnlyNote } from '../session/ReadOnly'
 import { SyncMarker, useConflictIds } from '../sync-ui/SyncMarker'
+import { useServerReachable } from '../sync-ui/use-server-reachable'
 
 export interface RecordScreenProps<T> {
   collection: 'users' | 'groups' | 'templates' | 'discounts' | 'products' | 'actions' | 'forms'
@@ -45,6 +46,7 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
   const { collection, id, row, edit } = props
   const conflicts = useConflictIds(useSyncDb(), collection)
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const [, navigate] = useLocation()
   const doc = row?.doc
 
@@ -53,10 +55,10 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
     try {
       await mutate.delete(collection, id)
       edit.commit(edit.original)
-      notifyDeleted(1, 1)
+      notifyDeleted(1, 1, reachable)
       navigate(props.listHref)
     } catch (e) {
-      notifyDeleted(0, 1)
+      notifyDeleted(0, 1, reachable)
       toast.error(e instanceof Error ? e.message : String(e))
     }
   }

@@ -11,6 +11,7 @@ import { confirmDelete, notifyDeleted } from '../feedback/notify'
 import { toast } from '../feedback/toast-store'
 import { DeniedButton } from '../session/ReadOnly'
 import { useWriteRefusal } from '../session/use-can'
+import { useServerReachable } from '../sync-ui/use-server-reachable'
 import { runBatches } from './batches'
 
 export interface BulkDelete {
@@ -27,6 +28,7 @@ export function useBulkDelete(
   noun: readonly [string, string],
 ): BulkDelete {
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const refusal = useWriteRefusal()
   const refused = useMemo(() => {
     for (const id of selected) {
@@ -48,7 +50,7 @@ export function useBulkDelete(
       (id) => mutate.delete(collection, id),
       () => {},
     )
-    notifyDeleted(result.done, ids.length)
+    notifyDeleted(result.done, ids.length, reachable)
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
     clear()
   }

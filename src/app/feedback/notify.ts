@@ -41,23 +41,22 @@ export function confirmDiscard(): Promise<boolean> {
 
 /**
  * After deleting `done` of `total`: "Deleted N item(s)" (success) or "Deleted X/Y items" (warning).
- * Offline the deletes only reached the outbox: the toast says so, as the save toast does.
+ * Out of the server's reach the deletes only reached this device: the toast says so, the spec's words
+ * first. `reachable` is the screen's useServerReachable(), not navigator.onLine: the browser can have a
+ * network while the server is cut off, and then "Deleted N item(s)" alone would claim too much.
  */
-export function notifyDeleted(
-  done: number,
-  total: number,
-  online = typeof navigator === 'undefined' || navigator.onLine,
-): void {
-  if (done >= total) toast.success(online ? deletedToast(done) : SCREENS_TEXT.deletedOffline(done))
+export function notifyDeleted(done: number, total: number, reachable: boolean): void {
+  if (done >= total) toast.success(reachable ? deletedToast(done) : SCREENS_TEXT.deletedOffline(done))
   else toast.warning(deletedPartialToast(done, total))
 }
 
-/** Offline the write only reached this device: say so, and that it goes out later (issue 11). */
-export function notifySaved(
-  thing: string,
-  online = typeof navigator === 'undefined' || navigator.onLine,
-): void {
-  toast.success(online ? savedToast(thing) : SCREENS_TEXT.savedOffline)
+/**
+ * "{thing} was saved successfully", or out of the server's reach the offline wording (the write only
+ * reached this device and goes out later, issue 11). `reachable` is the screen's useServerReachable()
+ * (or an op's own answer), not navigator.onLine, for the same reason as notifyDeleted (issue 20).
+ */
+export function notifySaved(thing: string, reachable: boolean): void {
+  toast.success(reachable ? savedToast(thing) : SCREENS_TEXT.savedOffline)
 }
 
 /** "X / Y {things} were saved successfully": success when all, error when none, warning otherwise. */

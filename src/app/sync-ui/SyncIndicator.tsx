@@ -1,22 +1,27 @@
 /**
- * The toolbar's sync control: online / offline / syncing, a badge with the number of changes not yet
- * sent (documents in the outbox, storage writes and uploads in the files queue), a warning mark while
- * the inbox holds conflicts, and a click that opens the Sync panel. Shown only while an engine runs
- * (a logged-in user).
+ * The toolbar's sync control: online / syncing / reconnecting / offline (the state of the connection
+ * indicator beside it, connection-state.ts, so the cloud and the words agree), a badge with the number
+ * of changes not yet sent (documents in the outbox, storage writes and uploads in the files queue), a
+ * warning mark while the inbox holds conflicts, and a click that opens the Sync panel. Shown only while
+ * an engine runs (a logged-in user).
  */
-import { Cloud, CloudOff, RefreshCw, TriangleAlert } from 'lucide-react'
-import { SYNC_UI_TEXT } from '../../shared/messages'
+import { Cloud, CloudOff, CloudSync, RefreshCw, TriangleAlert } from 'lucide-react'
+import { FEEDBACK_TEXT, SYNC_UI_TEXT } from '../../shared/messages'
 import { useEngine } from '../data/sync-context'
 import { useQueuedSubmissions } from '../forms/forms-db'
 import { useSession } from '../session/use-session'
 import { useStorageQueue } from '../storage/queue'
+import { useConnectionState } from './connection-state'
 import { syncPanel } from './panel-store'
 import { useDisplayStatus } from './use-display-status'
 import './sync-ui.css'
 
+const ICONS = { online: Cloud, syncing: RefreshCw, reconnecting: CloudSync, offline: CloudOff }
+
 export function SyncIndicator() {
   const { ready } = useEngine()
   const status = useDisplayStatus()
+  const network = useConnectionState()
   // Storage writes and uploads wait in their own queue (src/app/storage): they are changes not yet sent too.
   const files = useStorageQueue().filter((i) => i.status === 'waiting' || i.status === 'running').length
   // Form submissions wait in the forms queue (src/app/forms): answers not yet sent count as well.
@@ -24,10 +29,10 @@ export function SyncIndicator() {
     (s) => s.status === 'waiting',
   ).length
   if (!ready) return null
-  const { network, conflicts } = status
+  const { conflicts } = status
   const pending = status.pending + files + forms
-  const Icon = network === 'offline' ? CloudOff : network === 'syncing' ? RefreshCw : Cloud
-  const label = SYNC_UI_TEXT[network]
+  const Icon = ICONS[network]
+  const label = network === 'reconnecting' ? FEEDBACK_TEXT.reconnecting : SYNC_UI_TEXT[network]
   // Online with a queue, the engine is sending it: "Sending · 1841 left", not "Synced · … not yet sent".
   const detail =
     pending === 0

@@ -28,13 +28,13 @@ function Controls() {
       <button type="button" onClick={() => toast.warning('Be careful')}>
         raise warning
       </button>
-      <button type="button" onClick={() => notifySaved('Alice')}>
+      <button type="button" onClick={() => notifySaved('Alice', true)}>
         saved
       </button>
       <button type="button" onClick={() => notifyBatchSaved(2, 3, 'users')}>
         batch saved
       </button>
-      <button type="button" onClick={() => notifyDeleted(1, 2)}>
+      <button type="button" onClick={() => notifyDeleted(1, 2, true)}>
         deleted partly
       </button>
       {[1, 3].map((n) => (

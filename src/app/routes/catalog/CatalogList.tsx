@@ -12,6 +12,7 @@ import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
 import { useCan } from '../../session/use-can'
 import { type Crumb, useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { NoAccess } from '../users/NoAccess'
 import { useCatalogRows } from './catalog-data'
 import { type CatalogKind, createBody, recordHref } from './catalog-kind'
@@ -89,6 +90,7 @@ export function CatalogList<F, K extends string>(props: CatalogListProps<F, K>) 
 
 function CreateRecord<F>({ kind, onDone }: { kind: CatalogKind<F>; onDone: (id: string) => void }) {
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const [id, setId] = useState('')
   const [form, setForm] = useState<F>(() => kind.formOf(null))
   const [error, setError] = useState<string | null>(null)
@@ -104,7 +106,7 @@ function CreateRecord<F>({ kind, onDone }: { kind: CatalogKind<F>; onDone: (id: 
     if ('error' in checked) return setError(checked.error)
     try {
       const saved = await mutate.create(kind.collection, createBody(checked.fields), wanted)
-      notifySaved(`${kind.label} ${kind.savedName(saved._id, checked.fields)}`)
+      notifySaved(`${kind.label} ${kind.savedName(saved._id, checked.fields)}`, reachable)
       onDone(saved._id)
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err))

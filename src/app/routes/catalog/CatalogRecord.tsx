@@ -14,6 +14,7 @@ import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useCan } from '../../session/use-can'
 import { type Crumb, useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { NoAccess } from '../users/NoAccess'
 import { useCatalogRow } from './catalog-data'
 import { type CatalogKind, changedFields } from './catalog-kind'
@@ -48,6 +49,7 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
   const edit = useEditState<F, SyncDoc | null>(original, { version: doc ?? null })
   const allowed = useCan()
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const canEdit = allowed(`${kind.collection}/${id}:u`)
   const checked = kind.fieldsOf(edit.value)
   const problem = 'error' in checked ? checked.error : null
@@ -60,7 +62,7 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
     try {
       const saved = await mutate.patch(kind.collection, id, patch, { base: edit.baseVersion ?? undefined })
       edit.commit(kind.formOf(saved), saved)
-      notifySaved(`${kind.label} ${kind.savedName(id, checked.fields)}`)
+      notifySaved(`${kind.label} ${kind.savedName(id, checked.fields)}`, reachable)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

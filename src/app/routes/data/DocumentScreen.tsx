@@ -31,6 +31,7 @@ import { DeniedButton, ReadOnlyNote } from '../../session/ReadOnly'
 import { useWriteRefusal } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { FieldsForm } from './FieldsForm'
 import { stripServerFields } from './transfer'
 
@@ -53,6 +54,7 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
   ])
   const db = useSyncDb()
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const [, navigate] = useLocation()
   const row = useLiveQuery(
     async () => (db && !creating ? ((await db.docs.get([collection, id])) ?? null) : null),
@@ -116,14 +118,14 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
       if (creating) {
         const doc = await mutate.create(collection, body, newId.trim() || undefined)
         edit.commit(body)
-        notifySaved(`Document ${doc._id}`)
+        notifySaved(`Document ${doc._id}`, reachable)
         setDone(doc._id)
       } else {
         // Against the version the user opened: someone else's change since then is not reverted.
         const doc = await mutate.put(collection, id, body, { base: edit.baseVersion ?? null })
         edit.commit(bodyOf(doc), doc)
         if (json) setJsonText(prettyJson(bodyOf(doc)))
-        notifySaved(`Document ${id}`)
+        notifySaved(`Document ${id}`, reachable)
       }
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
@@ -146,7 +148,7 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
     try {
       const doc = await mutate.create(collection, body, id)
       edit.commit(bodyOf(doc), doc)
-      notifySaved(`Document ${id}`)
+      notifySaved(`Document ${id}`, reachable)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     } finally {
@@ -161,10 +163,10 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
     try {
       await mutate.delete(collection, id)
       edit.commit(original)
-      notifyDeleted(1, 1)
+      notifyDeleted(1, 1, reachable)
       navigate(listHref)
     } catch (e) {
-      notifyDeleted(0, 1)
+      notifyDeleted(0, 1, reachable)
       toast.error(e instanceof Error ? e.message : String(e))
     }
   }

@@ -11,7 +11,7 @@ import { countOf } from '../../../shared/plural'
 import { api } from '../../api/client'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
-import { useOnline } from './use-online'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 
 type Operand = 'find' | 'count' | 'distinct'
 
@@ -24,21 +24,21 @@ const EXAMPLES: Record<Operand, string> = {
 type Answer = { ok: true; value: unknown; total: number | null } | { ok: false; message: string }
 
 export function RawQuery({ collection }: { collection: string }) {
-  const browserOnline = useOnline()
+  const toolbarReachable = useServerReachable()
   const [unreachable, setUnreachable] = useState(false)
-  const online = browserOnline && !unreachable
+  const online = toolbarReachable && !unreachable
   const [operand, setOperand] = useState<Operand>('find')
   const [text, setText] = useState(EXAMPLES.find)
   const [busy, setBusy] = useState(false)
   const [answer, setAnswer] = useState<Answer | null>(null)
   const parsed = parseJsonObject(text)
   useEffect(() => {
-    if (browserOnline) setUnreachable(false)
-  }, [browserOnline])
+    if (toolbarReachable) setUnreachable(false)
+  }, [toolbarReachable])
 
   const run = async (e: FormEvent) => {
     e.preventDefault()
-    if (!parsed.ok || !browserOnline) return
+    if (!parsed.ok || !toolbarReachable) return
     setBusy(true)
     setUnreachable(false)
     try {
@@ -82,7 +82,7 @@ export function RawQuery({ collection }: { collection: string }) {
         <button
           type="submit"
           className="button button-primary"
-          disabled={!browserOnline || !parsed.ok || busy}
+          disabled={!toolbarReachable || !parsed.ok || busy}
         >
           <Play size={16} aria-hidden="true" /> {busy ? 'Running…' : 'Run on server'}
         </button>

@@ -13,10 +13,10 @@ import { SCREENS_TEXT, TRANSFER_TEXT } from '../../../shared/messages'
 import { downloadBlob } from '../../components/format'
 import { useSyncDb } from '../../data/sync-context'
 import { toast } from '../../feedback/toast-store'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { ImportPreviewDialog } from './ImportPreviewDialog'
 import { type ExportScope, exportCollection, type Format } from './transfer'
 import { useImport } from './use-import'
-import { useOnline } from './use-online'
 
 const closeMenu = (el: HTMLElement) => el.closest('details')?.removeAttribute('open')
 
@@ -47,7 +47,7 @@ export function TransferButtons({
   selected = new Set(),
 }: TransferProps) {
   const db = useSyncDb()
-  const online = useOnline()
+  const online = useServerReachable()
   const collection = `data/${name}`
   const fileRef = useRef<HTMLInputElement>(null)
   const [progress, setProgress] = useState<Progress | null>(null)

@@ -25,6 +25,7 @@ import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { useCan } from '../users/auth-data'
 import { FieldList } from './FieldList'
 import { FieldSettings } from './FieldSettings'
@@ -38,6 +39,7 @@ export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pendi
   const edit = useEditState<FormDoc, SyncDoc | null>(original, { version: doc ?? null })
   const allowed = useCan()
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const [selected, setSelected] = useState(0)
   const form = edit.value
   const problem = formError(docOf(form))
@@ -49,7 +51,7 @@ export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pendi
     try {
       const saved = await mutate.put(FORMS, id, docOf(form), { base: edit.baseVersion ?? null })
       edit.commit(formOf(saved), saved)
-      notifySaved(`Form ${id}`)
+      notifySaved(`Form ${id}`, reachable)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

@@ -7,9 +7,11 @@
 import { FORM_FILES_TEXT } from '../../../shared/messages'
 import type { QueuedSubmission } from '../../forms/submission-queue'
 import { useStorageQueue } from '../../storage/queue'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 
 export function QueuedUploads({ entries }: { entries: QueuedSubmission[] }) {
   const queue = useStorageQueue('storage')
+  const reachable = useServerReachable()
   const uploads = entries.flatMap((e) => (e.uploads ?? []).map((u) => ({ entry: e, upload: u })))
   if (!uploads.length) return null
   const rows = new Map(queue.map((q) => [q.id, q]))
@@ -23,7 +25,7 @@ export function QueuedUploads({ entries }: { entries: QueuedSubmission[] }) {
           ? FORM_FILES_TEXT.uploaded(upload.name)
           : failed
             ? FORM_FILES_TEXT.uploadFailed(upload.name, row?.error ?? '')
-            : row?.error || !navigator.onLine
+            : row?.error || !reachable
               ? FORM_FILES_TEXT.uploadWaiting(upload.name)
               : FORM_FILES_TEXT.uploading(upload.name)
         return (

@@ -16,6 +16,7 @@ import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import type { ScreenProps } from '../screens'
 import { strings, text, useCan, useRow, useRows } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'
@@ -65,6 +66,7 @@ function GroupPage({ id }: { id: string }) {
   const original = formOf(doc, memberIds)
   const edit = useEditState<GroupForm, SyncDoc | null>(original, { version: doc ?? null })
   const canEdit = allowed(`groups/${id}:u`)
+  const reachable = useServerReachable()
   const entries = edit.value.permissions
   const invalid = checkEntries(entries.filter((e) => e.trim())).some((c) => c.error)
 
@@ -100,7 +102,7 @@ function GroupPage({ id }: { id: string }) {
       const group = savedGroup as SyncDoc | null
       edit.commit(group ? formOf(group, v.members) : { ...v, permissions }, group ?? undefined)
     }
-    if (results.length === 1 && done === 1) notifySaved(`Group ${id}`)
+    if (results.length === 1 && done === 1) notifySaved(`Group ${id}`, reachable)
     else notifyBatchSaved(done, results.length, 'changes')
     if (failure) toast.error(String((failure as PromiseRejectedResult).reason?.message ?? failure))
   }

@@ -8,7 +8,7 @@ import { CloudOff, Pause, Play, Trash2 } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import type { LogRow } from '../../../db/types'
 import { LOG_LEVELS } from '../../../shared/constants'
-import { SCREENS_TEXT, STORAGE_BROWSER_TEXT } from '../../../shared/messages'
+import { SCREENS_TEXT } from '../../../shared/messages'
 import { runBatches } from '../../components/batches'
 import { preview } from '../../components/format'
 import { prettyJson } from '../../components/json-text'
@@ -93,10 +93,7 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
       (id) => mutate.delete(collection, id),
       () => {},
     )
-    // Out of reach the deletes only reached the outbox: say they go out later, as Storage does.
-    if (!reachable && result.done === ids.length) {
-      toast.warning(STORAGE_BROWSER_TEXT.queued(`Deleting ${countOf(ids.length, 'log line')}`))
-    } else notifyDeleted(result.done, ids.length)
+    notifyDeleted(result.done, ids.length, reachable)
     setOpen(null)
   }
 

@@ -10,7 +10,9 @@ import type { SyncDoc } from '../../../db/types'
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../../shared/messaging'
 import { api } from '../../api/client'
 import { useCan } from '../../session/use-can'
-import { formatDate, onlineOnlyError } from '../users/auth-data'
+import { onlineOnlyError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
+import { formatDate } from '../users/auth-data'
 import { HISTORY_LIMIT, type HistoryFilter, useHistory } from './use-messages'
 
 const CHANNEL_LABEL: Record<string, string> = { email: 'Email', sms: 'SMS', push: 'Push', call: 'Call' }
@@ -27,10 +29,11 @@ export function History() {
   const can = useCan()
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState<string | null>(null)
+  const reachable = useServerReachable()
 
   const resend = async (id: string) => {
     setErrors(({ [id]: _, ...rest }) => rest)
-    if (!navigator.onLine) {
+    if (!reachable) {
       setErrors((e) => ({ ...e, [id]: 'Resend needs the network: try again when you are online.' }))
       return
     }

@@ -7,7 +7,8 @@
 import { useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { api } from '../../api/client'
-import { onlineOnlyError } from '../users/auth-data'
+import { onlineOnlyError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { type Draft, type Pick, parseData } from './compose'
 
 /** Previews rendered at once: enough to check a group mail, not a request per member of a big group. */
@@ -55,6 +56,7 @@ export function Preview({ draft, users }: { draft: Draft; users: SyncDoc[] }) {
   const [items, setItems] = useState<Rendered[] | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const reachable = useServerReachable()
 
   const run = async () => {
     setError(null)
@@ -79,7 +81,7 @@ export function Preview({ draft, users }: { draft: Draft; users: SyncDoc[] }) {
       setError(data.error)
       return
     }
-    if (!navigator.onLine) {
+    if (!reachable) {
       setError('The preview of a template needs the network; the message can still be sent (it is queued).')
       return
     }

@@ -11,9 +11,9 @@ import { TRANSACTIONS_TEXT } from '../../../shared/messages'
 import { api } from '../../api/client'
 import { confirm } from '../../feedback/confirm-store'
 import { toast } from '../../feedback/toast-store'
+import { isNetworkError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { formatMoney, fromMinor, toMinor } from '../products/money'
-import { isNetworkError } from '../users/auth-data'
 import { customerText, refundable } from './transaction-view'
 
 export function RefundPanel({ doc }: { doc: SyncDoc }) {

@@ -20,12 +20,12 @@ import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { onlineOnlyError } from '../users/auth-data'
 import { DefinitionForm, type Draft } from './DefinitionForm'
 import { ReportView } from './ReportView'
 import { REPORTS, reportCsv, reportPdf, runOnServer, useLocalReport } from './report-data'
 import '../../components/ui.css'
 import './reports.css'
+import { onlineOnlyError } from '../../sync-ui/online-only'
 
 const PDF_WHAT = 'Exporting a PDF'
 
@@ -84,7 +84,7 @@ function ReportBody({
     if (!def) return
     try {
       await mutate.put(REPORTS, id, { ...def, ...(draft.title ? { title: draft.title } : {}) })
-      notifySaved(`Report ${id}`)
+      notifySaved(`Report ${id}`, reachable)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

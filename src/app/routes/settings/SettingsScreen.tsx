@@ -21,6 +21,7 @@ import { useShortcut } from '../../hooks/use-shortcut'
 import { ReadOnlyNote } from '../../session/ReadOnly'
 import { useWriteRefusal } from '../../session/use-can'
 import { usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { ColourSetting, PushKeyField, SecretSetting, TextSetting } from './fields'
 import { RunHistorySettings } from './RunHistorySettings'
 import { StorageUse } from './StorageUse'
@@ -41,6 +42,7 @@ export function SettingsScreen() {
   usePageTitle('Settings')
   const db = useSyncDb()
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const rows = useLiveQuery(async () => (db ? db.settings.toArray() : undefined), [db])
   const stored = useMemo(() => new Map((rows ?? []).map((r) => [r.id, r.value])), [rows])
   const pending = (rows ?? []).filter((r) => r.pending === 1).map((r) => r.id)
@@ -76,7 +78,7 @@ export function SettingsScreen() {
       const now = { ...docs, ...saved }
       edit.commit(formFromValues(valuesOf(now)), now)
     }
-    if (changes.length === 1 && result.done === 1) notifySaved(SETTING_LABELS[changes[0]![0]])
+    if (changes.length === 1 && result.done === 1) notifySaved(SETTING_LABELS[changes[0]![0]], reachable)
     else notifyBatchSaved(result.done, changes.length, 'settings')
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
   }

@@ -12,6 +12,8 @@ import type { StorageRoot } from '../../../shared/storage'
 import { formatBytes } from '../../components/format'
 import '../../feedback/feedback.css'
 import { fileBlob } from '../../storage/queue'
+import { isNetworkError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { type Entry, previewKind } from './entries'
 
 /** Text previews stop here: a log of gigabytes is a download, not a <pre>. */
@@ -41,6 +43,9 @@ export function PreviewDialog({
   const titleId = useId()
   const kind = previewKind(entry.name, entry.contentType)
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading', loaded: 0, total: entry.size })
+  // The toolbar's state, not navigator.onLine (true with the server cut off behind a working network);
+  // when it comes back the effect below runs again and loads the file.
+  const reachable = useServerReachable()
 
   useEffect(() => {
     const dialog = ref.current
@@ -50,7 +55,7 @@ export function PreviewDialog({
 
   useEffect(() => {
     if (kind === 'none') return
-    if (!kept && !navigator.onLine) {
+    if (!kept && !reachable) {
       setLoaded({ state: 'offline' })
       return
     }
@@ -62,13 +67,14 @@ export function PreviewDialog({
       .then((blob) => !cancelled && setLoaded({ state: 'ready', blob }))
       .catch((e: unknown) => {
         if (cancelled) return
-        if (!kept && !navigator.onLine) setLoaded({ state: 'offline' })
+        // Failed for lack of a link (the fetch's own error, or kept.ts's when the browser is offline).
+        if (!kept && (isNetworkError(e) || !navigator.onLine)) setLoaded({ state: 'offline' })
         else setLoaded({ state: 'error', message: e instanceof Error ? e.message : String(e) })
       })
     return () => {
       cancelled = true
     }
-  }, [root, entry.path, entry.size, kept, kind])
+  }, [root, entry.path, entry.size, kept, kind, reachable])
 
   return (
     <dialog

@@ -6,6 +6,7 @@
 import { FolderPlus, FolderUp, Upload } from 'lucide-react'
 import { type ChangeEvent, useRef } from 'react'
 import type { StorageRoot } from '../../../shared/storage'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import * as act from './actions'
 
 export function UploadActions({
@@ -22,8 +23,9 @@ export function UploadActions({
 }) {
   const filesInput = useRef<HTMLInputElement>(null)
   const folderInput = useRef<HTMLInputElement>(null)
+  const reachable = useServerReachable()
   const onPicked = (e: ChangeEvent<HTMLInputElement>) => {
-    void act.upload(root, folder, act.pickedOfInput(e.target.files), knownFolders)
+    void act.upload(root, folder, act.pickedOfInput(e.target.files), knownFolders, reachable)
     e.target.value = ''
   }
   return (

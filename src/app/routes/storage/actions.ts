@@ -106,10 +106,12 @@ export async function deleteEntries(root: StorageRoot, entries: readonly Entry[]
         : 'items'
   if (!(await confirmDelete(entries.length, noun))) return false
   const r = await runAll(entries.map((e) => ({ kind: 'delete', root, path: e.path })))
-  // Queued deletes get their own toast below, in Storage's words.
-  notifyDeleted(r.done + r.queued, entries.length, true)
-  if (r.queued)
-    toast.warning(STORAGE_BROWSER_TEXT.queued(`Deleting ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
+  // The same toast as every other delete (SPEC §8's words first, then "on this device" when they did
+  // not reach the server). Storage's own "… will be sent when you are back online" said the same
+  // thing in other words, so deletes no longer use it. Reachability here is not the screen's
+  // useServerReachable() but each op's own answer: the files queue tried the server itself (or knew
+  // the browser was offline), so `queued` is exact where the toolbar's status can lag behind it.
+  notifyDeleted(r.done + r.queued, entries.length, r.queued === 0)
   return true
 }
 
@@ -123,12 +125,16 @@ export interface Picked {
  * Uploads files into `folder`, sub-folders of a folder upload first (the upload endpoint wants the
  * target folder to exist; `known` are the folders the mirror already has). Stored in IndexedDB before
  * this resolves, so a reload or a cut link loses nothing; the queue sends them when it can.
+ * `reachable` is the screen's useServerReachable(), not navigator.onLine (which stays true with the
+ * server cut off behind a working network): the uploads are only queued here and not awaited, so
+ * unlike deleteEntries there is no answer of their own; a sub-folder create the queue kept counts too.
  */
 export async function upload(
   root: StorageRoot,
   folder: string,
   picked: readonly Picked[],
   known: ReadonlySet<string>,
+  reachable: boolean,
 ): Promise<void> {
   if (!picked.length) return
   const dirs = new Set<string>()
@@ -140,10 +146,12 @@ export async function upload(
     .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))
     .map((d) => joinPath(folder, d))
     .filter((d) => !known.has(d))
+  let sending = reachable
   for (const d of newDirs) {
     const parent = d.slice(0, Math.max(0, d.lastIndexOf('/')))
     try {
-      await runStorageOp({ kind: 'mkdir', root, folder: parent, name: baseName(d) })
+      const r = await runStorageOp({ kind: 'mkdir', root, folder: parent, name: baseName(d) })
+      if (r.queued) sending = false
     } catch (e) {
       // A folder someone made meanwhile is fine: the files go into it.
       if (!/already exists/i.test(messageOf(e))) {
@@ -163,7 +171,7 @@ export async function upload(
     toast.error(messageOf(e))
     return
   }
-  if (navigator.onLine) toast.success(STORAGE_BROWSER_TEXT.uploading(items.length))
+  if (sending) toast.success(STORAGE_BROWSER_TEXT.uploading(items.length))
   else toast.warning(STORAGE_BROWSER_TEXT.uploadsQueued(items.length))
 }
 

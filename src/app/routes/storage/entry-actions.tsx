@@ -10,6 +10,7 @@ import { createShareLink } from '../../api/share'
 import { downloadBlob } from '../../components/format'
 import { toast } from '../../feedback/toast-store'
 import { dropOffline, fileBlob, keepOffline } from '../../storage/queue'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import * as act from './actions'
 import type { BrowserDialog } from './BrowserDialogs'
 import type { MenuItem } from './EntryList'
@@ -29,7 +30,9 @@ export function useEntryActions({
   mayCreateAnywhere: boolean
   openDialog: (dialog: BrowserDialog) => void
 }) {
-  const offlineAndNotKept = (e: Entry) => !kept.has(e.path) && !navigator.onLine
+  // The toolbar's state, not navigator.onLine (true with the server cut off behind a working network).
+  const reachable = useServerReachable()
+  const offlineAndNotKept = (e: Entry) => !kept.has(e.path) && !reachable
   const download = async (e: Entry) => {
     if (offlineAndNotKept(e)) return toast.warning(STORAGE_BROWSER_TEXT.needsNetwork)
     try {
@@ -39,7 +42,7 @@ export function useEntryActions({
     }
   }
   const copyLink = async (e: Entry) => {
-    if (!navigator.onLine) return toast.warning(STORAGE_BROWSER_TEXT.linkNeedsNetwork)
+    if (!reachable) return toast.warning(STORAGE_BROWSER_TEXT.linkNeedsNetwork)
     try {
       const { url } = await createShareLink(root, e.path)
       try {
@@ -57,7 +60,7 @@ export function useEntryActions({
     try {
       if (kept.has(e.path)) await dropOffline(root, e.path)
       else {
-        if (!navigator.onLine) return toast.warning(STORAGE_BROWSER_TEXT.needsNetwork)
+        if (!reachable) return toast.warning(STORAGE_BROWSER_TEXT.needsNetwork)
         await keepOffline(root, e.path)
         toast.success(STORAGE_BROWSER_TEXT.keptOffline(e.name))
       }

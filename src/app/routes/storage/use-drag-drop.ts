@@ -5,6 +5,7 @@
  */
 import { type DragEvent, useState } from 'react'
 import type { StorageRoot } from '../../../shared/storage'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import * as act from './actions'
 import { type Entry, isWithin } from './entries'
 import type { DropHandlers } from './FolderTree'
@@ -28,6 +29,7 @@ export function useDragDrop(opts: {
 }) {
   const { root, folder, mayCreateHere, may, byPath, knownFolders, selected, clearSelection } = opts
   const [dropping, setDropping] = useState(false)
+  const reachable = useServerReachable()
 
   const drop: DropHandlers = {
     onDragOver: (e: DragEvent, target: string) => {
@@ -50,7 +52,7 @@ export function useDragDrop(opts: {
         return
       }
       const pending = act.pickedOfDrop(e.dataTransfer)
-      void pending.then((picked) => act.upload(root, target, picked, knownFolders))
+      void pending.then((picked) => act.upload(root, target, picked, knownFolders, reachable))
     },
   }
 

@@ -9,13 +9,13 @@ import { useState } from 'react'
 import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
 import { stampFileName } from '../../../shared/storage'
 import { toast } from '../../feedback/toast-store'
-import { useOnline } from '../data/use-online'
+import { onlineOnlyError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { browserHref } from '../storage/entries'
-import { onlineOnlyError } from '../users/auth-data'
 import { savePdfToStorage } from './template-data'
 
 export function SavePdf(props: { id: string; data: Record<string, unknown> | undefined; modified: boolean }) {
-  const online = useOnline()
+  const online = useServerReachable()
   const [path, setPath] = useState(`pdf/${props.id}-{{TIMESTAMP}}.pdf`)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)

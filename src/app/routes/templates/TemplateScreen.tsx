@@ -19,9 +19,9 @@ import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
-import { useOnline } from '../data/use-online'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import type { ScreenProps } from '../screens'
-import { onlineOnlyError, useCan } from '../users/auth-data'
+import { useCan } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'
 import { CodeField } from './CodeField'
 import { PageOptions } from './PageOptions'
@@ -35,6 +35,7 @@ import { usePreview } from './use-preview'
 import '../../components/ui.css'
 import '../users/auth.css'
 import './templates.css'
+import { onlineOnlyError } from '../../sync-ui/online-only'
 
 export function TemplateScreen({ params }: ScreenProps) {
   const id = params.id ?? ''
@@ -57,6 +58,7 @@ function TemplatePage({ id }: { id: string }) {
   const allowed = useCan()
   const mutate = useMutate()
   const canEdit = allowed(`templates/${id}:u`)
+  const reachable = useServerReachable()
   const sample = sampleOf(edit.value)
   const draft = useMemo(() => draftOf(edit.value, kind, sample), [edit.value, kind, sample])
   const problem = templateError(draft as unknown as Record<string, unknown>)
@@ -68,7 +70,7 @@ function TemplatePage({ id }: { id: string }) {
     try {
       const saved = await mutate.patch(TEMPLATES, id, patch, { base: edit.baseVersion ?? undefined })
       edit.commit(formOf(saved, kind), saved)
-      notifySaved(`Template ${id}`)
+      notifySaved(`Template ${id}`, reachable)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }
@@ -157,7 +159,7 @@ function Actions({
   modified: boolean
 }) {
   const allowed = useCan()
-  const online = useOnline()
+  const online = useServerReachable()
   const mutate = useMutate()
   const { user } = useSession()
   const templates = useTemplates()

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react'
 import type { TemplateDoc } from '../../../shared/templates'
-import { useOnline } from '../data/use-online'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { type RenderOutcome, renderDraft } from './template-data'
 
 export const PREVIEW_DEBOUNCE_MS = 400
@@ -16,7 +16,7 @@ export type PreviewState =
   | (RenderOutcome & { status: 'done' })
 
 export function usePreview(draft: TemplateDoc, data: Record<string, unknown> | undefined): PreviewState {
-  const online = useOnline()
+  const online = useServerReachable()
   const [state, setState] = useState<PreviewState>({ status: 'waiting' })
   // One key for "what to render": the effect runs when the draft or data really changed.
   const key = JSON.stringify([draft, data ?? null])

@@ -15,8 +15,9 @@ import { confirm } from '../../feedback/confirm-store'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useSession } from '../../session/use-session'
-import { useOnline } from '../data/use-online'
-import { formatDate, onlineOnlyError, strings, text, useCan, useRows } from '../users/auth-data'
+import { onlineOnlyError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
+import { formatDate, strings, text, useCan, useRows } from '../users/auth-data'
 
 /** Expiry choices; the server allows at most a year. */
 const EXPIRY_DAYS = [7, 30, 90, 365] as const
@@ -24,7 +25,7 @@ const EXPIRY_DAYS = [7, 30, 90, 365] as const
 export function TokensPanel() {
   const rows = useRows('tokens')
   const allowed = useCan()
-  const online = useOnline()
+  const online = useServerReachable()
   const { user } = useSession()
   const [creating, setCreating] = useState(false)
   const [shown, setShown] = useState<{ name: string; token: string } | null>(null)
@@ -161,7 +162,8 @@ function CreateToken({
       const res = await api.request<{ token: string }>('/api/tokens', {
         body: { name: name.trim(), permissions: lines, expires },
       })
-      notifySaved(`Token ${name.trim()}`)
+      // The server answered (tokens are never queued): saved there, whatever the toolbar says.
+      notifySaved(`Token ${name.trim()}`, true)
       onCreated(name.trim(), res.token)
     } catch (err) {
       setError(onlineOnlyError('Creating a token', err))

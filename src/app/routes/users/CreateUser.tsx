@@ -10,8 +10,9 @@ import { AUTH_SCREENS_TEXT, SERVER_TEXT, VALIDATION } from '../../../shared/mess
 import { api } from '../../api/client'
 import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
-import { useOnline } from '../data/use-online'
-import { onlineOnlyError, useCan } from './auth-data'
+import { onlineOnlyError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
+import { useCan } from './auth-data'
 import { NewPasswordField, newPasswordProblem } from './NewPasswordField'
 
 export interface GroupOption {
@@ -20,7 +21,9 @@ export interface GroupOption {
 }
 
 export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: (id: string) => void }) {
-  const online = useOnline()
+  // The toolbar's state, not navigator.onLine: with the server cut off behind a working network the
+  // form offers the profile-only create (through the outbox) instead of a register that cannot answer.
+  const online = useServerReachable()
   const mutate = useMutate()
   const [form, setForm] = useState({ id: '', name: '', email: '', password: '' })
   const [member, setMember] = useState<ReadonlySet<string>>(new Set())
@@ -50,11 +53,11 @@ export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: 
     try {
       if (online) await api.request('/api/auth/register', { body: { _id: id, password, ...profile } })
       else await mutate.create('users', profile, id)
-      notifySaved(`User ${id}`)
+      notifySaved(`User ${id}`, online)
       onDone(id)
     } catch (err) {
       // Lost the link between the check and the call: keep the profile locally, never the password.
-      if (online && !navigator.onLine) setError(onlineOnlyError('Creating a user with a password', err))
+      if (online) setError(onlineOnlyError('Creating a user with a password', err))
       else setError(err instanceof Error ? err.message : String(err))
     } finally {
       setBusy(false)

@@ -9,8 +9,8 @@ import { AUTH_SCREENS_TEXT, VALIDATION } from '../../../shared/messages'
 import { api } from '../../api/client'
 import { toast } from '../../feedback/toast-store'
 import { setToken } from '../../session/session'
-import { useOnline } from '../data/use-online'
-import { onlineOnlyError } from './auth-data'
+import { onlineOnlyError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { NewPasswordField, newPasswordProblem } from './NewPasswordField'
 
 interface Props {
@@ -21,7 +21,7 @@ interface Props {
 }
 
 export function PasswordCard({ id, email, own, canEdit }: Props) {
-  const online = useOnline()
+  const online = useServerReachable()
   const [oldPassword, setOld] = useState('')
   const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -34,7 +34,7 @@ export function PasswordCard({ id, email, own, canEdit }: Props) {
     // The shared policy, said before anything is sent (the server checks it again).
     const problem = await newPasswordProblem(password, [id, email])
     if (problem) return setError(problem)
-    if (!navigator.onLine) return setError(AUTH_SCREENS_TEXT.needsNetwork('Changing a password'))
+    if (!online) return setError(AUTH_SCREENS_TEXT.needsNetwork('Changing a password'))
     setBusy(true)
     try {
       const res = await api.request<{ token?: string }>('/api/auth/password', {
@@ -54,7 +54,7 @@ export function PasswordCard({ id, email, own, canEdit }: Props) {
 
   const sendReset = async () => {
     setError(null)
-    if (!navigator.onLine) return setError(AUTH_SCREENS_TEXT.needsNetwork('Sending a reset e-mail'))
+    if (!online) return setError(AUTH_SCREENS_TEXT.needsNetwork('Sending a reset e-mail'))
     try {
       const res = await api.request<{ delivery?: string }>('/api/auth/reset', {
         method: 'PATCH',

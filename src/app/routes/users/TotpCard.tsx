@@ -12,8 +12,8 @@ import { AUTH_SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/messages'
 import { api } from '../../api/client'
 import { confirm } from '../../feedback/confirm-store'
 import { toast } from '../../feedback/toast-store'
-import { useOnline } from '../data/use-online'
-import { onlineOnlyError } from './auth-data'
+import { onlineOnlyError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 
 interface Props {
   id: string
@@ -23,7 +23,7 @@ interface Props {
 }
 
 export function TotpCard({ id, enabled, own, canEdit }: Props) {
-  const online = useOnline()
+  const online = useServerReachable()
   const [setup, setSetup] = useState<{ secret: string; uri: string } | null>(null)
   const [qr, setQr] = useState<string | null>(null)
   const [code, setCode] = useState('')
@@ -52,7 +52,7 @@ export function TotpCard({ id, enabled, own, canEdit }: Props) {
 
   const run = async (what: string, call: () => Promise<void>) => {
     setError(null)
-    if (!navigator.onLine) return setError(AUTH_SCREENS_TEXT.needsNetwork(what))
+    if (!online) return setError(AUTH_SCREENS_TEXT.needsNetwork(what))
     setBusy(true)
     try {
       await call()

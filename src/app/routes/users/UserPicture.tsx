@@ -11,11 +11,11 @@ import { api } from '../../api/client'
 import { toast } from '../../feedback/toast-store'
 import { refreshSession } from '../../session/session'
 import { Avatar } from '../../shell/Avatar'
-import { useOnline } from '../data/use-online'
-import { onlineOnlyError } from './auth-data'
+import { onlineOnlyError } from '../../sync-ui/online-only'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 
 export function UserPicture({ doc, own, canEdit }: { doc: SyncDoc; own: boolean; canEdit: boolean }) {
-  const online = useOnline()
+  const online = useServerReachable()
   const input = useRef<HTMLInputElement>(null)
   const [progress, setProgress] = useState<number | null>(null)
   const [uploaded, setUploaded] = useState<SyncDoc | null>(null)
@@ -25,7 +25,7 @@ export function UserPicture({ doc, own, canEdit }: { doc: SyncDoc; own: boolean;
 
   const upload = async (file: File) => {
     setError(null)
-    if (!navigator.onLine) return setError(AUTH_SCREENS_TEXT.needsNetwork('Uploading a picture'))
+    if (!online) return setError(AUTH_SCREENS_TEXT.needsNetwork('Uploading a picture'))
     setProgress(0)
     try {
       const res = await api.upload<SyncDoc>(`/api/users/${encodeURIComponent(doc._id)}/image`, file, {

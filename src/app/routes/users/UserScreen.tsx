@@ -17,6 +17,7 @@ import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import type { ScreenProps } from '../screens'
 import { CallButton } from '../video/CallButton'
 import { formatDate, strings, text, useCan, useRow, useRows } from './auth-data'
@@ -55,6 +56,7 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
   const groups = useRows('groups')
   const allowed = useCan()
   const mutate = useMutate()
+  const reachable = useServerReachable()
   const doc = row?.doc
   const original = profileOf(doc)
   const edit = useEditState<Profile, SyncDoc | null>(original, { version: doc ?? null })
@@ -80,7 +82,7 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
     try {
       const saved = await mutate.patch('users', id, patch, { base: edit.baseVersion ?? undefined })
       edit.commit(profileOf(saved), saved)
-      notifySaved(`User ${id}`)
+      notifySaved(`User ${id}`, reachable)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }
@@ -91,7 +93,7 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
    */
   const saveOwnEmail = async (patch: Record<string, unknown>) => {
     if (!currentPassword.trim()) return toast.error(SECURITY_TEXT.reauthRequired)
-    if (!navigator.onLine) return toast.error(AUTH_SCREENS_TEXT.needsNetwork('Changing your e-mail'))
+    if (!reachable) return toast.error(AUTH_SCREENS_TEXT.needsNetwork('Changing your e-mail'))
     try {
       const saved = await api.request<SyncDoc>(`/api/users/${encodeURIComponent(id)}`, {
         method: 'PATCH',
@@ -99,7 +101,8 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
       })
       setCurrentPassword('')
       edit.commit(profileOf(saved), saved)
-      notifySaved(`User ${id}`)
+      // The server answered: this one is never only on the device.
+      notifySaved(`User ${id}`, true)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

@@ -9,6 +9,7 @@ import { useState } from 'react'
 import { useLocation } from 'wouter'
 import { api } from '../../api/client'
 import { useCan } from '../../session/use-can'
+import { useServerReachable } from '../../sync-ui/use-server-reachable'
 
 export const CALL_PERMISSION = 'messages/call:c'
 
@@ -22,6 +23,7 @@ export function CallButton(props: { to: string[]; label?: string; className?: st
   const can = useCan()
   const [, navigate] = useLocation()
   const [busy, setBusy] = useState(false)
+  const reachable = useServerReachable()
   const [error, setError] = useState<string | null>(null)
   if (!can(CALL_PERMISSION) || props.to.length === 0) return null
   const call = async () => {
@@ -41,7 +43,7 @@ export function CallButton(props: { to: string[]; label?: string; className?: st
       <button
         type="button"
         className={props.className ?? 'button'}
-        disabled={busy || !navigator.onLine}
+        disabled={busy || !reachable}
         onClick={() => void call()}
       >
         <Phone size={16} aria-hidden="true" /> {busy ? 'Calling…' : (props.label ?? 'Call')}
