@@ -1,6 +1,12 @@
 import { afterEach, expect, test, vi } from 'vitest'
-import { deletedPartialToast, deletedToast, SCREENS_TEXT, savedToast } from '../../shared/messages'
-import { notifyDeleted, notifySaved } from './notify'
+import {
+  batchSavedToast,
+  deletedPartialToast,
+  deletedToast,
+  SCREENS_TEXT,
+  savedToast,
+} from '../../shared/messages'
+import { notifyBatchSaved, notifyDeleted, notifySaved } from './notify'
 import { toast } from './toast-store'
 
 afterEach(() => {
@@ -61,4 +67,15 @@ test("a save out of the server's reach says it is on this device, though the bro
   vi.stubGlobal('navigator', { onLine: false })
   notifySaved('Document pen', true)
   expect(last()?.message).toBe(savedToast('Document pen'))
+})
+
+test("several changes all saved out of the server's reach say they are on this device", () => {
+  notifyBatchSaved(3, 3, 'settings', true)
+  expect(last()?.message).toBe(batchSavedToast(3, 3, 'settings'))
+  notifyBatchSaved(3, 3, 'settings', false)
+  expect(last()?.message).toBe(SCREENS_TEXT.savedOffline)
+  // A partial save is a warning with the counts either way.
+  notifyBatchSaved(2, 3, 'settings', false)
+  expect(last()?.message).toBe(batchSavedToast(2, 3, 'settings'))
+  expect(last()?.kind).toBe('warning')
 })

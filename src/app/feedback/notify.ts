@@ -59,10 +59,13 @@ export function notifySaved(thing: string, reachable: boolean): void {
   toast.success(reachable ? savedToast(thing) : SCREENS_TEXT.savedOffline)
 }
 
-/** "X / Y {things} were saved successfully": success when all, error when none, warning otherwise. */
-export function notifyBatchSaved(done: number, total: number, things: string): void {
+/**
+ * "X / Y {things} were saved successfully": success when all, error when none, warning otherwise. All
+ * saved out of the server's reach is the offline wording, as for notifySaved.
+ */
+export function notifyBatchSaved(done: number, total: number, things: string, reachable: boolean): void {
   const text = batchSavedToast(done, total, things)
-  if (done >= total) toast.success(text)
+  if (done >= total) toast.success(reachable ? text : SCREENS_TEXT.savedOffline)
   else if (done === 0) toast.error(text)
   else toast.warning(text)
 }

@@ -31,7 +31,7 @@ function Controls() {
       <button type="button" onClick={() => notifySaved('Alice', true)}>
         saved
       </button>
-      <button type="button" onClick={() => notifyBatchSaved(2, 3, 'users')}>
+      <button type="button" onClick={() => notifyBatchSaved(2, 3, 'users', true)}>
         batch saved
       </button>
       <button type="button" onClick={() => notifyDeleted(1, 2, true)}>

@@ -59,7 +59,8 @@ export function useImport(collection: string): ImportControl {
   useEffect(() => {
     if (phase.kind !== 'sending' || !counts || counts.queued > 0) return
     const saved = phase.outcome.stored - counts.failed + phase.outcome.unchanged
-    notifyBatchSaved(saved, phase.rows, 'documents')
+    // Told only once the outbox holds none of it: every row has reached the server.
+    notifyBatchSaved(saved, phase.rows, 'documents', true)
     if (counts.failed) toast.warning(TRANSFER_TEXT.needReview(counts.failed))
     else if (phase.outcome.firstError) toast.error(phase.outcome.firstError)
     setPhase({ kind: 'idle' })

@@ -103,7 +103,7 @@ function GroupPage({ id }: { id: string }) {
       edit.commit(group ? formOf(group, v.members) : { ...v, permissions }, group ?? undefined)
     }
     if (results.length === 1 && done === 1) notifySaved(`Group ${id}`, reachable)
-    else notifyBatchSaved(done, results.length, 'changes')
+    else notifyBatchSaved(done, results.length, 'changes', reachable)
     if (failure) toast.error(String((failure as PromiseRejectedResult).reason?.message ?? failure))
   }
   useSaveAction(doc && canEdit ? save : null, { disabled: !edit.modified || invalid })

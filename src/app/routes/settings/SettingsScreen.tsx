@@ -79,7 +79,7 @@ export function SettingsScreen() {
       edit.commit(formFromValues(valuesOf(now)), now)
     }
     if (changes.length === 1 && result.done === 1) notifySaved(SETTING_LABELS[changes[0]![0]], reachable)
-    else notifyBatchSaved(result.done, changes.length, 'settings')
+    else notifyBatchSaved(result.done, changes.length, 'settings', reachable)
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
   }
   useSaveAction(rows && !saveRefused ? save : null, { disabled: !edit.modified })
