@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest'
+import type { SocketState } from '../realtime/socket-client'
 import { connectionState } from './connection-state'
 
 test('a server out of reach is Offline for the words and the cloud, even while the socket retries', () => {
@@ -19,4 +20,11 @@ test('otherwise the engine decides: online or syncing (no socket before login co
   expect(connectionState('syncing', 'connected')).toBe('syncing')
   expect(connectionState('online', 'idle')).toBe('online')
   expect(connectionState('online', 'closed')).toBe('online')
+})
+
+test('it is offline exactly when the engine says offline, whatever the socket (useServerReachable reads that alone)', () => {
+  const sockets: SocketState[] = ['idle', 'connecting', 'connected', 'reconnecting', 'closed']
+  for (const network of ['online', 'syncing', 'offline'] as const)
+    for (const socket of sockets)
+      expect(connectionState(network, socket) === 'offline').toBe(network === 'offline')
 })
