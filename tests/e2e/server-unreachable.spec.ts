@@ -192,6 +192,9 @@ test('server out of reach: saves say "Saved on this device", not "was saved succ
   await engineReady(page)
   const db = new DatabasePage(page)
   await expect(db.heading).toHaveText('d1')
+  // The document is on this device before the cut: the heading alone shows while it is still being
+  // mirrored (then "does not exist on this device"), and a cut at that moment left nothing to edit.
+  await expect(page.getByLabel('n', { exact: true })).toHaveValue('before')
   await cutServer(page, link)
 
   // A document edit (DocumentScreen).
