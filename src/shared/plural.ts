@@ -7,12 +7,22 @@
 // imports countOf would then be loaded by any page importing src/shared/messages (issue 20).
 const rules = /* @__PURE__ */ new Intl.PluralRules('en')
 
+/**
+ * An integer with its digits grouped by threes ("10,000"), exactly as `toLocaleString('en')` writes it,
+ * without ICU's number formatter: its first use in a page costs ~10 ms (the locale data it loads), and
+ * an offline start's first screen shows a count (issue 20, docs/performance.md). Other numbers go to ICU.
+ */
+export function grouped(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en')
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+}
+
 /** "1 document", "3 documents", "1,841 changes"; `other` for irregular plurals ("entries"). */
 export function countOf(n: number, one: string, other = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${rules.select(n) === 'one' ? one : other}`
+  return `${grouped(n)} ${rules.select(n) === 'one' ? one : other}`
 }
 
 /** "3 of 52 lines": a filtered count against its total, the noun agreeing with the total. */
 export function countOfTotal(shown: number, total: number, one: string, other = `${one}s`): string {
-  return `${shown.toLocaleString('en')} of ${countOf(total, one, other)}`
+  return `${grouped(shown)} of ${countOf(total, one, other)}`
 }

@@ -1,6 +1,6 @@
 // Collections, queries, logs, the Database/Settings screens, batch and import/export.
 // One definition of each text; src/shared/messages.ts re-exports this file.
-import { countOf } from '../plural'
+import { countOf, grouped } from '../plural'
 import { deletedToast } from './spec'
 
 /** Refusals of the collection modules, user images and tools (docs/api.md); the spec leaves them open. */
@@ -104,23 +104,22 @@ export const TRANSFER_TEXT = {
     string
   >,
   format: 'Format',
-  rowCount: (n: number): string => `${n.toLocaleString('en')} ${n === 1 ? 'row' : 'rows'}`,
+  rowCount: (n: number): string => `${grouped(n)} ${n === 1 ? 'row' : 'rows'}`,
   columns: 'Columns',
   firstRows: (n: number): string => `First ${n} ${n === 1 ? 'row' : 'rows'}`,
   replacing: (n: number): string =>
-    `${n.toLocaleString('en')} existing ${n === 1 ? 'document' : 'documents'} will be replaced`,
-  confirm: (n: number): string => `Import ${n.toLocaleString('en')}`,
+    `${grouped(n)} existing ${n === 1 ? 'document' : 'documents'} will be replaced`,
+  confirm: (n: number): string => `Import ${grouped(n)}`,
   cancel: 'Cancel',
   reading: 'Reading the file…',
   stored: (done: number, total: number): string =>
-    `${done.toLocaleString('en')} of ${total.toLocaleString('en')} stored on this device`,
-  sent: (done: number, total: number): string =>
-    `Sent ${done.toLocaleString('en')} of ${total.toLocaleString('en')}`,
+    `${grouped(done)} of ${grouped(total)} stored on this device`,
+  sent: (done: number, total: number): string => `Sent ${grouped(done)} of ${grouped(total)}`,
   waitingToSend: (total: number): string =>
-    `${total.toLocaleString('en')} stored on this device; they are sent when you are online`,
+    `${grouped(total)} stored on this device; they are sent when you are online`,
   needReview: (n: number): string =>
-    `${n.toLocaleString('en')} ${n === 1 ? 'document was' : 'documents were'} refused by the server: review ${n === 1 ? 'it' : 'them'} in the Sync panel`,
-  exportAll: (n: number): string => `All (${n.toLocaleString('en')})`,
-  exportFiltered: (n: number): string => `Filtered view (${n.toLocaleString('en')})`,
-  exportSelected: (n: number): string => `Selected (${n.toLocaleString('en')})`,
+    `${grouped(n)} ${n === 1 ? 'document was' : 'documents were'} refused by the server: review ${n === 1 ? 'it' : 'them'} in the Sync panel`,
+  exportAll: (n: number): string => `All (${grouped(n)})`,
+  exportFiltered: (n: number): string => `Filtered view (${grouped(n)})`,
+  exportSelected: (n: number): string => `Selected (${grouped(n)})`,
 } as const

@@ -1,6 +1,6 @@
 // Sync: the pull and websocket refusals, the sync UI and edit-base conflicts.
 // One definition of each text; src/shared/messages.ts re-exports this file.
-import { countOf } from '../plural'
+import { countOf, grouped } from '../plural'
 
 /** Refusals of the sync pull and the websocket (docs/sync-protocol.md); the spec leaves them open. */
 export const SYNC_TEXT = {
@@ -24,7 +24,7 @@ export const SYNC_UI_TEXT = {
   syncing: 'Syncing',
   pendingBadge: (n: number): string => `${n} change${n === 1 ? '' : 's'} not yet sent`,
   /** Online with changes on their way: "Sending · 1841 left" (issue 11), not "Synced · … not yet sent". */
-  sendingLeft: (n: number): string => `Sending · ${n.toLocaleString('en')} left`,
+  sendingLeft: (n: number): string => `Sending · ${grouped(n)} left`,
   entryOp: { create: 'Create', put: 'Update', patch: 'Update', delete: 'Delete' } as const,
   openPanel: 'Open the Sync panel',
   panelTitle: 'Sync',

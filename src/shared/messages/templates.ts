@@ -1,5 +1,6 @@
 // Templates, the Templates screen and PDF creation.
 // One definition of each text; src/shared/messages.ts re-exports this file.
+import { grouped } from '../plural'
 
 /** Templates (issue 13, docs/templates.md); the spec leaves them open. */
 export const TEMPLATE_TEXT = {
@@ -8,8 +9,7 @@ export const TEMPLATE_TEXT = {
   sampleInvalid: 'sample must be a JSON object',
   partMissing: (kind: string, field: string): string => `A ${kind} template needs ${field}`,
   partNotString: (field: string): string => `${field} must be a string`,
-  partTooLong: (field: string, max: number): string =>
-    `${field} is longer than ${max.toLocaleString('en')} characters`,
+  partTooLong: (field: string, max: number): string => `${field} is longer than ${grouped(max)} characters`,
   emailBodyMissing: 'An email template needs html or text',
   pageInvalid:
     'page must be {size, orientation, margin}: size A3, A4, A5, Letter, Legal or Tabloid; orientation portrait or landscape; margin {top, right, bottom, left} as lengths such as 10mm',

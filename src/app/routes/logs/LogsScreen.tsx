@@ -31,7 +31,7 @@ import {
 } from './log-filter'
 import { type LogQuery, matchingIds, useLogCounts, useLogLines } from './use-log-lines'
 import './logs.css'
-import { countOf } from '../../../shared/plural'
+import { countOf, grouped } from '../../../shared/plural'
 
 /** One screenful many times over; "Show more" adds the same again. */
 const PAGE = 500
@@ -143,7 +143,7 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
             {lines === undefined
               ? 'Loading…'
               : filtered
-                ? `${lines.length.toLocaleString('en')}${lines.length >= limit ? '+' : ''} of ${countOf(counts.total, 'line')}`
+                ? `${grouped(lines.length)}${lines.length >= limit ? '+' : ''} of ${countOf(counts.total, 'line')}`
                 : countOf(counts.total, 'line')}
           </p>
         </div>
