@@ -11,7 +11,7 @@ import { useEngine } from '../data/sync-context'
 import { useQueuedSubmissions } from '../forms/forms-db'
 import { useSession } from '../session/use-session'
 import { useStorageQueue } from '../storage/queue'
-import { useConnectionState } from './connection-state'
+import { connectionState, useSocketState } from './connection-state'
 import { syncPanel } from './panel-store'
 import { useDisplayStatus } from './use-display-status'
 import './sync-ui.css'
@@ -21,7 +21,8 @@ const ICONS = { online: Cloud, syncing: RefreshCw, reconnecting: CloudSync, offl
 export function SyncIndicator() {
   const { ready } = useEngine()
   const status = useDisplayStatus()
-  const network = useConnectionState()
+  // The connection indicator's state (useConnectionState), from the one display-status subscription.
+  const network = connectionState(status.network, useSocketState())
   // Storage writes and uploads wait in their own queue (src/app/storage): they are changes not yet sent too.
   const files = useStorageQueue().filter((i) => i.status === 'waiting' || i.status === 'running').length
   // Form submissions wait in the forms queue (src/app/forms): answers not yet sent count as well.

@@ -26,7 +26,10 @@ export function connectionState(network: SyncStatus['network'], socket: SocketSt
 }
 
 export function useConnectionState(client: SocketClient = realtime): ConnectionState {
-  const { network } = useDisplayStatus()
-  const socket = useSyncExternalStore(client.onState, client.getState, client.getState)
-  return connectionState(network, socket)
+  return connectionState(useDisplayStatus().network, useSocketState(client))
+}
+
+/** The page socket's state alone, for a component that already reads useDisplayStatus (SyncIndicator). */
+export function useSocketState(client: SocketClient = realtime): SocketState {
+  return useSyncExternalStore(client.onState, client.getState, client.getState)
 }
