@@ -139,9 +139,14 @@ async function runLane(db: FilesDb, lane: Lane): Promise<void> {
 async function runRow(db: FilesDb, row: QueueRow): Promise<Outcome> {
   // A cancel (here or in another tab: Dexie's live queries cross tabs) stops the request at once.
   let stop: (() => Promise<void>) | null = null
+  // Remembered too: a cancel seen while the file and the uploader are still being read (before `stop`
+  // exists) must not let the upload start (drainLane then skips the row as cancelled).
+  let cancelled = false
   const watch = liveQuery(() => db.items.get(row.id)).subscribe({
     next: (r) => {
-      if (r?.status === 'cancelled') void stop?.()
+      if (r?.status !== 'cancelled') return
+      cancelled = true
+      void stop?.()
     },
   })
   try {
@@ -159,6 +164,7 @@ async function runRow(db: FilesDb, row: QueueRow): Promise<Outcome> {
     // every tab held their code and module state for uploads it may never send (0.1–0.25 MiB of the
     // screen suite's heap, issue 20).
     const { startPageUpload } = await import('./tus-page')
+    if (cancelled) return { kind: 'wait', error: 'aborted' }
     const running: RunningUpload = startPageUpload(sender, row, blob, {
       // Stored even when cancelled meanwhile: the cleanup then deletes that upload too.
       onUrl: (url) => void db.items.update(row.id, { uploadUrl: url }),
