@@ -12,12 +12,17 @@
  *   - again: a second navigation of that same page to the same URL (the method until 2026-11-24, which
  *     kept one tab per contender): the console then pays for tearing down its previous, heavy page
  *     (30–105 ms in traces) where the online page leaves a tiny one. Kept as a second row.
+ * "Network off" is both Playwright's setOffline (the page: navigator.onLine false, its fetches fail) and a
+ * cut in a socket proxy the console's origin goes through (tests/e2e/socket-proxy.ts), since setOffline
+ * does not reach the sync worker: until 2026-11-25 the worker's pulls and socket still reached the
+ * server during the start being timed. `details.cutRequests` counts what the console tried meanwhile.
  * The page is closed after each contender, so no other tab of the console runs during a sample (a
  * second console tab would also change which tab leads the sync engine); the order of the two
  * contenders alternates between rounds.
  */
 
 import type { BrowserContext, Page } from 'playwright-core'
+import { startSocketProxy } from '../../tests/e2e/socket-proxy'
 import { newContext, unsandbox } from '../lib/browser'
 import { engineReady, storeToken } from '../lib/console'
 import { BENCH_COLLECTION, type BenchContext } from '../lib/context'
@@ -123,10 +128,15 @@ export async function coldStartSuite(ctx: BenchContext, rounds: number) {
   // The online page lives on the sandboxed Web root: without this its script and fetches are refused.
   await unsandbox(online, '**/online.html*')
   const consolePage = await offline.newPage()
+  // The console reaches the server through a proxy (its own origin), so the cut below is real for every
+  // part of the browser: Playwright's setOffline alone leaves the sync worker's socket and fetches
+  // through, and the worker then pulled and reconnected during the very start being timed.
+  const proxy = await startSocketProxy(server.url)
+  const proxied = { ...server, url: proxy.url }
 
   ctx.log('cold start: one online visit (mirror + service worker)')
-  await storeToken(consolePage, server, token)
-  const url = `${server.url}/ui/data/${BENCH_COLLECTION}`
+  await storeToken(consolePage, proxied, token)
+  const url = `${proxy.url}/ui/data/${BENCH_COLLECTION}`
   await consolePage.goto(url)
   await engineReady(consolePage)
   await serviceWorkerControls(consolePage)
@@ -135,8 +145,12 @@ export async function coldStartSuite(ctx: BenchContext, rounds: number) {
     undefined,
     { timeout: 120_000 },
   )
+  // Network off as on a phone in flight mode: the page is offline (navigator.onLine false, its fetches
+  // fail) and nothing of the browser reaches the server (the proxy cuts API requests and sockets).
+  proxy.offline = true
   await offline.setOffline(true)
   await consolePage.close()
+  const cutBefore = proxy.log.filter((e) => e.fate === 'cut').length
 
   const samples = {
     /** The reported figure: a new page's first navigation (from about:blank). */
@@ -175,6 +189,9 @@ export async function coldStartSuite(ctx: BenchContext, rounds: number) {
   }
   await offline.close()
   await online.close()
+  // What the console's workers tried to reach while cut (the engine's retries), over every offline sample.
+  const cutRequests = proxy.log.filter((e) => e.fate === 'cut').length - cutBefore
+  await proxy.close()
   const rows: Row[] = [
     row({
       bench: '3 offline cold start',
@@ -193,5 +210,5 @@ export async function coldStartSuite(ctx: BenchContext, rounds: number) {
       baselineValue: median(samples.online),
     }),
   ]
-  return { rows, details: samples }
+  return { rows, details: { ...samples, cutRequests } }
 }
