@@ -104,7 +104,7 @@ export const TRANSFER_TEXT = {
     string
   >,
   format: 'Format',
-  rowCount: (n: number): string => `${grouped(n)} ${n === 1 ? 'row' : 'rows'}`,
+  rowCount: (n: number): string => countOf(n, 'row'),
   columns: 'Columns',
   firstRows: (n: number): string => `First ${n} ${n === 1 ? 'row' : 'rows'}`,
   replacing: (n: number): string =>

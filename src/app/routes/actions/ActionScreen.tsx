@@ -9,6 +9,7 @@ import { useMemo, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { ACTION_LIMITS } from '../../../shared/actions'
 import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { grouped } from '../../../shared/plural'
 import { RecordScreen } from '../../components/RecordScreen'
 import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
@@ -124,7 +125,7 @@ function ActionPage({ id }: { id: string }) {
                 inputMode="numeric"
                 value={form.timeLimitMs}
                 onChange={set('timeLimitMs')}
-                hint={`${ACTION_LIMITS.minTimeMs}–${ACTION_LIMITS.maxTimeMs.toLocaleString('en')}; empty: ${ACTION_LIMITS.defaultTimeMs}`}
+                hint={`${ACTION_LIMITS.minTimeMs}–${grouped(ACTION_LIMITS.maxTimeMs)}; empty: ${ACTION_LIMITS.defaultTimeMs}`}
               />
               <Text
                 id="action-memory"

@@ -8,6 +8,7 @@
 import { ACTION_RUNS_DAYS_MAX, ACTION_RUNS_KEEP_MAX, ACTION_RUNS_SETTING } from '../../../shared/actions'
 import { SETTING_IDS } from '../../../shared/constants'
 import { isValidEmail } from '../../../shared/email'
+import { grouped } from '../../../shared/plural'
 import { isSafeImageSrc } from '../../../shared/safe-urls'
 
 export interface ThemeForm {
@@ -141,9 +142,9 @@ export function validateSettings(f: SettingsForm): SettingsErrors {
   }
   // The server's bounds (shared/actions.ts runRetention), so the form never offers what it refuses.
   if (!wholeIn(f.action_runs.keep, ACTION_RUNS_KEEP_MAX))
-    e['action_runs.keep'] = `A whole number from 1 to ${ACTION_RUNS_KEEP_MAX.toLocaleString('en')}, or empty.`
+    e['action_runs.keep'] = `A whole number from 1 to ${grouped(ACTION_RUNS_KEEP_MAX)}, or empty.`
   if (!wholeIn(f.action_runs.days, ACTION_RUNS_DAYS_MAX))
-    e['action_runs.days'] = `A whole number from 1 to ${ACTION_RUNS_DAYS_MAX.toLocaleString('en')}, or empty.`
+    e['action_runs.days'] = `A whole number from 1 to ${grouped(ACTION_RUNS_DAYS_MAX)}, or empty.`
   return e
 }
 
