@@ -111,6 +111,11 @@ export const SYNC_PAGE_MAX = 2000
 /** Default and largest page for collection lists. */
 export const LIST_LIMIT_DEFAULT = 100
 export const LIST_LIMIT_MAX = 1000
+/**
+ * Characters of document JSON the SQLite store keeps in memory for repeated reads (store/hot-docs.ts):
+ * 16 Mi characters, 16-32 MiB, about 30,000 documents of the benchmark's size.
+ */
+export const HOT_DOCS_MAX_CHARS = 16 * 1024 * 1024
 /** JSON request bodies above this are refused with 413; uploads have their own limit. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024

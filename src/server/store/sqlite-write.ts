@@ -21,15 +21,20 @@ export interface SqliteWriter {
 }
 
 /**
- * `internalWrite` is told of every internal write, inside its transaction; `emit` gets the changes of
- * each committed transaction.
+ * `rowChanged` is told of every document row written, inside its transaction, before anything is
+ * answered; `internalWrite` of every internal write, likewise; `emit` gets the changes of each committed
+ * transaction.
  */
 export function sqliteWriter(
   db: Database.Database,
   stmt: Statements,
-  internalWrite: (collection: string, id: string) => void,
+  hooks: {
+    rowChanged: (collection: string, id: string) => void
+    internalWrite: (collection: string, id: string) => void
+  },
   emit: (changes: Change[]) => void,
 ): SqliteWriter {
+  const { rowChanged, internalWrite } = hooks
   const checkRev = (current: Doc | null, expectedRev: number | undefined) => {
     if (expectedRev === undefined) return
     if (!current) throw notFound()
@@ -84,6 +89,7 @@ export function sqliteWriter(
         stmt.deleteDoc.run(w.collection, id)
       }
     }
+    rowChanged(w.collection, id)
     const body = doc ?? { ok: true, _id: id, _rev: rev }
     let change: Change | undefined
     if (isInternal(w.collection)) {

@@ -10,6 +10,7 @@
 import crypto from 'node:crypto'
 import { SERVER_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
+import { hotDocs } from './hot-docs'
 import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'
 import { type ChangeRow, idemAnswer, openDatabase, prepareStatements, readDoc } from './sqlite-schema'
 import { sqliteWriter } from './sqlite-write'
@@ -45,11 +46,15 @@ export function openSqliteStore(file: string): DocumentStore {
       }
     }
   }
+  const hot = hotDocs()
   const writer = sqliteWriter(
     db,
     stmt,
-    (collection, id) => {
-      for (const l of internalListeners) l(collection, id)
+    {
+      rowChanged: hot.drop,
+      internalWrite: (collection, id) => {
+        for (const l of internalListeners) l(collection, id)
+      },
     },
     emit,
   )
@@ -104,8 +109,13 @@ export function openSqliteStore(file: string): DocumentStore {
       return readDoc(stmt, collection, id)
     },
     async getJson(collection, id) {
+      const kept = hot.get(collection, id)
+      if (kept) return kept
       const row = stmt.getDoc.get(collection, id)
-      return row ? { rev: row.rev, json: row.body } : null
+      if (!row) return null
+      const stored = { rev: row.rev, json: row.body }
+      hot.set(collection, id, stored)
+      return stored
     },
     async list(collection, options) {
       return listSync(collection, options)
@@ -205,6 +215,7 @@ export function openSqliteStore(file: string): DocumentStore {
       singles.flush()
       listeners.clear()
       internalListeners.clear()
+      hot.clear()
       await checkpointer?.close()
       db.close()
     },
