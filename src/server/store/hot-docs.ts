@@ -7,8 +7,10 @@
  * Never stale, because only this process writes the file (the same premise as auth/commit-cache.ts)
  * and every change to a `docs` row goes through sqlite-write.ts's applyOne, which drops the entry in
  * the same synchronous step, before its transaction commits. A transaction that then rolls back leaves
- * only a miss. A read fills the entry from the committed row and, better-sqlite3 being synchronous,
- * no write can run between the read and the fill.
+ * only a miss. Only a read outside a transaction fills an entry (sqlite.ts, readStored): it sees the
+ * committed row and, better-sqlite3 being synchronous, no write runs between the read and the fill.
+ * Writes read the document they change through the same entries: an entry still there inside a
+ * transaction was not written by it, so it is the row that transaction sees.
  *
  * Bounded by the characters kept (HOT_DOCS_MAX_CHARS); the oldest entries go first.
  */

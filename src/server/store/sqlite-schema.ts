@@ -6,7 +6,6 @@ import crypto from 'node:crypto'
 import Database from 'better-sqlite3'
 import { type Checkpointer, startCheckpointer } from './checkpointer'
 import { registerQueryFunctions } from './query-regex'
-import type { Doc } from './types'
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -125,9 +124,4 @@ export function idemAnswer(row: IdemRow): { status: number; json: string | null;
     json = row.c_doc ?? JSON.stringify({ ok: true, _id: row.c_id, _rev: row.c_rev })
   }
   return { status: row.status, json, requestHash: row.request_hash }
-}
-
-export function readDoc(stmt: Statements, collection: string, id: string): Doc | null {
-  const row = stmt.getDoc.get(collection, id)
-  return row ? (JSON.parse(row.body) as Doc) : null
 }

@@ -9,7 +9,7 @@ import { SERVER_TEXT } from '../../shared/messages'
 import { ApiError, badRequest, conflict, notFound } from '../errors'
 import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
 import { type GroupCommit, groupCommit, type Outcome } from './group-commit'
-import { idemAnswer, readDoc, type Statements } from './sqlite-schema'
+import { idemAnswer, type Statements } from './sqlite-schema'
 import type { Body, Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
 
 export interface SqliteWriter {
@@ -21,7 +21,7 @@ export interface SqliteWriter {
 }
 
 /**
- * `rowChanged` is told of every document row written, inside its transaction, before anything is
+ * `readDoc` reads a document inside the write's transaction; `rowChanged` is told of every document row written, inside its transaction, before anything is
  * answered; `internalWrite` of every internal write, likewise; `emit` gets the changes of each committed
  * transaction.
  */
@@ -29,12 +29,14 @@ export function sqliteWriter(
   db: Database.Database,
   stmt: Statements,
   hooks: {
+    /** The document as the transaction sees it (the kept text when no write of it has run since). */
+    readDoc: (collection: string, id: string) => Doc | null
     rowChanged: (collection: string, id: string) => void
     internalWrite: (collection: string, id: string) => void
   },
   emit: (changes: Change[]) => void,
 ): SqliteWriter {
-  const { rowChanged, internalWrite } = hooks
+  const { readDoc, rowChanged, internalWrite } = hooks
   const checkRev = (current: Doc | null, expectedRev: number | undefined) => {
     if (expectedRev === undefined) return
     if (!current) throw notFound()
@@ -55,7 +57,7 @@ export function sqliteWriter(
     let json: string | undefined
     if (w.op === 'create') {
       id = w.id ?? generateId()
-      const existing = readDoc(stmt, w.collection, id)
+      const existing = readDoc(w.collection, id)
       if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
       doc = makeDoc(id, w.body, 1, now, now, user)
       rev = 1
@@ -64,7 +66,7 @@ export function sqliteWriter(
       status = 201
     } else {
       id = w.id
-      const current = readDoc(stmt, w.collection, id)
+      const current = readDoc(w.collection, id)
       checkRev(current, w.expectedRev)
       if (w.op === 'put') {
         rev = (current?._rev ?? 0) + 1

@@ -10,9 +10,9 @@
 import crypto from 'node:crypto'
 import { SERVER_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
-import { hotDocs } from './hot-docs'
+import { hotDocs, type StoredJson } from './hot-docs'
 import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'
-import { type ChangeRow, idemAnswer, openDatabase, prepareStatements, readDoc } from './sqlite-schema'
+import { type ChangeRow, idemAnswer, openDatabase, prepareStatements } from './sqlite-schema'
 import { sqliteWriter } from './sqlite-write'
 import type {
   Change,
@@ -47,10 +47,28 @@ export function openSqliteStore(file: string): DocumentStore {
     }
   }
   const hot = hotDocs()
+  /**
+   * A document row's text, kept or read. Kept only when read outside a transaction: inside one, the row
+   * may hold a write of that transaction, which could still roll back (hot-docs.ts).
+   */
+  const readStored = (collection: string, id: string): StoredJson | null => {
+    const kept = hot.get(collection, id)
+    if (kept) return kept
+    const row = stmt.getDoc.get(collection, id)
+    if (!row) return null
+    const stored = { rev: row.rev, json: row.body }
+    if (!db.inTransaction) hot.set(collection, id, stored)
+    return stored
+  }
+  const readDoc = (collection: string, id: string): Doc | null => {
+    const stored = readStored(collection, id)
+    return stored ? (JSON.parse(stored.json) as Doc) : null
+  }
   const writer = sqliteWriter(
     db,
     stmt,
     {
+      readDoc,
       rowChanged: hot.drop,
       internalWrite: (collection, id) => {
         for (const l of internalListeners) l(collection, id)
@@ -106,16 +124,10 @@ export function openSqliteStore(file: string): DocumentStore {
       return epoch
     },
     async get(collection, id) {
-      return readDoc(stmt, collection, id)
+      return readDoc(collection, id)
     },
     async getJson(collection, id) {
-      const kept = hot.get(collection, id)
-      if (kept) return kept
-      const row = stmt.getDoc.get(collection, id)
-      if (!row) return null
-      const stored = { rev: row.rev, json: row.body }
-      hot.set(collection, id, stored)
-      return stored
+      return readStored(collection, id)
     },
     async list(collection, options) {
       return listSync(collection, options)
