@@ -102,6 +102,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     origin: config.corsOrigins,
     credentials: true,
     // The tus ones: the dev console (another port) resumes uploads by them (modules/storage/tus.ts).
+    // Joined once here: the plugin joins an array again on every request.
     exposedHeaders: [
       'etag',
       'x-total-count',
@@ -112,7 +113,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       'upload-offset',
       'upload-length',
       'upload-entry',
-    ],
+    ].join(', '),
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
   registerGuard(app, services)
