@@ -261,5 +261,9 @@ describe('default CORS origins', () => {
     }
     const res = await fetch(`${server.url}/api/settings`, { headers: { origin: 'http://127.0.0.1:5173' } })
     expect(res.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173')
+    // What the dev console reads across origins: revisions, list totals, replays, tus offsets.
+    expect(res.headers.get('access-control-expose-headers')?.split(', ')).toEqual(
+      expect.arrayContaining(['etag', 'x-total-count', 'idempotent-replayed', 'upload-offset']),
+    )
   })
 })
