@@ -143,6 +143,16 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
       replayer.kick().catch((e) => status.update({ lastError: String(e?.message ?? e) })),
     )
   })
+  // An HTTP answer while the live stream waits out its reconnect delay: a replay's answer that was on
+  // its way when the socket dropped set 'online', and the toolbar then said "Reconnecting" for the
+  // 15-20 s until the next attempt, with the server in fact cut off (tests/e2e/logs.spec.ts, 1 run in
+  // 10). The socket is tried now instead: it fails at once and says 'offline' if the server is gone,
+  // and is up again sooner if it is back. A pull already does this (pullStored).
+  const offStreamWake = status.subscribe((s) => {
+    // Not inside this update: a status set from within a listener reaches the listeners after this one
+    // before this one's value does, and they would end on the stale 'online'.
+    if (s.network === 'online' && !stream.connected) queueMicrotask(() => stream.serverBack())
+  })
 
   await storage.run(async (db) => {
     if (!(await db.meta.get('clientId'))) {
@@ -279,6 +289,7 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
       abort.abort()
       counts.unsubscribe()
       offReturn()
+      offStreamWake()
       replayer.stop()
       pullRetry?.stop()
       stream.stop()

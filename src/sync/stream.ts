@@ -89,6 +89,8 @@ export class LiveStream {
     try {
       socket = ctx.ports.transport.socket(url.toString())
     } catch {
+      // No socket could even be made: unreachable, as a socket that closes is.
+      if (ctx.status.get().network !== 'offline') ctx.status.update({ network: 'offline' })
       return this.reconnectLater()
     }
     this.socket = socket
