@@ -148,10 +148,14 @@ export async function createSyncEngine(ports: SyncPorts, options: EngineOptions)
   // 15-20 s until the next attempt, with the server in fact cut off (tests/e2e/logs.spec.ts, 1 run in
   // 10). The socket is tried now instead: it fails at once and says 'offline' if the server is gone,
   // and is up again sooner if it is back. A pull already does this (pullStored).
+  // Only on the change to 'online', not on every status update (pending counts, a non-live engine).
+  let network = status.get().network
   const offStreamWake = status.subscribe((s) => {
+    const cameOnline = s.network === 'online' && network !== 'online'
+    network = s.network
     // Not inside this update: a status set from within a listener reaches the listeners after this one
     // before this one's value does, and they would end on the stale 'online'.
-    if (s.network === 'online' && !stream.connected) queueMicrotask(() => stream.serverBack())
+    if (cameOnline && !stream.connected) queueMicrotask(() => stream.serverBack())
   })
 
   await storage.run(async (db) => {

@@ -21,9 +21,9 @@ export interface SqliteWriter {
 }
 
 /**
- * `readDoc` reads a document inside the write's transaction; `rowChanged` is told of every document row written, inside its transaction, before anything is
- * answered; `internalWrite` of every internal write, likewise; `emit` gets the changes of each committed
- * transaction.
+ * `readDoc` reads a document inside the write's transaction; `rowChanged` is told of every document row
+ * written, inside its transaction, before anything is answered; `internalWrite` of every internal
+ * write, likewise; `emit` gets the changes of each committed transaction.
  */
 export function sqliteWriter(
   db: Database.Database,
