@@ -11,14 +11,20 @@
  * A new version waits until the user presses Reload in the console (SKIP_WAITING); it is never
  * swapped in under someone's unsaved changes.
  */
-import { clientsClaim } from 'workbox-core'
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching'
+import { cacheNames, clientsClaim } from 'workbox-core'
+import {
+  addPlugins,
+  cleanupOutdatedCaches,
+  createHandlerBoundToURL,
+  precacheAndRoute,
+} from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { NetworkFirst } from 'workbox-strategies'
 import { IMAGE_CACHE, MANIFEST_CACHE, type WindowToSw } from './shared/sw-protocol'
 import { drainInServiceWorker, registerBackgroundSync } from './sw/background-sync'
 import { registerImageCache } from './sw/images'
 import { postToWindows, registerPush } from './sw/push'
+import { routeAssetsToCache, withoutVary } from './sw/static-routes'
 import { drainStorageInServiceWorker, registerStorageSync } from './sw/storage-sync'
 import type { SwGlobal } from './sw/types'
 
@@ -26,8 +32,10 @@ declare const self: SwGlobal
 
 const scope = new URL(self.registration.scope)
 
+addPlugins([withoutVary]) // stored without Vary, so the static route below can match (sw/static-routes.ts)
 precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
+routeAssetsToCache(self, new URL('assets/*', scope).pathname, cacheNames.precache)
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL(new URL('index.html', scope).pathname), {

@@ -13,8 +13,15 @@ import { useBrowserLocation } from 'wouter/use-browser-location'
 import { databaseName } from '../shared/database-name'
 import { AnalyticsCollector } from './analytics/AnalyticsCollector' // analytics: the login page is a visit too
 import { api } from './api/client'
-import { prefetchFirstScreen } from './data/first-screen'
+import {
+  type FirstScreen,
+  peekFirstScreen,
+  prefetchFirstScreen,
+  rememberStartDatabase,
+  startCollection,
+} from './data/first-screen'
 import { ROUTER_BASE } from './env'
+import { FirstFrame } from './FirstFrame'
 import { SiteInstallPrompt } from './feedback/SiteInstallPrompt'
 import { AppRoutes, Shell } from './routes/AppRoutes'
 import { Database as DatabaseScreen, preloadEditor } from './routes/data'
@@ -62,22 +69,56 @@ let firstRows: Promise<unknown> | undefined
 
 /**
  * An offline start on a collection (/data/{name}) reads its first rows from IndexedDB before the
- * console arrives (data/first-screen.ts), and the console waits for them (at most FIRST_ROWS_WAIT ms,
- * so a stalled IndexedDB never holds the shell back), so the screen's first commit shows them. Called
- * by main.tsx once the stored session is restored.
+ * console arrives (data/first-screen.ts; boot.ts may have started the read already), and the console
+ * waits for them (at most FIRST_ROWS_WAIT ms, so a stalled IndexedDB never holds the shell back), so the
+ * screen's first commit shows them; meanwhile Console shows them in the first frame. Called by main.tsx
+ * once the stored session is restored.
  */
 export function readStartScreen(pathname: string): void {
-  const { route, params } = routeOf(pathname)
-  const name = params.rest ?? ''
-  const { status, user } = sessionStore.get()
-  if (route.screen !== 'data-editor' || !name || name.includes('/') || status !== 'authenticated' || !user)
-    return
+  const collection = startCollection(pathname)
+  const database = sessionDatabase()
+  if (!collection || !database) return
   firstRows = Promise.race([
-    prefetchFirstScreen(databaseName(api.base(), user._id), `data/${name}`),
+    prefetchFirstScreen(database, collection),
     new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT)),
   ])
 }
+
+/** The signed-in user's local database, or null while nobody is. */
+function sessionDatabase(): string | null {
+  const { status, user } = sessionStore.get()
+  return status === 'authenticated' && user ? databaseName(api.base(), user._id) : null
+}
+
+/** Keeps the next start's hint (first-screen.ts startEarly) on the signed-in user's database. */
+export function rememberSessionDatabase(): void {
+  const remember = () => {
+    const { status } = sessionStore.get()
+    if (status !== 'restoring') rememberStartDatabase(sessionDatabase())
+  }
+  remember()
+  sessionStore.subscribe(remember)
+}
 const FIRST_ROWS_WAIT = 1_000
+
+/**
+ * Resolves once an offline start's first rows are read, or after FIRST_FRAME_WAIT ms, or at once on any
+ * other start: main.tsx waits for it before the first render, so that render is the first frame itself
+ * instead of a splash, a passive effect and a second render (20–70 ms later in a new tab).
+ */
+export function firstFrameReady(): Promise<unknown> | undefined {
+  return (
+    firstRows && Promise.race([firstRows, new Promise((resolve) => setTimeout(resolve, FIRST_FRAME_WAIT))])
+  )
+}
+const FIRST_FRAME_WAIT = 100
+
+/** The first rows to show while the console loads, if they have been read for this session and route. */
+function currentFrame(): FirstScreen | null {
+  const collection = startCollection(location.pathname)
+  const database = sessionDatabase()
+  return collection && database ? peekFirstScreen(database, collection) : null
+}
 
 const Splash = () => (
   <div className="splash" role="status">
@@ -94,11 +135,22 @@ const Splash = () => (
 function Console() {
   const [app, setApp] = useState(loaded)
   const [failure, setFailure] = useState<{ error: unknown } | null>(null)
+  const [frame, setFrame] = useState(currentFrame)
   useEffect(() => {
     if (!app) loadConsole().then(setApp, (error: unknown) => setFailure({ error }))
   }, [app])
+  useEffect(() => {
+    if (app || !firstRows) return
+    let live = true
+    void firstRows.then(() => live && setFrame(currentFrame()))
+    return () => {
+      live = false
+    }
+  }, [app])
   if (failure) throw failure.error
-  return app ? <app.App /> : <Splash />
+  if (app) return <app.App />
+  // An offline start on a collection shows its rows while the console loads (FirstFrame.tsx).
+  return frame ? <FirstFrame first={frame} /> : <Splash />
 }
 
 /** The route of a browser pathname (with the router base). */

@@ -212,3 +212,57 @@ test('a new version is announced and waits for the user’s Reload', async ({ pa
   await expect.poll(waiting).toBe(false)
   await expect(banner).toHaveCount(0)
 })
+
+test('the assets load without the worker running, also after an update over entries an older worker stored', async ({
+  page,
+  context,
+  server,
+}) => {
+  await openLoggedIn(page, server, await server.login(), '/users')
+  await serviceWorkerReady(page)
+  // What a worker before the static route stored: every asset with the server's `Vary: Origin`, which
+  // the route's cache lookup would not match for a module script's request (src/sw/static-routes.ts).
+  const varied = await page.evaluate(async () => {
+    const name = (await caches.keys()).find((n) => n.startsWith('workbox-precache'))!
+    const cache = await caches.open(name)
+    let count = 0
+    for (const request of await cache.keys()) {
+      if (!new URL(request.url).pathname.startsWith('/ui/assets/')) continue
+      const response = (await cache.match(request))!
+      const headers = new Headers(response.headers)
+      headers.set('vary', 'Origin')
+      await cache.put(request, new Response(await response.blob(), { status: response.status, headers }))
+      count++
+    }
+    return count
+  })
+  expect(varied).toBeGreaterThan(10)
+
+  fs.appendFileSync(path.join(server.dataDir, 'ui-build', 'sw.js'), '\n// a new release\n')
+  await page.evaluate(async () => (await navigator.serviceWorker.ready).update())
+  const banner = page.getByRole('status').filter({ hasText: PWA_TEXT.updateAvailable })
+  const reloaded = page.waitForEvent('load')
+  await banner.getByRole('button', { name: PWA_TEXT.reload }).click()
+  await reloaded
+  await expect(new Shell(page).nav).toBeVisible()
+
+  // A new tab, so nothing comes from the closed page's memory cache.
+  await page.close()
+  await context.setOffline(true)
+  const fresh = await context.newPage()
+  await fresh.goto(`${server.ui}/groups`)
+  await expect(new Shell(fresh).nav).toBeVisible()
+  // Every script and style came from the cache through the static route, none from the worker's code.
+  const sources = await fresh.evaluate(() =>
+    (
+      performance.getEntriesByType('resource') as (PerformanceResourceTiming & {
+        workerFinalSourceType?: string
+      })[]
+    )
+      .filter((r) => new URL(r.name).pathname.startsWith('/ui/assets/'))
+      .map((r) => r.workerFinalSourceType),
+  )
+  expect(sources.length).toBeGreaterThan(5)
+  expect(new Set(sources)).toEqual(new Set(['cache']))
+  await context.setOffline(false)
+})

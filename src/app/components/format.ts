@@ -1,7 +1,7 @@
 /**
  * Small display formats shared by the data, logs and settings screens: byte sizes (SPEC §9: units to
  * YB in steps of 1024), the {{TIMESTAMP}} file-name token (src/shared/storage.ts, re-exported for the screens), and a
- * short one-line preview of any JSON value for table cells.
+ * short one-line preview of any JSON value for table cells (cell-preview.ts, re-exported).
  */
 import { BYTE_STEP, BYTE_UNITS } from '../../shared/constants'
 import { stampFileName } from '../../shared/storage'
@@ -17,15 +17,8 @@ export function formatBytes(bytes: number, digits = 1): string {
   return `${i === 0 ? n : n.toFixed(digits).replace(/\.0+$/, '')} ${BYTE_UNITS[i]}`
 }
 
+export { preview } from './cell-preview'
 export { stampFileName }
-
-/** One line for a table cell: strings as they are, other values as compact JSON, cut to `max`. */
-export function preview(value: unknown, max = 120): string {
-  if (value === undefined) return ''
-  const text = typeof value === 'string' ? value : JSON.stringify(value)
-  const line = text.replace(/\s+/g, ' ')
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line
-}
 
 /** Offers a Blob as a download under the given (stamped) name. */
 export function downloadBlob(blob: Blob, name: string): void {

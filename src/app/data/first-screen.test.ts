@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { beforeEach, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { MirrorBatch } from '../../db/mirror'
 import { MomentumDb } from '../../db/schema'
 
@@ -23,6 +23,9 @@ async function mirror(name: string, ids: string[]): Promise<void> {
 // first-screen.ts keeps its one read in module state: a fresh module per test.
 beforeEach(() => {
   vi.resetModules()
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
 })
 
 test('rows read before the screen mounts are its seed, once', async () => {
@@ -67,4 +70,69 @@ test('once the screen has let the rows go, nothing else holds them (not even the
   await collectGarbage()
   expect(docs.deref()).toBeUndefined()
   expect(read).toBeInstanceOf(Promise)
+})
+
+/** localStorage as the browser has it (Node 20 has none): the start hint lives there. */
+function stubLocalStorage(): Map<string, string> {
+  const items = new Map<string, string>()
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+    removeItem: (k: string) => void items.delete(k),
+  })
+  return items
+}
+
+test('a start reads the remembered database at once, and serves it only to a session of that database', async () => {
+  stubLocalStorage()
+  const { peekFirstScreen, prefetchFirstScreen, rememberStartDatabase, startEarly, takeFirstScreen } =
+    await import('./first-screen')
+  await mirror('first-screen-alice', ['a1', 'a2'])
+  await mirror('first-screen-bob', ['b1'])
+  rememberStartDatabase('first-screen-alice')
+  startEarly('data/x')
+  // The session turns out to be Bob's: his read replaces Alice's, whose rows are never served.
+  await prefetchFirstScreen('first-screen-bob', 'data/x')
+  await new Promise((resolve) => setTimeout(resolve, 20)) // Alice's read has ended too
+  expect(peekFirstScreen('first-screen-alice', 'data/x')).toBeNull()
+  expect(peekFirstScreen('first-screen-bob', 'data/x')?.docs.map((d) => d._id)).toEqual(['b1'])
+  expect(takeFirstScreen('first-screen-alice', 'data/x')).toBeNull()
+})
+
+test('the early read is the same read the session asks for when the hint was right', async () => {
+  stubLocalStorage()
+  const { peekFirstScreen, prefetchFirstScreen, rememberStartDatabase, startEarly } = await import(
+    './first-screen'
+  )
+  await mirror('first-screen-hinted', ['h1', 'h2', 'h3'])
+  rememberStartDatabase('first-screen-hinted')
+  startEarly('data/x')
+  const early = prefetchFirstScreen('first-screen-hinted', 'data/x')
+  expect(prefetchFirstScreen('first-screen-hinted', 'data/x')).toBe(early)
+  await early
+  expect(peekFirstScreen('first-screen-hinted', 'data/x')).toMatchObject({ total: 3 })
+  // Peeking (the first frame) leaves the rows for the screen.
+  expect(peekFirstScreen('first-screen-hinted', 'data/y')).toBeNull()
+})
+
+test('a logged-out browser forgets the hint; no hint, no early read', async () => {
+  const items = stubLocalStorage()
+  const { peekFirstScreen, rememberStartDatabase, startEarly } = await import('./first-screen')
+  rememberStartDatabase('first-screen-gone')
+  expect([...items.values()]).toEqual(['first-screen-gone'])
+  rememberStartDatabase(null)
+  expect(items.size).toBe(0)
+  await mirror('first-screen-gone', ['g1'])
+  startEarly('data/x')
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(peekFirstScreen('first-screen-gone', 'data/x')).toBeNull()
+})
+
+test('only a collection route is read ahead', async () => {
+  const { startCollection } = await import('./first-screen')
+  // Vitest runs the console's code as in development, where the router has no /ui base.
+  expect(startCollection('/data/contacts')).toBe('data/contacts')
+  expect(startCollection('/data/contacts/c-1')).toBeNull()
+  expect(startCollection('/data')).toBeNull()
+  expect(startCollection('/users')).toBeNull()
 })
