@@ -17,6 +17,8 @@ import { discoverFields, loadColumns, visibleColumns } from './routes/data/colum
 /** The Database table's widths (CollectionScreen), so the columns do not move when it takes over. */
 const WIDTHS: Record<string, number> = { _id: 200, _created: 200, _updated: 200, _rev: 70 }
 const WIDTH = 180
+/** The selection column the table has for those who may write (VirtualTable's CHECK_WIDTH). */
+const CHECK = 44
 
 function sidebarState(): string {
   if (window.matchMedia(`(max-width: ${NARROW_BREAKPOINT_PX - 0.02}px)`).matches) return 'drawer'
@@ -26,6 +28,8 @@ function sidebarState(): string {
 export function FirstFrame({ first }: { first: FirstScreen }) {
   const name = first.collection.slice('data/'.length)
   const columns = visibleColumns(discoverFields(first.docs), loadColumns(first.collection))
+  // Fixed columns as wide as the table's, then one that takes what is left of a wide window.
+  const width = columns.reduce((sum, c) => sum + (WIDTHS[c] ?? WIDTH), CHECK)
   const widths = {
     '--sidebar-expanded': `${SIDEBAR_EXPANDED_PX}px`,
     '--sidebar-collapsed': `${SIDEBAR_COLLAPSED_PX}px`,
@@ -44,29 +48,35 @@ export function FirstFrame({ first }: { first: FirstScreen }) {
               </div>
             </header>
             <div className="first-frame-table">
-              <table aria-label={`Documents of ${name}`}>
+              <table aria-label={`Documents of ${name}`} style={{ width: `max(100%, ${width}px)` }}>
                 <colgroup>
+                  <col style={{ width: CHECK }} />
                   {columns.map((c) => (
                     <col key={c} style={{ width: WIDTHS[c] ?? WIDTH }} />
                   ))}
+                  <col />
                 </colgroup>
                 <thead>
                   <tr>
+                    <td />
                     {columns.map((c) => (
                       <th key={c} scope="col">
                         {c}
                       </th>
                     ))}
+                    <td />
                   </tr>
                 </thead>
                 <tbody>
                   {first.docs.map((doc) => (
                     <tr key={doc._id}>
+                      <td />
                       {columns.map((c) => (
                         <td key={c}>
                           {c === '_id' ? doc._id : preview((doc as Record<string, unknown>)[c])}
                         </td>
                       ))}
+                      <td />
                     </tr>
                   ))}
                 </tbody>
