@@ -27,7 +27,11 @@ export default defineConfig(({ command }) => ({
 }))
 
 /**
- * What /ui/login loads first, in about six files instead of ~30 (issue 20, docs/performance.md "7. Bundle"):
+ * What /ui/login loads first, in about seven files instead of ~30 (issue 20, docs/performance.md "7. Bundle"):
+ * - `boot`: src/app/boot.ts and the little it imports (local state, the first-screen read, the route
+ *   table), a chunk of its own that depends on no other, so its script runs before React's chunk has
+ *   evaluated and the start's IndexedDB opens begin ~30 ms sooner (docs/performance.md "3. Offline cold
+ *   start");
  * - `react`: React, react-dom and the scheduler, in their own chunk so it evaluates before every module
  *   that uses React (one merged chunk once ran lucide's forwardRef before React's CommonJS wrapper);
  * - `messages-<area>`: each text file of src/shared/messages/ alone, so a page loads only the areas it
@@ -48,6 +52,8 @@ export default defineConfig(({ command }) => ({
  * imports of the screens that use them) keeps Rolldown's automatic chunks.
  * tests/shared/first-load-bundle.test.ts checks what stays out of the first load.
  */
+const BOOT =
+  /src[\\/]app[\\/](boot\.ts|data[\\/]first-screen\.ts|local-state\.ts|env\.ts|routes[\\/]table\.ts)$|node_modules[\\/]idb-keyval[\\/]/
 const CONSOLE_ROOTS =
   /src[\\/]app[\\/](App\.tsx|feedback[\\/]shell-parts\.tsx|data[\\/]sync-session\.ts|shell[\\/]Shell\.tsx)$/
 const ICONS = /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/
@@ -96,6 +102,7 @@ function screenGroups(roots: RegExp) {
 
 function chunkGroups() {
   return [
+    { name: 'boot', test: BOOT, priority: 7 },
     { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 6 },
     {
       name: (id: string) => `messages-${/messages[\\/](\w+)\.ts$/.exec(id)?.[1] ?? 'other'}`,
