@@ -135,9 +135,16 @@ const Splash = () => (
 function Console() {
   const [app, setApp] = useState(loaded)
   const [failure, setFailure] = useState<{ error: unknown } | null>(null)
-  const [frame, setFrame] = useState(currentFrame)
+  const [frame, setFrame] = useState(() => (loaded ? null : currentFrame()))
   useEffect(() => {
-    if (!app) loadConsole().then(setApp, (error: unknown) => setFailure({ error }))
+    if (!app)
+      loadConsole().then(
+        (loadedApp) => {
+          setApp(loadedApp)
+          setFrame(null) // the frame's rows are the screen's seed now; this state must not keep a copy
+        },
+        (error: unknown) => setFailure({ error }),
+      )
   }, [app])
   useEffect(() => {
     if (app || !firstRows) return
