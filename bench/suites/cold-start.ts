@@ -51,12 +51,10 @@ const ROW_PROBE = (firstId: string) => `(() => {
     if (!window.__consoleRow && shows('tr.vt-row')) window.__consoleRow = performance.now()
     return !!(window.__firstRow && window.__consoleRow)
   }
-  const start = () => {
-    const mo = new MutationObserver(() => { if (check()) mo.disconnect() })
-    mo.observe(document.documentElement, { childList: true, subtree: true })
-  }
-  if (document.documentElement) start()
-  else document.addEventListener('DOMContentLoaded', start)
+  // The document itself, which exists when this runs (its <html> does not yet): a row drawn by a
+  // module script runs before DOMContentLoaded, and observing from then on missed it.
+  const mo = new MutationObserver(() => { if (check()) mo.disconnect() })
+  mo.observe(document, { childList: true, subtree: true })
 })()`
 
 type Probed = { __firstRow?: number; __consoleRow?: number }

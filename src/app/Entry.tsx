@@ -7,22 +7,22 @@
  * a logout lands on a login page that still shows the console's toasts. The hosted checkout popup
  * never loads it, even when the browser holds a session (isStandalonePath).
  */
-import { useEffect, useState } from 'react'
+import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from 'react'
 import { Router } from 'wouter'
 import { useBrowserLocation } from 'wouter/use-browser-location'
 import { databaseName } from '../shared/database-name'
 import { AnalyticsCollector } from './analytics/AnalyticsCollector' // analytics: the login page is a visit too
 import { api } from './api/client'
+import { markConsoleShown } from './boot'
 import {
-  type FirstScreen,
   peekFirstScreen,
   prefetchFirstScreen,
   rememberStartDatabase,
   startCollection,
 } from './data/first-screen'
 import { ROUTER_BASE } from './env'
-import { FirstFrame } from './FirstFrame'
 import { SiteInstallPrompt } from './feedback/SiteInstallPrompt'
+import { drawFirstFrame, firstFrameShown, onFirstFrame, removeFirstFrame } from './first-frame'
 import { AppRoutes, Shell } from './routes/AppRoutes'
 import { Database as DatabaseScreen, preloadEditor } from './routes/data'
 import { matchRoute } from './routes/table'
@@ -78,10 +78,13 @@ export function readStartScreen(pathname: string): void {
   const collection = startCollection(pathname)
   const database = sessionDatabase()
   if (!collection || !database) return
-  firstRows = Promise.race([
-    prefetchFirstScreen(database, collection),
-    new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT)),
-  ])
+  const read = prefetchFirstScreen(database, collection)
+  firstRows = Promise.race([read, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT))])
+  // Without a hint (boot.ts) the frame waits for this read; drawn only for this session's database.
+  void read.then(() => {
+    const first = peekFirstScreen(database, collection)
+    if (first && !loaded) drawFirstFrame(first)
+  })
 }
 
 /** The signed-in user's local database, or null while nobody is. */
@@ -103,8 +106,8 @@ const FIRST_ROWS_WAIT = 1_000
 
 /**
  * Resolves once an offline start's first rows are read, or after FIRST_FRAME_WAIT ms, or at once on any
- * other start: main.tsx waits for it before the first render, so that render is the first frame itself
- * instead of a splash, a passive effect and a second render (20–70 ms later in a new tab).
+ * other start: main.tsx waits for it before the first render, so the splash does not flash up just
+ * before the first frame (first-frame.ts) takes its place.
  */
 export function firstFrameReady(): Promise<unknown> | undefined {
   return (
@@ -112,13 +115,6 @@ export function firstFrameReady(): Promise<unknown> | undefined {
   )
 }
 const FIRST_FRAME_WAIT = 100
-
-/** The first rows to show while the console loads, if they have been read for this session and route. */
-function currentFrame(): FirstScreen | null {
-  const collection = startCollection(location.pathname)
-  const database = sessionDatabase()
-  return collection && database ? peekFirstScreen(database, collection) : null
-}
 
 const Splash = () => (
   <div className="splash" role="status">
@@ -135,29 +131,24 @@ const Splash = () => (
 function Console() {
   const [app, setApp] = useState(loaded)
   const [failure, setFailure] = useState<{ error: unknown } | null>(null)
-  const [frame, setFrame] = useState(() => (loaded ? null : currentFrame()))
+  // The first frame (first-frame.ts) stands in for the splash while it is on screen.
+  const framed = useSyncExternalStore(onFirstFrame, firstFrameShown)
   useEffect(() => {
     if (!app)
-      loadConsole().then(
-        (loadedApp) => {
-          setApp(loadedApp)
-          setFrame(null) // the frame's rows are the screen's seed now; this state must not keep a copy
-        },
-        (error: unknown) => setFailure({ error }),
-      )
+      loadConsole().then(setApp, (error: unknown) => {
+        removeFirstFrame()
+        setFailure({ error })
+      })
   }, [app])
-  useEffect(() => {
-    if (app || !firstRows) return
-    let live = true
-    void firstRows.then(() => live && setFrame(currentFrame()))
-    return () => {
-      live = false
-    }
+  // In the commit that shows the console, before the browser paints: never both, never neither.
+  useLayoutEffect(() => {
+    if (!app) return
+    markConsoleShown()
+    removeFirstFrame()
   }, [app])
   if (failure) throw failure.error
   if (app) return <app.App />
-  // An offline start on a collection shows its rows while the console loads (FirstFrame.tsx).
-  return frame ? <FirstFrame first={frame} /> : <Splash />
+  return framed ? null : <Splash />
 }
 
 /** The route of a browser pathname (with the router base). */

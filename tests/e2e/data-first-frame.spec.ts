@@ -31,11 +31,10 @@ async function holdConsole(page: Page): Promise<() => void> {
 /** Records whether the first frame was ever in the document, from the document's start. */
 const FRAME_PROBE = `(() => {
   window.__frameSeen = false
-  const start = () => new MutationObserver(() => {
+  // The document itself: the frame may be drawn by a module script, before DOMContentLoaded.
+  new MutationObserver(() => {
     if (document.querySelector('.first-frame')) window.__frameSeen = true
-  }).observe(document.documentElement, { childList: true, subtree: true })
-  if (document.documentElement) start()
-  else document.addEventListener('DOMContentLoaded', start)
+  }).observe(document, { childList: true, subtree: true })
 })()`
 
 test('a start on a mirrored collection shows its rows before the console has loaded', async ({

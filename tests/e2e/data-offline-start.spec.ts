@@ -22,9 +22,8 @@ const COUNT_PROBE = `(() => {
     const text = p ? p.textContent : null
     if (text && window.__counts[window.__counts.length - 1] !== text) window.__counts.push(text)
   }
-  const start = () => new MutationObserver(seen).observe(document.documentElement, { childList: true, subtree: true, characterData: true })
-  if (document.documentElement) start()
-  else document.addEventListener('DOMContentLoaded', start)
+  // The document itself: the first frame may be drawn by a module script, before DOMContentLoaded.
+  new MutationObserver(seen).observe(document, { childList: true, subtree: true, characterData: true })
 })()`
 
 const counts = (page: Page) => page.evaluate(() => (window as unknown as { __counts: string[] }).__counts)

@@ -79,17 +79,19 @@ export function rememberStartDatabase(database: string | null): void {
  * Starts the read of a collection route's first rows at once, from the remembered database, while the
  * first chunk is still evaluating and the stored session (another IndexedDB database) is being read:
  * the two opens run side by side instead of one after the other (boot.ts). What it reads is only served
- * to a session of that same database (takeFirstScreen and peekFirstScreen compare).
+ * to a session of that same database (takeFirstScreen and peekFirstScreen compare). Returns the
+ * database it reads, or null.
  */
-export function startEarly(collection: string | null): void {
-  if (!collection) return
+export function startEarly(collection: string | null): string | null {
+  if (!collection) return null
   let database: string | null = null
   try {
     database = localStorage.getItem(START_DATABASE)
   } catch {
-    return
+    return null
   }
   if (database) void prefetchFirstScreen(database, collection)
+  return database
 }
 
 /**
