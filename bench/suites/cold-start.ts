@@ -4,7 +4,7 @@
  * document is in the DOM; against an online-only React page (bench/page/online.tsx) that fetches the
  * first page of the same list from the server and renders it. Both times are from the navigation start
  * (performance.now() of the new document), taken by the same probe; medians of interleaved rounds.
- * Since 2026-11-25 the console's first row is its first frame's (src/app/FirstFrame.tsx: the rows read
+ * Since 2026-11-25 the console's first row is its first frame's (src/app/first-frame.ts: the rows read
  * from IndexedDB, drawn before the console has loaded, nothing to press yet); a second row reports when
  * the console's own, interactive table shows it, against the same online page.
  *
@@ -34,7 +34,7 @@ import { median, type Row, row } from '../lib/stats'
 
 /**
  * Records when a table row showing the first document appears (window.__firstRow = performance.now()):
- * any row of a table body, so an offline start's first frame (src/app/FirstFrame.tsx, drawn before the
+ * any row of a table body, so an offline start's first frame (src/app/first-frame.ts, drawn before the
  * console has loaded) counts, as it is what the user sees; and when the console's own, interactive
  * table shows it (window.__consoleRow, a row of the virtualized table, class vt-row). The online page's
  * rows are vt-rows too, so both times are its one render.

@@ -71,8 +71,8 @@ let firstRows: Promise<unknown> | undefined
  * An offline start on a collection (/data/{name}) reads its first rows from IndexedDB before the
  * console arrives (data/first-screen.ts; boot.ts may have started the read already), and the console
  * waits for them (at most FIRST_ROWS_WAIT ms, so a stalled IndexedDB never holds the shell back), so the
- * screen's first commit shows them; meanwhile Console shows them in the first frame. Called by main.tsx
- * once the stored session is restored.
+ * screen's first commit shows them; meanwhile the first frame (first-frame.ts) shows them. Called by
+ * main.tsx once the stored session is restored.
  */
 export function readStartScreen(pathname: string): void {
   const collection = startCollection(pathname)

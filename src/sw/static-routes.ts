@@ -27,7 +27,7 @@ export const withoutVary: WorkboxPlugin = {
   cacheWillUpdate: async ({ response }) => dropVary(response),
 }
 
-/** The same response without its Vary header (not Workbox's copyResponse: it refuses a response with no URL). */
+/** The response without its Vary header (not Workbox's copyResponse: it refuses one without a URL). */
 async function dropVary(response: Response): Promise<Response> {
   const headers = new Headers(response.headers)
   headers.delete('vary')

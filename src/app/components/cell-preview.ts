@@ -1,6 +1,6 @@
 /**
  * One line for a table cell. Its own module, free of imports, because the first frame of an offline
- * start (FirstFrame.tsx) draws cells from the first chunk, where every byte counts (issue 20).
+ * start (first-frame.ts) draws cells from the boot chunk, which runs before the rest (issue 20).
  */
 /** Strings as they are, other values as compact JSON, cut to `max`. */
 export function preview(value: unknown, max = 120): string {

@@ -107,7 +107,7 @@ export function takeFirstScreen(database: string | undefined, collection: string
   return first
 }
 
-/** The prefetched rows without taking them, for the first frame (FirstFrame.tsx) the console replaces. */
+/** The prefetched rows without taking them, for the first frame (first-frame.ts) the console replaces. */
 export function peekFirstScreen(database: string, collection: string): FirstScreen | null {
   return ready?.database === database && ready.collection === collection ? ready : null
 }
