@@ -8,18 +8,17 @@
  * draws with the shell's styles and a few lines of shell.css (issue 20, docs/performance.md
  * "3. Offline cold start"; decisions/screens.md).
  */
-import { NARROW_BREAKPOINT_PX, SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '../shared/constants'
+import {
+  NARROW_MEDIA_QUERY,
+  SIDEBAR_COLLAPSED_PX,
+  SIDEBAR_EXPANDED_PX,
+  TABLE_CHECK_COLUMN_PX,
+} from '../shared/constants'
 import { countOf } from '../shared/plural'
 import { preview } from './components/cell-preview'
 import type { FirstScreen } from './data/first-screen'
 import { readLocal } from './local-state'
-import { discoverFields, loadColumns, visibleColumns } from './routes/data/columns'
-
-/** The Database table's widths (CollectionScreen), so the columns do not move when it takes over. */
-const WIDTHS: Record<string, number> = { _id: 200, _created: 200, _updated: 200, _rev: 70 }
-const WIDTH = 180
-/** The selection column the table has for those who may write (VirtualTable's CHECK_WIDTH). */
-const CHECK = 44
+import { columnWidth, discoverFields, loadColumns, visibleColumns } from './routes/data/columns'
 
 export interface FrameColumns {
   /** Field names, `_id` first, as the Database table shows them by default or as last chosen. */
@@ -31,7 +30,8 @@ export interface FrameColumns {
 /** The columns of the frame: those the Database table will show for these rows. */
 export function frameColumns(first: FirstScreen, remembered = loadColumns(first.collection)): FrameColumns {
   const keys = visibleColumns(discoverFields(first.docs), remembered)
-  return { keys, widths: [CHECK, ...keys.map((k) => WIDTHS[k] ?? WIDTH)] }
+  // The Database table's widths, its selection column (for those who may write) first.
+  return { keys, widths: [TABLE_CHECK_COLUMN_PX, ...keys.map(columnWidth)] }
 }
 
 /** A cell's text: the id as it is, any other value as the table previews it. */
@@ -79,7 +79,7 @@ export function drawFirstFrame(first: FirstScreen): void {
   const shell = el('div', 'shell first-frame')
   shell.style.setProperty('--sidebar-expanded', `${SIDEBAR_EXPANDED_PX}px`)
   shell.style.setProperty('--sidebar-collapsed', `${SIDEBAR_COLLAPSED_PX}px`)
-  const narrow = window.matchMedia(`(max-width: ${NARROW_BREAKPOINT_PX - 0.02}px)`).matches
+  const narrow = window.matchMedia(NARROW_MEDIA_QUERY).matches
   shell.dataset.sidebar = narrow
     ? 'drawer'
     : readLocal<boolean>('sidebarCollapsed')

@@ -25,6 +25,10 @@ export const TOAST_TICK_MS = 10
 export const TOAST_COLOURS = { success: 'green', error: 'red', warning: 'orange' } as const
 export type ToastColour = (typeof TOAST_COLOURS)[keyof typeof TOAST_COLOURS]
 export const NARROW_BREAKPOINT_PX = 576
+/** The media query of the narrow layout (below NARROW_BREAKPOINT_PX): the shell and the first frame. */
+export const NARROW_MEDIA_QUERY = `(max-width: ${NARROW_BREAKPOINT_PX - 0.02}px)`
+/** The selection (checkbox) column of the virtualized table, and of the first frame that stands in for it. */
+export const TABLE_CHECK_COLUMN_PX = 44
 export const SIDEBAR_EXPANDED_PX = 290
 export const SIDEBAR_COLLAPSED_PX = 50
 export const CHAT_MAX_HEIGHT = '70vh'

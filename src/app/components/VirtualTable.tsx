@@ -18,6 +18,7 @@ import {
   useRef,
   useState,
 } from 'react'
+import { TABLE_CHECK_COLUMN_PX } from '../../shared/constants'
 
 export interface Column<T> {
   key: string
@@ -44,8 +45,6 @@ export interface VirtualTableProps<T> {
   rowHeight?: number
   empty?: ReactNode
 }
-
-const CHECK_WIDTH = 44
 
 /**
  * The grid's size before it is measured, as ui.css caps it (.vt max-height, phone and wider, less its
@@ -89,10 +88,11 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
     onRange?.(first, last)
   }, [first, last, onRange])
 
-  const template = [...(selectable ? [`${CHECK_WIDTH}px`] : []), ...columns.map((c) => `${c.width}px`)].join(
-    ' ',
-  )
-  const width = (selectable ? CHECK_WIDTH : 0) + columns.reduce((n, c) => n + c.width, 0)
+  const template = [
+    ...(selectable ? [`${TABLE_CHECK_COLUMN_PX}px`] : []),
+    ...columns.map((c) => `${c.width}px`),
+  ].join(' ')
+  const width = (selectable ? TABLE_CHECK_COLUMN_PX : 0) + columns.reduce((n, c) => n + c.width, 0)
   const selectedCount = selected?.size ?? 0
   const allState = selectedCount === 0 ? false : selectedCount >= rowCount ? true : 'mixed'
 

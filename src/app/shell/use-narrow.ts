@@ -1,8 +1,6 @@
 /** True under the SPEC §9 narrow breakpoint (576 px), where the sidebar becomes an overlay drawer. */
 import { useSyncExternalStore } from 'react'
-import { NARROW_BREAKPOINT_PX } from '../../shared/constants'
-
-const QUERY = `(max-width: ${NARROW_BREAKPOINT_PX - 0.02}px)`
+import { NARROW_MEDIA_QUERY as QUERY } from '../../shared/constants'
 
 function subscribe(onChange: () => void): () => void {
   const mql = window.matchMedia(QUERY)

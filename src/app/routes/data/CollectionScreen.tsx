@@ -21,14 +21,13 @@ import { useMayUnder, useWriteRefusal } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 import { NoAccess } from '../users/NoAccess'
-import { discoverFields, loadColumns, saveColumns, visibleColumns } from './columns'
+import { columnWidth, discoverFields, loadColumns, saveColumns, visibleColumns } from './columns'
 import { type DocFilter, docMatcher, EMPTY_FILTER, fieldValue, filterKey } from './doc-filter'
 import { type SortSpec, useDocOrder, useDocWindow, usePendingIds, useSeed } from './doc-source'
 import { FilterBar } from './FilterBar'
 import { RawQuery } from './RawQuery'
 import { TransferButtons } from './TransferButtons'
 
-const WIDTHS: Record<string, number> = { _id: 200, _created: 200, _updated: 200, _rev: 70 }
 const docHref = (name: string, id: string) => `/data/${encodeURIComponent(name)}/${encodeURIComponent(id)}`
 
 /** The table's onRange, calling `set` with the pair. */
@@ -88,7 +87,7 @@ export function CollectionScreen({ name }: { name: string }) {
   const tableColumns: Column<SyncDoc>[] = columns.map((key) => ({
     key,
     label: key,
-    width: WIDTHS[key] ?? 180,
+    width: columnWidth(key),
     sortable: true,
     render: (doc) =>
       key === '_id' ? (

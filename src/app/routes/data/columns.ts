@@ -8,6 +8,12 @@ export const META_FIELDS = ['_rev', '_created', '_updated', '_updatedBy'] as con
 /** Enough to fill a wide screen; more fields stay one click away in the column menu. */
 export const DEFAULT_VISIBLE = 6
 
+/** Column widths in px: the Database table's, and the first frame's that stands in for it. */
+const WIDTHS: Record<string, number> = { _id: 200, _created: 200, _updated: 200, _rev: 70 }
+export function columnWidth(key: string): number {
+  return WIDTHS[key] ?? 180
+}
+
 export function discoverFields(docs: Iterable<Record<string, unknown>>): string[] {
   const seen = new Set<string>()
   for (const d of docs) for (const k of Object.keys(d)) if (k !== '_id' && !k.startsWith('_')) seen.add(k)
