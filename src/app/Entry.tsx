@@ -13,7 +13,6 @@ import { useBrowserLocation } from 'wouter/use-browser-location'
 import { databaseName } from '../shared/database-name'
 import { AnalyticsCollector } from './analytics/AnalyticsCollector' // analytics: the login page is a visit too
 import { api } from './api/client'
-import { markConsoleShown } from './boot'
 import {
   peekFirstScreen,
   prefetchFirstScreen,
@@ -22,7 +21,7 @@ import {
 } from './data/first-screen'
 import { ROUTER_BASE } from './env'
 import { SiteInstallPrompt } from './feedback/SiteInstallPrompt'
-import { drawFirstFrame, firstFrameShown, onFirstFrame, removeFirstFrame } from './first-frame'
+import { closeFirstFrame, drawFirstFrame, firstFrameShown, onFirstFrame } from './first-frame'
 import { AppRoutes, Shell } from './routes/AppRoutes'
 import { Database as DatabaseScreen, preloadEditor } from './routes/data'
 import { matchRoute } from './routes/table'
@@ -83,7 +82,7 @@ export function readStartScreen(pathname: string): void {
   // Without a hint (boot.ts) the frame waits for this read; drawn only for this session's database.
   void read.then(() => {
     const first = peekFirstScreen(database, collection)
-    if (first && !loaded) drawFirstFrame(first)
+    if (first) drawFirstFrame(first)
   })
 }
 
@@ -136,15 +135,13 @@ function Console() {
   useEffect(() => {
     if (!app)
       loadConsole().then(setApp, (error: unknown) => {
-        removeFirstFrame()
+        closeFirstFrame()
         setFailure({ error })
       })
   }, [app])
   // In the commit that shows the console, before the browser paints: never both, never neither.
   useLayoutEffect(() => {
-    if (!app) return
-    markConsoleShown()
-    removeFirstFrame()
+    if (app) closeFirstFrame()
   }, [app])
   if (failure) throw failure.error
   if (app) return <app.App />

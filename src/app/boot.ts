@@ -18,12 +18,6 @@ import type { CurrentUser } from './session/session'
 /** Resolves once every local key has been read (local-state.ts readLocal is then synchronous). */
 export const localLoaded: Promise<void> = preloadLocal()
 
-let consoleShown = false
-/** Entry.tsx: the console is on screen, so a frame drawn now would only cover it. */
-export function markConsoleShown(): void {
-  consoleShown = true
-}
-
 const collection = startCollection(location.pathname)
 const database = startEarly(collection)
 if (collection && database) {
@@ -33,6 +27,6 @@ if (collection && database) {
     if (!readLocal<string>('token') || !user?._id) return
     if (databaseName(apiBase(location, window.__MOMENTUM_ENV__), user._id) !== database) return
     const first = peekFirstScreen(database, collection)
-    if (first && !consoleShown) drawFirstFrame(first)
+    if (first) drawFirstFrame(first)
   })
 }

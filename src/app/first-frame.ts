@@ -40,6 +40,8 @@ export function cellText(doc: FirstScreen['docs'][number], key: string): string 
 }
 
 let frame: HTMLElement | null = null
+/** The console has taken over: a frame drawn after that would only cover it. */
+let closed = false
 const listeners = new Set<() => void>()
 const changed = () => {
   for (const l of listeners) l()
@@ -55,18 +57,19 @@ export function onFirstFrame(listener: () => void): () => void {
   return () => listeners.delete(listener)
 }
 
-/** Takes the frame away: the console is there, or the page is not the console after all. */
-export function removeFirstFrame(): void {
+/** Takes the frame away for good: the console is there (or failed to load); no frame is drawn after. */
+export function closeFirstFrame(): void {
+  closed = true
   if (!frame) return
   frame.remove()
   frame = null
   changed()
 }
 
-/** Draws the frame before React's root (`#root`), once. */
+/** Draws the frame before React's root (`#root`), once, unless the console has taken over already. */
 export function drawFirstFrame(first: FirstScreen): void {
   const root = document.getElementById('root')
-  if (frame || !root) return
+  if (frame || closed || !root) return
   const el = (tag: string, className?: string, text?: string): HTMLElement => {
     const node = document.createElement(tag)
     if (className) node.className = className
