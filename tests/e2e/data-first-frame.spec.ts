@@ -7,7 +7,7 @@
  * the request) to keep the frame on screen.
  */
 import type { Page } from '@playwright/test'
-import { expect, openLoggedIn, passwordOf, test } from './fixtures'
+import { expect, openLoggedIn, passwordOf, storeLocal, test } from './fixtures'
 import { engineReady } from './pages/sync-panel'
 
 test.use({ serviceWorkers: 'block' })
@@ -98,23 +98,3 @@ test('a start as another user never shows the previous user’s rows', async ({ 
     .poll(() => next.evaluate(() => localStorage.getItem('momentum:start-database')))
     .toContain('ff-viewer')
 })
-
-/** Writes keys of the console's local state (idb-keyval, src/app/local-state.ts) from a page of the console's origin. */
-async function storeLocal(page: Page, values: Record<string, unknown>): Promise<void> {
-  await page.evaluate(async (entries) => {
-    await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open('momentum-console')
-      req.onupgradeneeded = () => req.result.createObjectStore('local')
-      req.onsuccess = () => {
-        const tx = req.result.transaction('local', 'readwrite')
-        for (const [k, v] of entries) tx.objectStore('local').put(v, k)
-        tx.oncomplete = () => {
-          req.result.close()
-          resolve()
-        }
-        tx.onerror = () => reject(tx.error)
-      }
-      req.onerror = () => reject(req.error)
-    })
-  }, Object.entries(values))
-}

@@ -211,13 +211,26 @@ export async function openLoggedIn(
   pathname = '/',
 ): Promise<void> {
   await page.goto(`${server.ui}/login`)
-  await page.evaluate(async (t) => {
+  await storeLocal(page, { token })
+  await page.goto(`${server.ui}${pathname}`)
+}
+
+/**
+ * Writes keys of the console's local state (idb-keyval's `momentum-console` database, src/app/local-state.ts)
+ * from a page of the console's origin, as the console stores them; null deletes a key.
+ */
+export async function storeLocal(page: Page, values: Record<string, unknown>): Promise<void> {
+  await page.evaluate(async (entries) => {
     await new Promise<void>((resolve, reject) => {
       const req = indexedDB.open('momentum-console')
       req.onupgradeneeded = () => req.result.createObjectStore('local')
       req.onsuccess = () => {
         const tx = req.result.transaction('local', 'readwrite')
-        tx.objectStore('local').put(t, 'token')
+        const store = tx.objectStore('local')
+        for (const [k, v] of entries) {
+          if (v === null) store.delete(k)
+          else store.put(v, k)
+        }
         tx.oncomplete = () => {
           req.result.close()
           resolve()
@@ -226,6 +239,5 @@ export async function openLoggedIn(
       }
       req.onerror = () => reject(req.error)
     })
-  }, token)
-  await page.goto(`${server.ui}${pathname}`)
+  }, Object.entries(values))
 }

@@ -5,7 +5,7 @@
  * Real Chromium, the real service worker serving the offline start, the real server.
  */
 import { SHELL_TEXT } from '../../src/shared/messages'
-import { expect, test } from './fixtures'
+import { expect, storeLocal, test } from './fixtures'
 import { serviceWorkerReady } from './pages/service-worker'
 import { Shell } from './pages/shell'
 
@@ -18,23 +18,7 @@ test('offline start with a token but no cached session: login page with an offli
   await serviceWorkerReady(page)
   // The token is stored, the session never was (as after a login whose session fetch was cut off).
   const token = await server.login()
-  await page.evaluate(async (t) => {
-    await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open('momentum-console')
-      req.onupgradeneeded = () => req.result.createObjectStore('local')
-      req.onsuccess = () => {
-        const tx = req.result.transaction('local', 'readwrite')
-        tx.objectStore('local').put(t, 'token')
-        tx.objectStore('local').delete('session')
-        tx.oncomplete = () => {
-          req.result.close()
-          resolve()
-        }
-        tx.onerror = () => reject(tx.error)
-      }
-      req.onerror = () => reject(req.error)
-    })
-  }, token)
+  await storeLocal(page, { token, session: null })
 
   await context.setOffline(true)
   const response = await page.goto(`${server.ui}/users`)

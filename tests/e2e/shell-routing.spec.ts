@@ -3,7 +3,7 @@
  * real server, at desktop and phone widths (the expired-session flow and breadcrumb reset included).
  */
 import { UI_TEXT, VALIDATION } from '../../src/shared/messages'
-import { ADMIN_PASSWORD, expect, test } from './fixtures'
+import { ADMIN_PASSWORD, expect, storeLocal, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
 import { DESKTOP, WIDTHS } from './widths'
@@ -69,7 +69,7 @@ for (const { name, viewport } of WIDTHS) {
         await expect(shell.menuButton()).toHaveAccessibleName('Expand sidebar')
       } else {
         // A phone has no collapse control (its menu button opens the drawer): remember it the same way.
-        await writeLocal(page, 'sidebarCollapsed', true)
+        await storeLocal(page, { sidebarCollapsed: true })
       }
 
       const token = await readLocal(page, 'token')
@@ -139,26 +139,6 @@ test.describe('session', () => {
     await expect(page).toHaveTitle('Page not found · Momentum')
   })
 })
-
-async function writeLocal(page: import('@playwright/test').Page, key: string, value: unknown): Promise<void> {
-  await page.evaluate(
-    ([k, v]) =>
-      new Promise<void>((resolve, reject) => {
-        const req = indexedDB.open('momentum-console')
-        req.onsuccess = () => {
-          const tx = req.result.transaction('local', 'readwrite')
-          tx.objectStore('local').put(v, k as string)
-          tx.oncomplete = () => {
-            req.result.close()
-            resolve()
-          }
-          tx.onerror = () => reject(tx.error)
-        }
-        req.onerror = () => reject(req.error)
-      }),
-    [key, value] as const,
-  )
-}
 
 async function readLocal(page: import('@playwright/test').Page, key: string): Promise<unknown> {
   return page.evaluate(
