@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import fastifyCors from '@fastify/cors'
 import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
@@ -14,6 +13,7 @@ import { SECURITY_TEXT, SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
 import { ApiError } from './errors'
 import { registerBodyDepthCheck } from './http/body-depth'
+import { registerCors } from './http/cors'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSecurityLog } from './http/security-log'
 import { registerModules } from './modules'
@@ -98,23 +98,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     config.trustedHosts,
     config.stripe ? stripeCspSources(config.stripe.jsUrl) : undefined,
   )
-  await app.register(fastifyCors, {
-    origin: config.corsOrigins,
-    credentials: true,
-    // The tus ones: the dev console (another port) resumes uploads by them (modules/storage/tus.ts).
-    // Joined once here: the plugin joins an array again on every request.
-    exposedHeaders: [
-      'etag',
-      'x-total-count',
-      'idempotent-replayed',
-      'retry-after',
-      'location',
-      'tus-resumable',
-      'upload-offset',
-      'upload-length',
-      'upload-entry',
-    ].join(', '),
-  })
+  await registerCors(app, config.corsOrigins)
   await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
   registerGuard(app, services)
   registerBodyDepthCheck(app)

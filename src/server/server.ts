@@ -38,6 +38,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const tokens = createTokenService(store, await loadInstanceSecrets(config.dataDir, store), {
     onRevoke: (id) => hub.sessionEnded(id),
   })
+  const permissions = createPermissionCache(store)
   const services: Services = {
     config,
     store,
@@ -50,7 +51,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       log: (level, message, ctx) => services.serverLog(level, message, ctx),
     }),
     // Kept per user until a users/groups commit (auth/permission-cache.ts): read on every request.
-    permissionsOf: createPermissionCache(store).permissionsOf,
+    permissionsOf: permissions.permissionsOf,
+    permissionsKept: permissions.permissionsKept,
     serverLog(level: LogLevel, message: string, ctx?: Record<string, unknown>) {
       if (!config.quiet) console.log(`[${level}] ${message}`)
       store

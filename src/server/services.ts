@@ -19,6 +19,8 @@ export interface Services {
   hub: Hub
   /** Permissions of a user: the union of their groups' permissions. */
   permissionsOf(user: string): Promise<string[]>
+  /** The kept permissions, when known right without a store read (the guard's synchronous path). */
+  permissionsKept?(user: string): string[] | undefined
   /** Appends to the server's own log channel (logs/server) and to stdout. */
   serverLog(level: LogLevel, message: string, ctx?: Record<string, unknown>): void
 }

@@ -265,5 +265,28 @@ describe('default CORS origins', () => {
     expect(res.headers.get('access-control-expose-headers')?.split(', ')).toEqual(
       expect.arrayContaining(['etag', 'x-total-count', 'idempotent-replayed', 'upload-offset']),
     )
+    expect(res.headers.get('vary')).toBe('Origin')
+  })
+
+  // http/cors.ts: the plugin runs only for requests with an Origin (issue 20). A cache must still
+  // keep the two answers apart, so both say Vary: Origin.
+  it('a request without Origin gets no CORS headers, and still Vary: Origin', async () => {
+    const res = await fetch(`${server.url}/api/settings`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('vary')).toBe('Origin')
+    for (const name of [
+      'access-control-allow-origin',
+      'access-control-allow-credentials',
+      'access-control-expose-headers',
+    ])
+      expect(res.headers.get(name), name).toBeNull()
+    // A preflight always carries an Origin; with one from the dev server it is answered as before.
+    const preflight = await fetch(`${server.url}/api/settings`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://127.0.0.1:5173', 'access-control-request-method': 'PATCH' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173')
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH')
   })
 })

@@ -25,12 +25,20 @@ export type Affects = (collection: string, id: string) => string | true | null
 export interface CommitCache<V> {
   /** The kept value for `key` if it is still right, else `load()`'s, kept unless a commit overlapped. */
   get(key: string, load: () => Promise<V>): Promise<V>
+  /**
+   * The kept value for `key` when it is right without asking the store: only on a store this process
+   * alone writes, where get() would return it too. undefined means "ask get()". For the guard's
+   * synchronous path (guard.ts).
+   */
+  peek(key: string): V | undefined
 }
 
 /** Where a cache hears of the writes that could make its entries wrong. */
 interface Source {
   /** Whether every committed write is known here (always on a store only this process writes). */
   fresh(): Promise<boolean>
+  /** True when fresh() always is: no other process writes the store. */
+  local: boolean
   /** Registers a cache's invalidation; called for every such write, in order. */
   listen(onWrite: (collection: string, id: string) => void): void
 }
@@ -51,6 +59,7 @@ function trackerOf(store: DocumentStore): Source {
     for (const c of changes) for (const l of listeners) l(c.collection, c.id)
   })
   tracker = {
+    local: !shared,
     async fresh() {
       if (!shared) return true
       return (await store.headSeq()) <= delivered
@@ -72,6 +81,7 @@ function internalWritesOf(store: DocumentStore): Source | null {
   if (!store.onInternalWrite) return null
   return {
     fresh: async () => true,
+    local: true,
     listen: (onWrite) => {
       store.onInternalWrite?.(onWrite)
     },
@@ -89,7 +99,7 @@ export function createCommitCache<V>(
   options: { internal?: boolean } = {},
 ): CommitCache<V> {
   const source = options.internal ? internalWritesOf(store) : trackerOf(store)
-  if (!source) return { get: (_key, load) => load() }
+  if (!source) return { get: (_key, load) => load(), peek: () => undefined }
   const entries = new Map<string, V>()
   let generation = 0
   source.listen((collection, id) => {
@@ -110,6 +120,9 @@ export function createCommitCache<V>(
         entries.set(key, value)
       }
       return value
+    },
+    peek(key) {
+      return source.local ? entries.get(key) : undefined
     },
   }
 }

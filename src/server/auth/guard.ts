@@ -116,25 +116,70 @@ export async function resolveAuth(services: Services, token: string | null): Pro
   }
 }
 
+/**
+ * resolveAuth's answer for a login session when every value it needs is kept and known right without
+ * a store read (tokens.verifyKept, permissionsKept: on a store this process alone writes); undefined
+ * means "call resolveAuth". The same caches, so a revoked session or a changed group fails the very
+ * next request on either path.
+ */
+function resolveAuthKept(services: Services, token: string | null): AuthInfo | undefined {
+  if (!token || !services.permissionsKept || isApiToken(token)) return undefined
+  const session = services.tokens.verifyKept(token)
+  if (session === undefined) return undefined
+  if (session === null) return ANONYMOUS
+  const permissions = services.permissionsKept(session.user)
+  if (!permissions) return undefined
+  return {
+    user: session.user,
+    sessionId: session.sessionId,
+    purpose: session.purpose,
+    permissions,
+    grants: grantsOf(permissions),
+  }
+}
+
 export function registerGuard(app: FastifyInstance, services: Services): void {
   app.decorateRequest('auth', null as unknown as AuthInfo)
-  app.addHook('onRequest', async (req) => {
-    req.auth = await resolveAuth(services, bearerToken(req))
-    // The route pattern, not the URL, decides: /api/unknown falls to the static root and must 404, not 401.
-    if (!req.routeOptions.url?.startsWith('/api/') || req.is404) return
-    const access = req.routeOptions.config.access
-    if (access === 'public') return
-    if (!isLoggedIn(req.auth)) {
-      throw new ApiError('unauthorized', SERVER_TEXT.notAuthenticated)
-    }
-    if (access === 'session') return
-    if (access === 'account') {
-      if (req.auth.purpose !== SESSION_PURPOSE)
-        throw new ApiError('forbidden', SECURITY_TEXT.apiTokenNotForAccount)
-      return
-    }
-    requirePermission(req, access ? access(req) : defaultPermission(req))
+  // A callback hook: most requests are answered from kept values without waiting for anything, and
+  // an async hook's promises and microtasks showed in the read's profile (issue 20).
+  app.addHook('onRequest', (req, _reply, done) => {
+    const token = bearerToken(req)
+    const kept = resolveAuthKept(services, token)
+    if (kept) return gate(req, kept, done)
+    // Two-argument then: done() runs the rest of the request, and a throw in there must not reach
+    // done a second time.
+    resolveAuth(services, token).then((auth) => gate(req, auth, done), done)
   })
+}
+
+/** Sets `req.auth` and applies the route's access rule: done() with the 401 or 403, or without. */
+function gate(req: FastifyRequest, auth: AuthInfo, done: (error?: Error) => void): void {
+  req.auth = auth
+  let refused: Error | undefined
+  try {
+    checkAccess(req)
+  } catch (error) {
+    refused = error as Error
+  }
+  done(refused)
+}
+
+/** The route's access rule against `req.auth`: throws the 401 or 403. */
+function checkAccess(req: FastifyRequest): void {
+  // The route pattern, not the URL, decides: /api/unknown falls to the static root and must 404, not 401.
+  if (!req.routeOptions.url?.startsWith('/api/') || req.is404) return
+  const access = req.routeOptions.config.access
+  if (access === 'public') return
+  if (!isLoggedIn(req.auth)) {
+    throw new ApiError('unauthorized', SERVER_TEXT.notAuthenticated)
+  }
+  if (access === 'session') return
+  if (access === 'account') {
+    if (req.auth.purpose !== SESSION_PURPOSE)
+      throw new ApiError('forbidden', SECURITY_TEXT.apiTokenNotForAccount)
+    return
+  }
+  requirePermission(req, access ? access(req) : defaultPermission(req))
 }
 
 /** An API token acts as its owner, narrowed to the token's permissions; invalid, expired or revoked → anonymous (401). */

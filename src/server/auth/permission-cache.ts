@@ -18,6 +18,8 @@ const MAX_USERS = 10_000
 
 export interface PermissionCache {
   permissionsOf(user: string): Promise<string[]>
+  /** The kept permissions when known right without a store read (commit-cache.ts peek), else undefined. */
+  permissionsKept(user: string): string[] | undefined
 }
 
 /** Reads a user's permissions from the store, uncached: the groups' permissions, each once. */
@@ -47,6 +49,9 @@ export function createPermissionCache(store: DocumentStore): PermissionCache {
       return (await cache.get(user, async () =>
         Object.freeze(await readPermissions(store, user)),
       )) as string[]
+    },
+    permissionsKept(user) {
+      return cache.peek(user) as string[] | undefined
     },
   }
 }

@@ -105,6 +105,8 @@ export function registerSecurityHeaders(
     const pathname = pathOf(req.url)
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'no-referrer')
+    // The CORS headers depend on the request's Origin (cors.ts), so every answer varies by it.
+    reply.header('vary', 'Origin')
     if (pathname === CHECKOUT_PAGE || pathname === `${CHECKOUT_PAGE}/`) {
       reply.header('content-security-policy', checkoutPolicy)
       reply.header('x-frame-options', 'SAMEORIGIN')
