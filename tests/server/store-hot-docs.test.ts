@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { hotDocs } from '../../src/server/store/hot-docs'
 import { openSqliteStore } from '../../src/server/store/sqlite'
 import type { DocumentStore } from '../../src/server/store/types'
@@ -101,6 +101,30 @@ describe('kept document texts', () => {
     ).rejects.toMatchObject({ status: 404 })
     await expectCurrent('a', 1)
     expect(JSON.parse((await store.getJson!('data/t', 'a'))!.json)).toMatchObject({ n: 1 })
+  })
+
+  it('keeps what a COMMIT wrote: the next read and the next write of it run no SELECT', async () => {
+    // Statement is one class for every connection: this counts the store's own row reads.
+    const Statement = Object.getPrototypeOf(direct.prepare('SELECT 1')) as {
+      get: (...a: unknown[]) => unknown
+    }
+    const spy = vi.spyOn(Statement, 'get')
+    const rowReads = () => spy.mock.calls.length
+    try {
+      const written = await store.write({ op: 'patch', collection: 'data/t', id: 'a', body: { n: 2 } }, user)
+      let before = rowReads()
+      const kept = await store.getJson!('data/t', 'a')
+      expect(rowReads() - before).toBe(0)
+      expect(kept).toEqual({ rev: 2, json: written.json })
+      // A write reads the current document inside its transaction: from the kept text as well.
+      await store.write({ op: 'patch', collection: 'data/t', id: 'a', body: { n: 3 } }, user)
+      before = rowReads()
+      expect(JSON.parse((await store.getJson!('data/t', 'a'))!.json)).toMatchObject({ n: 3, _rev: 3 })
+      expect(rowReads() - before).toBe(0)
+    } finally {
+      spy.mockRestore()
+    }
+    await expectCurrent('a', 3)
   })
 
   it('batches with an outcome per entry and clearing a collection are seen at once', async () => {

@@ -7,8 +7,11 @@
  * Never stale, because only this process writes the file (the same premise as auth/commit-cache.ts)
  * and every change to a `docs` row goes through sqlite-write.ts's applyOne, which drops the entry in
  * the same synchronous step, before its transaction commits. A transaction that then rolls back leaves
- * only a miss. Only a read outside a transaction fills an entry (sqlite.ts, readStored): it sees the
- * committed row and, better-sqlite3 being synchronous, no write runs between the read and the fill.
+ * only a miss. Two things fill an entry, both with a committed row and, better-sqlite3 being
+ * synchronous, with no write between the row and the fill: a read outside a transaction (sqlite.ts,
+ * readStored), and a COMMIT, with the text each of its written rows now holds (sqlite-write.ts,
+ * rowCommitted; a write rolled back with its savepoint is not among them), so the next read or write
+ * of a document just written needs no SELECT.
  * Writes read the document they change through the same entries: an entry still there inside a
  * transaction was not written by it, so it is the row that transaction sees.
  *

@@ -102,7 +102,8 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
     } else if (w.op === 'patch') {
       if (!current) throw notFound()
       rev = current._rev + 1
-      const merged = mergePatch(stripMeta(current), stripMeta(w.body)) as Body
+      // The current document's meta fields go in makeDoc, which writes its own: no copy without them first.
+      const merged = mergePatch(current, stripMeta(w.body)) as Body
       doc = makeDoc(id, merged, rev, current._created, now, user)
       await update(doc)
     } else {

@@ -32,11 +32,26 @@ export function sqliteWriter(
     /** The document as the transaction sees it (the kept text when no write of it has run since). */
     readDoc: (collection: string, id: string) => Doc | null
     rowChanged: (collection: string, id: string) => void
+    /** After COMMIT, the text and revision each committed document row now holds (hot-docs.ts). */
+    rowCommitted: (collection: string, id: string, rev: number, json: string) => void
     internalWrite: (collection: string, id: string) => void
   },
   emit: (changes: Change[]) => void,
 ): SqliteWriter {
-  const { readDoc, rowChanged, internalWrite } = hooks
+  const { readDoc, rowChanged, rowCommitted, internalWrite } = hooks
+  /**
+   * The text each change's document row was given. Kept beside `out` rather than in the Change (which
+   * is what subscribers and the sync wire get): a change rolled back with its savepoint leaves `out`,
+   * so only rows that were committed are handed to rowCommitted.
+   */
+  const texts = new WeakMap<Change, string>()
+  const committed = (out: Change[]) => {
+    for (const c of out) {
+      const json = texts.get(c)
+      if (json !== undefined) rowCommitted(c.collection, c.id, c.rev, json)
+    }
+    emit(out)
+  }
   const checkRev = (current: Doc | null, expectedRev: number | undefined) => {
     if (expectedRev === undefined) return
     if (!current) throw notFound()
@@ -80,7 +95,8 @@ export function sqliteWriter(
       } else if (w.op === 'patch') {
         if (!current) throw notFound()
         rev = current._rev + 1
-        const merged = mergePatch(stripMeta(current), stripMeta(w.body)) as Body
+        // The current document's meta fields go in makeDoc, which writes its own: no copy without them first.
+        const merged = mergePatch(current, stripMeta(w.body)) as Body
         doc = makeDoc(id, merged, rev, current._created, now, user)
         json = JSON.stringify(doc)
         stmt.updateDoc.run(rev, json, w.collection, id)
@@ -117,6 +133,7 @@ export function sqliteWriter(
         time: now,
       }
       out.push(change)
+      if (json !== undefined && doc) texts.set(change, json)
     }
     // `change` is this write's own (an internal write has none, whatever `out` holds before it).
     return { status, body, replayed: false, change, json: json ?? JSON.stringify(body) }
@@ -217,7 +234,7 @@ export function sqliteWriter(
         outcomes = [{ ok: false, error }]
       }
     } else outcomes = applyGroup(entries, out)
-    emit(out)
+    committed(out)
     return outcomes
   })
 
@@ -244,21 +261,21 @@ export function sqliteWriter(
       singles.flush()
       const out: Change[] = []
       const results = writeManyTx(writes, ctx, out)
-      emit(out)
+      committed(out)
       return results
     },
     writeEach(entries) {
       singles.flush()
       const out: Change[] = []
       const outcomes = writeEachTx(entries, out)
-      emit(out)
+      committed(out)
       return outcomes
     },
     clear(collection, ctx, check) {
       singles.flush()
       const out: Change[] = []
       const result = clearTx(collection, ctx, out, check)
-      emit(out)
+      committed(out)
       return result
     },
   }

@@ -70,6 +70,8 @@ export function openSqliteStore(file: string): DocumentStore {
     {
       readDoc,
       rowChanged: hot.drop,
+      // What was just committed is what the row holds: the next read or write of it needs no SELECT.
+      rowCommitted: (collection, id, rev, json) => hot.set(collection, id, { rev, json }),
       internalWrite: (collection, id) => {
         for (const l of internalListeners) l(collection, id)
       },
