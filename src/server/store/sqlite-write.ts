@@ -71,8 +71,10 @@ export function sqliteWriter(
     let id: string
     let json: string | undefined
     if (w.op === 'create') {
+      // An id made here is new (generateId: this process's time and counter, then 40 random bits), so
+      // only a caller's id is looked up; an import of rows without ids saves a SELECT per row.
       id = w.id ?? generateId()
-      const existing = readDoc(w.collection, id)
+      const existing = w.id === undefined ? null : readDoc(w.collection, id)
       if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
       doc = makeDoc(id, w.body, 1, now, now, user)
       rev = 1
