@@ -28,7 +28,11 @@ export interface Grant {
 
 export class PermissionSyntaxError extends Error {}
 
+const SLASH = 47
+
 export function normalizePath(path: string): string {
+  // Checked on every request, twice: most paths have no slash at either end, and need no regex.
+  if (path.charCodeAt(0) !== SLASH && path.charCodeAt(path.length - 1) !== SLASH) return path
   return path.replace(/^\/+|\/+$/g, '')
 }
 
@@ -102,12 +106,24 @@ export function decide(grants: readonly Grant[], path: string, method: Method): 
 }
 
 /** Splits a requirement `path:letters` (letters optional: any method) into path and methods. */
-function requirement(req: string): { path: string; methods: Method[] } {
+function requirement(req: string): { path: string; methods: readonly Method[] } {
   const colon = req.lastIndexOf(':')
-  if (colon < 0) return { path: normalizePath(req), methods: [...METHODS] }
-  const letters = req.slice(colon + 1)
-  const methods = letters.includes('*') ? [...METHODS] : (letters.split('') as Method[])
-  return { path: normalizePath(req.slice(0, colon)), methods: methods.filter((m) => METHODS.includes(m)) }
+  if (colon < 0) return { path: normalizePath(req), methods: METHODS }
+  return { path: normalizePath(req.slice(0, colon)), methods: methodsOf(req.slice(colon + 1)) }
+}
+
+/** The methods a requirement's letters name; a server asks with a handful of letter strings only. */
+const methodsByLetters = new Map<string, readonly Method[]>()
+
+function methodsOf(letters: string): readonly Method[] {
+  let methods = methodsByLetters.get(letters)
+  if (!methods) {
+    const named = letters.includes('*') ? METHODS : (letters.split('') as Method[])
+    methods = Object.freeze(named.filter((m) => METHODS.includes(m)))
+    // Bounded: letters come from code and from stored settings, but never grow the map past this.
+    if (methodsByLetters.size < 256) methodsByLetters.set(letters, methods)
+  }
+  return methods
 }
 
 /** True when the requirement is met by any one of its methods (`discounts:cud` = c or u or d). */
