@@ -62,7 +62,12 @@ test('an HTTP pull cut off after one page resumes from that page: no gap, no hal
       return route.fulfill({ response })
     }
     lost++
-    await route.abort('connectionreset')
+    // Once in CI, on a loaded machine and while the test was unrouting, Playwright reported this route
+    // as already handled when it came to abort it. Nothing is left to cut then, and an error thrown
+    // inside the handler fails the test outright; if a page got through, the assertions below see it.
+    await route.abort('connectionreset').catch((e: unknown) => {
+      if (!String(e).includes('already handled')) throw e
+    })
   }
   await context.route('**/api/sync?**', cutAfterOnePage)
   // The browser "comes back online": the engine pulls at once.
