@@ -8,17 +8,12 @@
  * draws with the shell's styles and a few lines of shell.css (issue 20, docs/performance.md
  * "3. Offline cold start"; decisions/screens.md).
  */
-import {
-  NARROW_MEDIA_QUERY,
-  SIDEBAR_COLLAPSED_PX,
-  SIDEBAR_EXPANDED_PX,
-  TABLE_CHECK_COLUMN_PX,
-} from '../shared/constants'
+import { NARROW_MEDIA_QUERY, TABLE_CHECK_COLUMN_PX } from '../shared/constants'
 import { countOf } from '../shared/plural'
 import { preview } from './components/cell-preview'
 import type { FirstScreen } from './data/first-screen'
-import { readLocal } from './local-state'
 import { columnWidth, discoverFields, loadColumns, visibleColumns } from './routes/data/columns'
+import { rememberedCollapsed, SIDEBAR_WIDTH_VARS, sidebarMode } from './shell/sidebar-mode'
 
 export interface FrameColumns {
   /** Field names, `_id` first, as the Database table shows them by default or as last chosen. */
@@ -80,14 +75,13 @@ export function drawFirstFrame(first: FirstScreen): void {
   const { keys, widths } = frameColumns(first)
 
   const shell = el('div', 'shell first-frame')
-  shell.style.setProperty('--sidebar-expanded', `${SIDEBAR_EXPANDED_PX}px`)
-  shell.style.setProperty('--sidebar-collapsed', `${SIDEBAR_COLLAPSED_PX}px`)
-  const narrow = window.matchMedia(NARROW_MEDIA_QUERY).matches
-  shell.dataset.sidebar = narrow
-    ? 'drawer'
-    : readLocal<boolean>('sidebarCollapsed')
-      ? 'collapsed'
-      : 'expanded'
+  for (const [name, value] of Object.entries(SIDEBAR_WIDTH_VARS)) shell.style.setProperty(name, value)
+  shell.dataset.sidebar = sidebarMode({
+    withSidebar: true,
+    narrow: window.matchMedia(NARROW_MEDIA_QUERY).matches,
+    drawerOpen: false,
+    collapsed: rememberedCollapsed(),
+  })
   const sidebar = el('div', 'sidebar')
   const main = el('div', 'shell-main')
   const toolbar = el('div', 'toolbar')

@@ -6,20 +6,17 @@
  */
 import { type CSSProperties, type ReactNode, useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
-import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '../../shared/constants'
-import { readLocal, writeLocal } from '../local-state'
+import { writeLocal } from '../local-state'
 import type { RouteDef } from '../routes/table'
 import { useSession } from '../session/use-session'
 import { Footer } from './Footer'
 import type { ResolvedChrome } from './page-chrome'
 import { Sidebar } from './Sidebar'
+import { rememberedCollapsed, SIDEBAR_WIDTH_VARS, sidebarMode } from './sidebar-mode'
 import { Toolbar } from './Toolbar'
 import { useNarrow } from './use-narrow'
 
-const SIDEBAR_WIDTHS = {
-  '--sidebar-expanded': `${SIDEBAR_EXPANDED_PX}px`,
-  '--sidebar-collapsed': `${SIDEBAR_COLLAPSED_PX}px`,
-} as CSSProperties
+const SIDEBAR_WIDTHS = SIDEBAR_WIDTH_VARS as CSSProperties
 
 interface ShellProps {
   route: RouteDef
@@ -31,7 +28,7 @@ export function Shell({ route, chrome, children }: ShellProps) {
   const { status } = useSession()
   const [path] = useLocation()
   const narrow = useNarrow()
-  const [collapsed, setCollapsed] = useState(() => readLocal<boolean>('sidebarCollapsed') === true)
+  const [collapsed, setCollapsed] = useState(rememberedCollapsed)
   const [mobileOpen, setMobileOpen] = useState(false)
   const withSidebar = status === 'authenticated'
 
@@ -57,17 +54,7 @@ export function Shell({ route, chrome, children }: ShellProps) {
     <div
       className="shell"
       style={SIDEBAR_WIDTHS}
-      data-sidebar={
-        withSidebar
-          ? narrow
-            ? mobileOpen
-              ? 'drawer-open'
-              : 'drawer'
-            : showCollapsed
-              ? 'collapsed'
-              : 'expanded'
-          : 'none'
-      }
+      data-sidebar={sidebarMode({ withSidebar, narrow, drawerOpen: mobileOpen, collapsed })}
     >
       <a className="skip-link" href="#main">
         Skip to content
