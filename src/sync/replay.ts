@@ -124,7 +124,10 @@ export class Replayer {
         if (wakeAt !== null) this.schedule(wakeAt)
         return
       }
-      ctx.status.update({ network: 'syncing' })
+      // An attempt is not contact: with the server known out of reach the status stays 'offline' (the
+      // toolbar, and the screens' "on this device" wording) until an answer sets 'online'. Flipping
+      // to 'syncing' here let a write made during a retry say it had reached the server.
+      if (ctx.status.get().network !== 'offline') ctx.status.update({ network: 'syncing' })
       const batch =
         this.batching && isBatchable(entry)
           ? await ctx.storage.read((db) => collectBatch(db, entry, ctx.ports.clock.now()))
