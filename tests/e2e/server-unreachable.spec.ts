@@ -25,7 +25,7 @@ import { DatabasePage } from './pages/database'
 import { deleteRecord } from './pages/discounts'
 import { StoragePage } from './pages/storage'
 import { listFolder } from './pages/storage-queue'
-import { engineReady, freshCollection } from './pages/sync-panel'
+import { engineReady, freshCollection, type HandleWindow } from './pages/sync-panel'
 import { UsersPage } from './pages/users'
 import { expect, openLoggedIn, test } from './proxied'
 import type { SocketProxy } from './socket-proxy'
@@ -56,6 +56,40 @@ async function goInPage(page: Page, path: string): Promise<void> {
     dispatchEvent(new PopStateEvent('popstate'))
   }, `/ui${path}`)
 }
+
+test('server out of reach: a second tab, which does not lead, says Offline too and its deletes say "on this device"', async ({
+  page,
+  context,
+  server,
+  link,
+  through,
+}) => {
+  const token = await server.login()
+  const { name } = await seed(server, token, 'follower', [
+    { _id: 'x', n: 'x' },
+    { _id: 'y', n: 'y' },
+  ])
+  await openLoggedIn(page, through, token, `/data/${name}`)
+  await engineReady(page)
+  const second = await context.newPage()
+  await second.goto(`${through.ui}/data/${name}`)
+  await engineReady(second)
+  const status = (p: Page) => p.evaluate(() => (window as unknown as HandleWindow).__momentum?.status())
+  expect((await status(second))?.leader).toBe(false)
+  const db = new DatabasePage(second)
+  await expect(db.row('x')).toBeVisible()
+  await expect(second.getByTestId('connection')).toHaveAttribute('data-state', 'online')
+
+  await cutServer(page, link)
+  await expect.poll(async () => (await status(second))?.network).toBe('offline')
+  await expect(second.getByTestId('connection')).toHaveAttribute('data-state', 'offline')
+  await second.getByRole('checkbox', { name: 'Select x', exact: true }).click()
+  await second.keyboard.press('Delete')
+  await db.confirm(deleteButtonText(1))
+  await expect(db.toasts.filter({ hasText: SCREENS_TEXT.deletedOffline(1) })).toBeVisible()
+  await expect(db.toasts.getByText(deletedToast(1), { exact: true })).toHaveCount(0)
+  await expect(second.getByTestId('connection')).toHaveAttribute('data-state', 'offline')
+})
 
 test('server out of reach: toolbar says Offline in words and icon, deletes say "on this device"', async ({
   page,

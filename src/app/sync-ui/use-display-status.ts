@@ -1,7 +1,9 @@
 /**
- * The status the toolbar shows. Only the leader tab talks to the server, so only its engine knows
- * whether the server is reachable; another tab's engine reports its initial "offline" forever. Those
- * tabs show the browser's own online flag instead, which is right about the common case (no network).
+ * The status the toolbar shows: the engine's, with the browser's own offline flag as the floor. Only
+ * the leader tab talks to the server; another tab's engine shows the leader's network, which the leader
+ * shares on a BroadcastChannel (src/sync/follower.ts). Until 2026-11-28 a tab that did not lead showed
+ * 'online' whenever the browser had a network, from before that sharing existed: with the server cut
+ * off, a second tab said "Reconnecting" for good and its writes said they had reached the server.
  */
 import { useSyncExternalStore } from 'react'
 import type { SyncStatus } from '../../sync/status'
@@ -20,7 +22,5 @@ const browserOnline = () => navigator.onLine
 export function useDisplayStatus(): SyncStatus {
   const status = useSyncStatus()
   const online = useSyncExternalStore(subscribeOnline, browserOnline, () => true)
-  if (!online) return { ...status, network: 'offline' }
-  if (status.leader) return status
-  return { ...status, network: 'online' }
+  return online ? status : { ...status, network: 'offline' }
 }
