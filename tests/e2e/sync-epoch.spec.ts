@@ -14,7 +14,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { openSqliteStore } from '../../src/server/store/sqlite'
-import { expect, openLoggedIn, passwordOf, startServer, test } from './fixtures'
+import { passwordOf, startServer } from './fixtures'
+import { expect, openLoggedIn, setNetwork, test } from './proxied'
 import {
   engineReady,
   expectConverged,
@@ -24,6 +25,7 @@ import {
   SyncPanel,
   writesPerDoc,
 } from './pages/sync-panel'
+import { startSocketProxy } from './socket-proxy'
 import { changeLog, mirrorMeta } from './sync-helpers'
 
 const ids = async (page: Parameters<typeof localState>[0], collection: string) =>
@@ -51,43 +53,50 @@ test('the server restored from a backup with a new epoch: mirror rebuilt, outbox
     // Written after the backup: the restore loses it, and only a rebuild removes it from the mirror.
     await server.api(`/api/${collection}`, { token, json: { _id: 'after-backup', name: 'Lost in restore' } })
 
-    await openLoggedIn(page, server, token, '/')
-    await engineReady(page)
-    await expect.poll(() => ids(page, collection)).toEqual(['after-backup', 'kept'])
-    const before = await mirrorMeta(page)
+    // A real cut (proxied.ts): context.setOffline alone leaves the sync worker's requests and socket
+    // through, so a write queued "offline" could reach the server before the pending count is read.
+    const link = await startSocketProxy(server.url)
+    try {
+      await openLoggedIn(page, link.via(server), token, '/')
+      await engineReady(page)
+      await expect.poll(() => ids(page, collection)).toEqual(['after-backup', 'kept'])
+      const before = await mirrorMeta(page)
 
-    const sync = new SyncPanel(page)
-    await context.setOffline(true)
-    await expect(sync.indicator).toHaveAttribute('data-state', 'offline')
-    expect((await mutate(page, 'create', collection, 'queued', { name: 'Queued offline' })).ok).toBe(true)
-    expect((await mutate(page, 'patch', collection, 'kept', { price: 2 })).ok).toBe(true)
-    await expect(sync.pendingCount).toHaveText('2')
+      const sync = new SyncPanel(page)
+      await setNetwork(context, link, 'offline')
+      await expect(sync.indicator).toHaveAttribute('data-state', 'offline')
+      expect((await mutate(page, 'create', collection, 'queued', { name: 'Queued offline' })).ok).toBe(true)
+      expect((await mutate(page, 'patch', collection, 'kept', { price: 2 })).ok).toBe(true)
+      await expect(sync.pendingCount).toHaveText('2')
 
-    // The restore: stop, put the backup in place, start a new epoch, start again on the same port.
-    await current.stop(true)
-    for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true })
-    fs.copyFileSync(backup, file)
-    const store = openSqliteStore(file)
-    const oldEpoch = await store.epoch()
-    const newEpoch = await store.resetEpoch()
-    expect(newEpoch).not.toBe(oldEpoch)
-    await store.close()
-    current = await startServer('none', { PORT: port }, dataDir)
-    expect(current.server.url).toBe(server.url)
+      // The restore: stop, put the backup in place, start a new epoch, start again on the same port.
+      await current.stop(true)
+      for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true })
+      fs.copyFileSync(backup, file)
+      const store = openSqliteStore(file)
+      const oldEpoch = await store.epoch()
+      const newEpoch = await store.resetEpoch()
+      expect(newEpoch).not.toBe(oldEpoch)
+      await store.close()
+      current = await startServer('none', { PORT: port }, dataDir)
+      expect(current.server.url).toBe(server.url)
 
-    await context.setOffline(false)
-    await expect(sync.pendingCount).toBeHidden({ timeout: 30_000 })
-    await expect.poll(() => ids(page, collection)).toEqual(['kept', 'queued'])
-    const after = await mirrorMeta(page)
-    expect(after.epoch).not.toBe(before.epoch)
-    expect(after.epoch).toBe((await changeLog(current.server, token)).epoch)
-    expect((await current.server.api(`/api/${collection}/after-backup`, { token })).status).toBe(404)
-    expect((await current.server.api(`/api/${collection}/kept`, { token })).body).toMatchObject({
-      price: 2,
-      _rev: 2,
-    })
-    expect(await writesPerDoc(current.server, token, collection)).toEqual({ kept: 2, queued: 1 })
-    await expectConverged(page, current.server, token, collection)
+      await setNetwork(context, link, 'online')
+      await expect(sync.pendingCount).toBeHidden({ timeout: 30_000 })
+      await expect.poll(() => ids(page, collection)).toEqual(['kept', 'queued'])
+      const after = await mirrorMeta(page)
+      expect(after.epoch).not.toBe(before.epoch)
+      expect(after.epoch).toBe((await changeLog(current.server, token)).epoch)
+      expect((await current.server.api(`/api/${collection}/after-backup`, { token })).status).toBe(404)
+      expect((await current.server.api(`/api/${collection}/kept`, { token })).body).toMatchObject({
+        price: 2,
+        _rev: 2,
+      })
+      expect(await writesPerDoc(current.server, token, collection)).toEqual({ kept: 2, queued: 1 })
+      await expectConverged(page, current.server, token, collection)
+    } finally {
+      await link.close()
+    }
   } finally {
     await current.stop()
   }
@@ -97,6 +106,8 @@ test('the user’s permissions change the epoch: mirror rebuilt, outbox delivere
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   const { collection } = freshCollection('perm')
   const { collection: other } = freshCollection('newly-readable')
@@ -107,14 +118,14 @@ test('the user’s permissions change the epoch: mirror rebuilt, outbox delivere
   // Written before the user may read it: an incremental pull would never fetch it again.
   await server.api(`/api/${other}`, { token: admin, json: { _id: 'hidden', v: 1 } })
   const token = await server.login(user, passwordOf(user))
-  await openLoggedIn(page, server, token, '/')
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
   await expect.poll(() => ids(page, collection)).toEqual(['seen'])
   expect(await ids(page, other)).toEqual([])
   const before = await mirrorMeta(page)
 
   const sync = new SyncPanel(page)
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   await expect(sync.indicator).toHaveAttribute('data-state', 'offline')
   expect((await mutate(page, 'create', collection, 'queued', { v: 1 })).ok).toBe(true)
   expect((await mutate(page, 'patch', collection, 'seen', { v: 2 })).ok).toBe(true)
@@ -126,7 +137,7 @@ test('the user’s permissions change the epoch: mirror rebuilt, outbox delivere
   })
   expect(widened.status).toBe(200)
 
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
   await expect(sync.pendingCount).toBeHidden({ timeout: 30_000 })
   await expect.poll(() => ids(page, other)).toEqual(['hidden'])
   const after = await mirrorMeta(page)
