@@ -8,7 +8,7 @@
  */
 import type { Page, Route } from '@playwright/test'
 import { SYNC_UI_TEXT } from '../../src/shared/messages'
-import { ADMIN_PASSWORD, expect, openLoggedIn, test } from './fixtures'
+import { ADMIN_PASSWORD } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
 import {
@@ -21,6 +21,7 @@ import {
   SyncPanel,
   writesPerDoc,
 } from './pages/sync-panel'
+import { expect, openLoggedIn, setNetwork, test } from './proxied'
 
 const databases = (page: Page) =>
   page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''))
@@ -29,15 +30,19 @@ test('a session revoked during replay keeps every queued write; after a new logi
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   const { collection } = freshCollection('expiry')
   const token = await server.login()
   // A second session of the same user watches the server; only the page's session gets revoked.
   const observer = await server.login()
-  await openLoggedIn(page, server, token, '/')
+  // A real cut (proxied.ts): context.setOffline alone leaves the sync worker's requests and socket
+  // through, so the writes queued "offline" could reach the server before the replay is held.
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
 
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   const ids = Array.from({ length: 10 }, (_, i) => `t-${i}`)
   for (const id of ids) expect((await mutate(page, 'create', collection, id, { name: id })).ok).toBe(true)
   const sync = new SyncPanel(page)
@@ -60,7 +65,7 @@ test('a session revoked during replay keeps every queued write; after a new logi
   }
   const routes = ['**/api/batch', `**/api/${collection}`]
   for (const url of routes) await context.route(url, hold)
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
   const arrived = async () =>
     (await server.api<unknown[]>(`/api/${collection}?limit=1000`, { token: observer })).body.length
   await expect.poll(() => held).toBeGreaterThan(0)
@@ -95,13 +100,17 @@ test('logout with unsent changes warns with their number; confirming deletes the
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   const { collection } = freshCollection('logout')
   const token = await server.login()
-  await openLoggedIn(page, server, token, '/')
+  // A real cut (proxied.ts): with context.setOffline alone the sync worker could still send the writes,
+  // and "nothing of it ever reaches the server" would not be what the logout did.
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
   const database = await page.evaluate(() => (window as unknown as HandleWindow).__momentum!.database()!)
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   for (const id of ['lost-1', 'lost-2'])
     expect((await mutate(page, 'create', collection, id, {})).ok).toBe(true)
 
@@ -121,9 +130,10 @@ test('logout with unsent changes warns with their number; confirming deletes the
   await expect.poll(() => databases(page)).not.toContain(database)
 
   // Nothing of it ever reaches the server, also after the next login.
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
   const again = await server.login()
-  await openLoggedIn(page, server, again, '/')
+  // The same origin as before (the proxy's), so this is the browser whose local database was deleted.
+  await openLoggedIn(page, through, again, '/')
   await engineReady(page)
   await expectConverged(page, server, again, collection)
   expect((await server.api(`/api/${collection}/lost-1`, { token: again })).status).toBe(404)

@@ -3,8 +3,11 @@
  * the same field changed on the server meanwhile. On reconnect the write is refused (409), the Sync
  * panel's inbox shows it, the conflict view shows base / mine / theirs, and "Keep mine" re-sends mine
  * on the server's new revision. Ends converged.
+ *
+ * Offline is a real cut (proxied.ts): context.setOffline alone leaves the sync worker's requests and
+ * socket through, so the write queued "offline" could reach the server before the server's own change
+ * and there would be no conflict. The server-side changes go to `server` directly, past the cut.
  */
-import { expect, openLoggedIn, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
@@ -13,11 +16,14 @@ import {
   mutate,
   SyncPanel,
 } from './pages/sync-panel'
+import { expect, openLoggedIn, setNetwork, test } from './proxied'
 
 test('a conflicting offline edit is shown with both values and "Keep mine" wins on the server', async ({
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   const { collection } = freshCollection('conflict')
   const token = await server.login()
@@ -26,19 +32,19 @@ test('a conflicting offline edit is shown with both values and "Keep mine" wins 
     json: { _id: 'pen', name: 'Pen', price: 1 },
   })
   expect(created.status).toBe(201)
-  await openLoggedIn(page, server, token, '/')
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
   await expect.poll(async () => (await localState(page, collection)).docs.map((d) => d._id)).toContain('pen')
 
   const sync = new SyncPanel(page)
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   await expect(sync.indicator).toHaveAttribute('data-state', 'offline')
   expect((await mutate(page, 'patch', collection, 'pen', { price: 2 })).ok).toBe(true)
   await expect(sync.pendingCount).toHaveText('1')
   const theirs = await server.api(`/api/${collection}/pen`, { method: 'PATCH', token, json: { price: 3 } })
   expect(theirs.status).toBe(200)
 
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
   await expect(sync.indicator).toHaveAttribute('data-conflicts', '1')
   await sync.open()
   await sync.review('pen')
@@ -53,18 +59,18 @@ test('a conflicting offline edit is shown with both values and "Keep mine" wins 
   await expectConverged(page, server, token, collection)
 })
 
-test('"Merge" sends the per-field choice', async ({ page, context, server }) => {
+test('"Merge" sends the per-field choice', async ({ page, context, server, link, through }) => {
   const { collection } = freshCollection('merge')
   const token = await server.login()
   await server.api(`/api/${collection}`, { token, json: { _id: 'cup', name: 'Cup', price: 5, stock: 1 } })
-  await openLoggedIn(page, server, token, '/')
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
   await expect.poll(async () => (await localState(page, collection)).docs.map((d) => d._id)).toContain('cup')
 
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   expect((await mutate(page, 'patch', collection, 'cup', { name: 'Mug', price: 6 })).ok).toBe(true)
   await server.api(`/api/${collection}/cup`, { method: 'PATCH', token, json: { price: 7, stock: 9 } })
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
 
   const sync = new SyncPanel(page)
   await expect(sync.indicator).toHaveAttribute('data-conflicts', '1')
@@ -84,6 +90,8 @@ test('an open conflict is marked "Conflict" with a way to it; the view lists onl
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   const { name, collection } = freshCollection('marked')
   const token = await server.login()
@@ -92,18 +100,18 @@ test('an open conflict is marked "Conflict" with a way to it; the view lists onl
     json: { _id: 'conflicted-lamp', name: 'Lamp', colour: 'red', price: 1, manufacturerReference: 'A-1' },
   })
   await page.setViewportSize({ width: 375, height: 740 })
-  await openLoggedIn(page, server, token, `/data/${name}`)
+  await openLoggedIn(page, through, token, `/data/${name}`)
   await engineReady(page)
-  const link = page.getByRole('link', { name: 'conflicted-lamp', exact: true })
-  await expect(link).toBeVisible()
+  const row = page.getByRole('link', { name: 'conflicted-lamp', exact: true })
+  await expect(row).toBeVisible()
 
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   expect(
     (await mutate(page, 'patch', collection, 'conflicted-lamp', { price: 2, manufacturerReference: 'B-22' }))
       .ok,
   ).toBe(true)
   await server.api(`/api/${collection}/conflicted-lamp`, { method: 'PATCH', token, json: { price: 3 } })
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
   const sync = new SyncPanel(page)
   await expect(sync.indicator).toHaveAttribute('data-conflicts', '1')
 
@@ -111,7 +119,7 @@ test('an open conflict is marked "Conflict" with a way to it; the view lists onl
   const marker = page.getByTestId('conflict-marker')
   await expect(marker).toHaveAccessibleName(/Conflict/)
   await expect(page.getByTestId('pending-marker')).toHaveCount(0)
-  expect(await link.evaluate((a) => a.scrollWidth <= a.clientWidth)).toBe(true)
+  expect(await row.evaluate((a) => a.scrollWidth <= a.clientWidth)).toBe(true)
   await marker.click()
   await expect(sync.conflict).toBeVisible()
 
@@ -135,7 +143,7 @@ test('an open conflict is marked "Conflict" with a way to it; the view lists onl
   await page.keyboard.press('Escape')
 
   // The document page says Conflict too, and leads to the same view.
-  await page.goto(`${server.ui}/data/${name}/conflicted-lamp`)
+  await page.goto(`${through.ui}/data/${name}/conflicted-lamp`)
   await engineReady(page)
   await expect(page.getByTestId('conflict-marker')).toHaveText(/Conflict/)
   await page.getByTestId('conflict-marker').click()

@@ -7,9 +7,12 @@
  *   the conflict view shows mine as deleted and theirs with the edit, and "Keep mine" deletes it on the
  *   server's new revision.
  * Both end converged.
+ *
+ * Offline is a real cut (proxied.ts): context.setOffline alone leaves the sync worker's requests and
+ * socket through, so the write queued "offline" could reach the server before the server's own change
+ * and there would be no conflict. The server-side changes go to `server` directly, past the cut.
  */
 import { SYNC_UI_TEXT } from '../../src/shared/messages'
-import { expect, openLoggedIn, test } from './fixtures'
 import {
   engineReady,
   expectConverged,
@@ -19,12 +22,15 @@ import {
   SyncPanel,
   writesPerDoc,
 } from './pages/sync-panel'
+import { expect, openLoggedIn, setNetwork, test } from './proxied'
 import { changeLog } from './sync-helpers'
 
 test('edited offline, deleted on the server: the conflict shows it deleted; "Keep mine" restores my edit', async ({
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   // On reconnect the engine pulls before it replays, so the server's delete is stored while the PATCH
   // is still pending; the patch stays laid over the last server version (ShadowRow.lastLive), so
@@ -32,17 +38,17 @@ test('edited offline, deleted on the server: the conflict shows it deleted; "Kee
   const { collection } = freshCollection('editdel')
   const token = await server.login()
   await server.api(`/api/${collection}`, { token, json: { _id: 'lamp', name: 'Lamp', price: 10 } })
-  await openLoggedIn(page, server, token, '/')
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
   await expect.poll(async () => (await localState(page, collection)).docs.map((d) => d._id)).toContain('lamp')
 
   const sync = new SyncPanel(page)
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   await expect(sync.indicator).toHaveAttribute('data-state', 'offline')
   expect((await mutate(page, 'patch', collection, 'lamp', { price: 12 })).ok).toBe(true)
   expect((await server.api(`/api/${collection}/lamp`, { method: 'DELETE', token })).status).toBe(200)
 
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
   await expect(sync.indicator).toHaveAttribute('data-conflicts', '1')
   await sync.open()
   await expect(sync.inbox.getByRole('listitem')).toContainText(`${collection}/lamp`)
@@ -68,25 +74,27 @@ test('deleted offline, edited on the server: the conflict shows both; "Keep mine
   page,
   context,
   server,
+  link,
+  through,
 }) => {
   const { collection } = freshCollection('deledit')
   const token = await server.login()
   await server.api(`/api/${collection}`, { token, json: { _id: 'desk', name: 'Desk', price: 100 } })
   await server.api(`/api/${collection}`, { token, json: { _id: 'chair', name: 'Chair', price: 40 } })
-  await openLoggedIn(page, server, token, '/')
+  await openLoggedIn(page, through, token, '/')
   await engineReady(page)
   await expect
     .poll(async () => (await localState(page, collection)).docs.map((d) => d._id).sort())
     .toEqual(['chair', 'desk'])
 
   const sync = new SyncPanel(page)
-  await context.setOffline(true)
+  await setNetwork(context, link, 'offline')
   await expect(sync.indicator).toHaveAttribute('data-state', 'offline')
   expect((await mutate(page, 'delete', collection, 'desk')).ok).toBe(true)
   const theirs = await server.api(`/api/${collection}/desk`, { method: 'PATCH', token, json: { price: 90 } })
   expect(theirs.status).toBe(200)
 
-  await context.setOffline(false)
+  await setNetwork(context, link, 'online')
   await expect(sync.indicator).toHaveAttribute('data-conflicts', '1')
   // Still deleted here, as I left it, until I decide.
   expect((await localState(page, collection)).docs.map((d) => d._id)).toEqual(['chair'])
