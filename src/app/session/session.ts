@@ -128,10 +128,16 @@ export async function setToken(
       : null,
   ])
   if (state.token !== token) return
-  if (known?.user) applySession(known)
+  // The login answer carries the user and permissions: 'login' goes out now, so the sync engine and
+  // the websocket start alongside the session fetch instead of after it (issue 20, initial mirror).
+  const early = known?.user ? known : null
+  if (early) {
+    applySession(early)
+    emit('login')
+  }
   await refreshSession()
   if (state.token !== token || state.status !== 'authenticated') return
-  emit('login')
+  if (!early) emit('login')
   if (opts.announce !== false && state.user) {
     announce({ type: 'login', token, user: state.user, permissions: [...state.permissions] })
   }
