@@ -14,6 +14,7 @@ import { preview } from './components/cell-preview'
 import type { FirstScreen } from './data/first-screen'
 import { columnWidth, discoverFields, loadColumns, visibleColumns } from './routes/data/columns'
 import { rememberedCollapsed, SIDEBAR_WIDTH_VARS, sidebarMode } from './shell/sidebar-mode'
+import { rememberedTableOffset } from './table-offset'
 
 export interface FrameColumns {
   /** Field names, `_id` first, as the Database table shows them by default or as last chosen. */
@@ -130,6 +131,14 @@ export function drawFirstFrame(first: FirstScreen): void {
   main.append(toolbar, page)
   shell.append(sidebar, main)
   root.before(shell)
+  // The console adds its buttons and filter bar above the table: leave their room, as measured by the
+  // screen at this width, so the table does not jump when the console takes over (table-offset.ts).
+  const offset = rememberedTableOffset(first.collection, window.innerWidth)
+  if (offset !== undefined) {
+    const h1 = titles.firstElementChild as HTMLElement
+    const room = offset - (box.getBoundingClientRect().top - h1.getBoundingClientRect().top)
+    if (room > 0) box.style.marginTop = `${room}px`
+  }
   frame = shell
   changed()
 }

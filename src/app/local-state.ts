@@ -7,7 +7,7 @@
  */
 import { createStore, del, getMany, set, type UseStore } from 'idb-keyval'
 
-export const LOCAL_KEYS = ['token', 'session', 'sidebarCollapsed', 'settings'] as const
+export const LOCAL_KEYS = ['token', 'session', 'sidebarCollapsed', 'settings', 'tableOffsets'] as const
 export type LocalKey = (typeof LOCAL_KEYS)[number]
 
 let store: UseStore | null = null

@@ -28,6 +28,25 @@ async function holdConsole(page: Page): Promise<() => void> {
   return release
 }
 
+/** The table offset the console keeps for a collection (idb-keyval's `momentum-console` database). */
+const storedTableOffset = (page: Page, collection: string) =>
+  page.evaluate(
+    (key) =>
+      new Promise<number>((resolve) => {
+        const req = indexedDB.open('momentum-console')
+        req.onsuccess = () => {
+          const get = req.result.transaction('local').objectStore('local').get('tableOffsets')
+          get.onsuccess = () => {
+            req.result.close()
+            resolve(get.result?.[key]?.offset ?? 0)
+          }
+          get.onerror = () => resolve(0)
+        }
+        req.onerror = () => resolve(0)
+      }),
+    collection,
+  )
+
 /** Records whether the first frame was ever in the document, from the document's start. */
 const FRAME_PROBE = `(() => {
   window.__frameSeen = false
@@ -98,3 +117,33 @@ test('a start as another user never shows the previous user’s rows', async ({ 
     .poll(() => next.evaluate(() => localStorage.getItem('momentum:start-database')))
     .toContain('ff-viewer')
 })
+
+for (const width of [1280, 375]) {
+  test(`the table stays where the first frame drew it when the console takes over (${width} px)`, async ({
+    page,
+    server,
+  }) => {
+    await page.setViewportSize({ width, height: 800 })
+    const token = await server.login()
+    for (let i = 1; i <= 30; i++)
+      await server.api(`/api/data/${NAME}-y`, { token, json: { _id: id(i), name: `Item ${i}` } })
+    await openLoggedIn(page, server, token, `/data/${NAME}-y`)
+    await engineReady(page)
+    await expect(page.locator('.screen-head p.muted')).toHaveText('30 documents', { timeout: 30_000 })
+    // The screen has remembered where its table starts (local state, table-offset.ts).
+    await expect.poll(() => storedTableOffset(page, `data/${NAME}-y`)).toBeGreaterThan(0)
+
+    const release = await holdConsole(page)
+    await page.goto(`${server.ui}/data/${NAME}-y`)
+    const framed = page.locator('.first-frame .first-frame-table')
+    await expect(framed).toBeVisible()
+    const before = (await framed.boundingBox())!.y
+    release()
+    await expect(page.locator('.first-frame')).toHaveCount(0)
+    const table = page.locator('.vt')
+    await expect(table).toBeVisible()
+    const after = (await table.boundingBox())!.y
+    // A jump of the table under the user's eyes (or finger) is what the first frame is there to avoid.
+    expect(Math.abs(after - before)).toBeLessThanOrEqual(2)
+  })
+}

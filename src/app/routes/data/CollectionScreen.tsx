@@ -27,6 +27,7 @@ import { type SortSpec, useDocOrder, useDocWindow, usePendingIds, useSeed } from
 import { FilterBar } from './FilterBar'
 import { RawQuery } from './RawQuery'
 import { TransferButtons } from './TransferButtons'
+import { useTableOffset } from './use-table-offset'
 
 const docHref = (name: string, id: string) => `/data/${encodeURIComponent(name)}/${encodeURIComponent(id)}`
 
@@ -140,10 +141,14 @@ export function CollectionScreen({ name }: { name: string }) {
     saveColumns(collection, next)
   }
 
+  // Where the table starts, for the next offline start's first frame (first-frame.ts).
+  const sectionRef = useRef<HTMLElement>(null)
+  useTableOffset(sectionRef, collection, order !== undefined)
+
   if (!mayRead && total === 0) return <NoAccess section={name} needed={`${collection}:r`} />
 
   return (
-    <section className="screen screen-table" aria-labelledby="page-heading">
+    <section ref={sectionRef} className="screen screen-table" aria-labelledby="page-heading">
       <header className="screen-head screen-head-row">
         <div>
           <h1 id="page-heading">{name}</h1>
