@@ -7,12 +7,14 @@ import react from '@vitejs/plugin-react'
 import type { CodeSplittingGroup } from 'rolldown'
 import { build, defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { precompressPlugin } from './scripts/precompress'
 
 const API_TARGET = process.env.MOMENTUM_API ?? 'http://127.0.0.1:8080'
 
 export default defineConfig(({ command }) => ({
   base: command === 'serve' ? '/' : '/ui/',
-  plugins: [react(), pwa(), analyticsScript()],
+  // precompress last: its closeBundle compresses what the others wrote, the service worker included.
+  plugins: [react(), pwa(), analyticsScript(), precompressPlugin()],
   build: {
     outDir: 'dist/ui',
     emptyOutDir: true,

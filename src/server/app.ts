@@ -113,6 +113,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       prefix: '/ui/',
       decorateReply: false,
       wildcard: false,
+      // The build's brotli and gzip copies (scripts/precompress.ts), for browsers that accept them.
+      preCompressed: true,
     })
   }
   // The Web Server root at /, read through the `static` BlobStore (data dir or S3) at every request, so

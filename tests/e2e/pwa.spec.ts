@@ -38,6 +38,15 @@ async function registrationId(cdp: CDPSession, scope: string): Promise<string> {
   return found
 }
 
+/**
+ * A new release of the service worker: its script changes, and its compressed copies
+ * (scripts/precompress.ts), which the server would otherwise still send, go with the old one.
+ */
+function releaseNewWorker(server: { dataDir: string }): void {
+  const sw = path.join(server.dataDir, 'ui-build', 'sw.js')
+  fs.appendFileSync(sw, '\n// a new release\n')
+  for (const copy of ['.br', '.gz']) fs.rmSync(sw + copy, { force: true })
+}
 test('starts with the network off after one online visit, without caching API data', async ({
   page,
   context,
@@ -198,7 +207,7 @@ test('a new version is announced and waits for the user’s Reload', async ({ pa
   const banner = page.getByRole('status').filter({ hasText: PWA_TEXT.updateAvailable })
   await expect(banner).toHaveCount(0)
 
-  fs.appendFileSync(path.join(server.dataDir, 'ui-build', 'sw.js'), '\n// a new release\n')
+  releaseNewWorker(server)
   await page.evaluate(async () => (await navigator.serviceWorker.ready).update())
   await expect(banner).toBeVisible()
   const waiting = () =>
@@ -238,7 +247,7 @@ test('the assets load without the worker running, also after an update over entr
   })
   expect(varied).toBeGreaterThan(10)
 
-  fs.appendFileSync(path.join(server.dataDir, 'ui-build', 'sw.js'), '\n// a new release\n')
+  releaseNewWorker(server)
   await page.evaluate(async () => (await navigator.serviceWorker.ready).update())
   const banner = page.getByRole('status').filter({ hasText: PWA_TEXT.updateAvailable })
   const reloaded = page.waitForEvent('load')
