@@ -13,7 +13,6 @@ import { useBrowserLocation } from 'wouter/use-browser-location'
 import { databaseName } from '../shared/database-name'
 import { AnalyticsCollector } from './analytics/AnalyticsCollector' // analytics: the login page is a visit too
 import { api } from './api/client'
-import { registerConsoleLoader } from './console-preload'
 import {
   peekFirstScreen,
   prefetchFirstScreen,
@@ -62,13 +61,8 @@ export function loadConsole(): Promise<typeof import('./App')> {
     loaded = app
     return app
   })
-  // A failed load (offline at the login form's preload) must not stay the answer for the next try.
-  loading.catch(() => {
-    loading = null
-  })
   return loading
 }
-registerConsoleLoader(() => loadConsole().catch(() => undefined)) // a failure surfaces when Console loads it
 
 let firstRows: Promise<unknown> | undefined
 

@@ -115,6 +115,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       wildcard: false,
       // The build's brotli and gzip copies (scripts/precompress.ts), for browsers that accept them.
       preCompressed: true,
+      // The copies are sent in place of their file, never asked for by name: no routes of their own.
+      globIgnore: ['**/*.br', '**/*.gz'],
     })
   }
   // The Web Server root at /, read through the `static` BlobStore (data dir or S3) at every request, so

@@ -1,43 +1,10 @@
 /**
- * Issue 20, initial mirror: what happens between "Log in" and the first page of the mirror.
- * - The console's chunks load during the login request (console-preload.ts), and none before the
- *   user submits: a logged-out login page still loads only its own JavaScript.
- * - The toolbar's sync icon turns once when a sync starts and then holds still: a spinner running for
- *   a whole mirror cost it 7 % of its time on a two-core machine (docs/decisions/sync-ui.md).
+ * Issue 20, initial mirror: the toolbar's sync icon turns once when a sync starts and then holds
+ * still; a spinner running for a whole mirror cost it 4 % of its time on a two-core machine
+ * (docs/decisions/sync-ui.md).
  */
-import { ADMIN_PASSWORD } from './fixtures'
-import { LoginPage } from './pages/login-page'
 import { engineReady, freshCollection, mutate, SyncPanel } from './pages/sync-panel'
 import { expect, openLoggedIn, test } from './proxied'
-
-const CONSOLE_CHUNK = /\/ui\/assets\/App-[\w-]+\.js$/
-
-test('the console loads while the login request is in flight, not before the user submits', async ({
-  page,
-  server,
-}) => {
-  const consoleChunks: string[] = []
-  page.on('request', (r) => {
-    if (CONSOLE_CHUNK.test(r.url())) consoleChunks.push(r.url())
-  })
-  let chunkDuringLogin = false
-  await page.route('**/api/auth/login', async (route) => {
-    // Held until the console's chunk has been asked for (at most 5 s): the answer comes after it.
-    const deadline = Date.now() + 5_000
-    while (consoleChunks.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-    chunkDuringLogin = consoleChunks.length > 0
-    await route.continue()
-  })
-  const login = new LoginPage(page)
-  await login.open(server.ui)
-  await expect(login.submit).toBeVisible()
-  await page.waitForLoadState('networkidle')
-  expect(consoleChunks).toEqual([])
-
-  await login.login('admin', ADMIN_PASSWORD)
-  await expect(page.getByRole('heading', { name: /Welcome/ })).toBeVisible()
-  expect(chunkDuringLogin).toBe(true)
-})
 
 test('the sync icon turns once when a sync starts, then holds still while it lasts', async ({
   page,

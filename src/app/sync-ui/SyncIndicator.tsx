@@ -54,7 +54,7 @@ export function SyncIndicator() {
       onClick={() => syncPanel.open()}
     >
       {/* One turn when syncing starts, not a spinner: a 60 fps animation for a whole sync cost the
-          initial mirror 7 % of its time on a two-core machine (docs/decisions/sync-ui.md). */}
+          initial mirror 4 % of its time on a two-core machine (docs/decisions/sync-ui.md). */}
       <Icon size={18} aria-hidden="true" className={network === 'syncing' ? 'mc-sync-turn' : undefined} />
       {/* The feedback connection indicator beside it already says Online/Offline in words. */}
       <span className="mc-sync-label visually-hidden">{label}</span>

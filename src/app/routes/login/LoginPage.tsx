@@ -12,7 +12,6 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { BROWSER_SECURITY_TEXT, SHELL_TEXT, VALIDATION } from '../../../shared/messages'
 import { ApiError, api } from '../../api/client'
-import { preloadConsole } from '../../console-preload'
 import { type SessionResponse, setToken } from '../../session/session'
 import { useSite } from '../../session/use-session'
 import { isHostedLogin, safeRedirect } from '../AppRoutes'
@@ -101,8 +100,6 @@ export function LoginPage() {
     if (blocked) return
     setBusy(true)
     setError(null)
-    // The console's chunks load during the login request (not in hosted mode, which never shows it).
-    if (!hosted) preloadConsole()
     try {
       const body: Record<string, string> = { username: id, password: pw }
       if (step === 'totp') body.totp = totp.trim()
