@@ -130,15 +130,11 @@ export function drawFirstFrame(first: FirstScreen): void {
   page.append(section)
   main.append(toolbar, page)
   shell.append(sidebar, main)
+  // The console adds its buttons and filter bar above the table: leave their room, as the screen
+  // measured it at this width, so the table does not jump when the console takes over (table-offset.ts).
+  const room = rememberedTableOffset(first.collection, window.innerWidth)
+  if (room) box.style.marginTop = `${room}px`
   root.before(shell)
-  // The console adds its buttons and filter bar above the table: leave their room, as measured by the
-  // screen at this width, so the table does not jump when the console takes over (table-offset.ts).
-  const offset = rememberedTableOffset(first.collection, window.innerWidth)
-  if (offset !== undefined) {
-    const h1 = titles.firstElementChild as HTMLElement
-    const room = offset - (box.getBoundingClientRect().top - h1.getBoundingClientRect().top)
-    if (room > 0) box.style.marginTop = `${room}px`
-  }
   frame = shell
   changed()
 }

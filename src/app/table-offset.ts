@@ -1,15 +1,17 @@
 /**
- * Where the Database screen's table starts below its heading, per collection, at the window width it
- * was measured at (local state, `tableOffsets`). The first frame of an offline start (first-frame.ts)
- * draws the table there, so it does not jump down when the console replaces the frame and adds its
- * buttons and filter bar (54 px at 1280 px wide, 150 px at 375 px, where both wrap). The screen
- * measures it (routes/data/use-table-offset.ts); a width never measured gets no correction.
+ * The room the Database screen's buttons, notes and filter bar take between its title block and its
+ * table, beyond the grid gap both have, per collection, at the window width it was measured at (local
+ * state, `tableOffsets`). The first frame of an offline start (first-frame.ts) leaves that room above
+ * its table, so the table does not jump down when the console replaces the frame (54 px at 1280 px
+ * wide, 150 px at 375 px, where both wrap). The screen measures it (routes/data/use-table-offset.ts);
+ * a width never measured gets none. Taken as a number, not measured again in the frame: a layout
+ * forced while the frame is drawn delayed its first row.
  */
 import { readLocal, writeLocal } from './local-state'
 
 interface TableOffset {
   width: number
-  /** The table's top minus the h1's top, in CSS px. */
+  /** CSS px between the title block's bottom and the table's top, less the screen's grid gap. */
   offset: number
 }
 type Offsets = Record<string, TableOffset>

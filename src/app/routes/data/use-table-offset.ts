@@ -1,7 +1,7 @@
 /**
- * Measures where the collection's table starts below the screen's heading and remembers it
- * (table-offset.ts), once the table is shown and again after the window is resized, for the first
- * frame of the next offline start.
+ * Measures the room the screen's buttons, notes and filter bar take between its title block and its
+ * table and remembers it (table-offset.ts), once the table is shown and again after the window is
+ * resized, for the first frame of the next offline start.
  */
 import { type RefObject, useEffect } from 'react'
 import { rememberTableOffset } from '../../table-offset'
@@ -14,11 +14,14 @@ export function useTableOffset(
   useEffect(() => {
     if (!shown) return
     const measure = () => {
-      const h1 = section.current?.querySelector('h1')
-      const table = section.current?.querySelector('.vt')
-      if (!h1 || !table) return
-      const offset = Math.round(table.getBoundingClientRect().top - h1.getBoundingClientRect().top)
-      rememberTableOffset(collection, window.innerWidth, offset)
+      const screen = section.current
+      const titles = screen?.querySelector('h1')?.parentElement
+      const table = screen?.querySelector('.vt')
+      if (!screen || !titles || !table) return
+      // What lies between the title block and the table beyond the one grid gap the frame has too.
+      const gap = Number.parseFloat(getComputedStyle(screen).rowGap) || 0
+      const room = table.getBoundingClientRect().top - titles.getBoundingClientRect().bottom - gap
+      rememberTableOffset(collection, window.innerWidth, Math.max(0, Math.round(room)))
     }
     measure()
     let timer: ReturnType<typeof setTimeout> | undefined
