@@ -3,6 +3,7 @@
  * sync engine (in its worker) has made a given document readable in the tab's IndexedDB.
  */
 import type { Page } from 'playwright-core'
+import { writeConsoleLocal } from '../../tests/helpers/console-local'
 import { ADMIN_PASSWORD, type BenchServer } from './server'
 
 type ProbeWindow = {
@@ -97,20 +98,5 @@ export async function storeToken(
   from = '/ui/login',
 ): Promise<void> {
   await page.goto(`${server.url}${from}`)
-  await page.evaluate(async (t) => {
-    await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open('momentum-console')
-      req.onupgradeneeded = () => req.result.createObjectStore('local')
-      req.onsuccess = () => {
-        const tx = req.result.transaction('local', 'readwrite')
-        tx.objectStore('local').put(t, 'token')
-        tx.oncomplete = () => {
-          req.result.close()
-          resolve()
-        }
-        tx.onerror = () => reject(tx.error)
-      }
-      req.onerror = () => reject(req.error)
-    })
-  }, token)
+  await writeConsoleLocal(page, { token })
 }

@@ -7,6 +7,7 @@
  * the request) to keep the frame on screen.
  */
 import type { Page } from '@playwright/test'
+import { readConsoleLocal } from '../helpers/console-local'
 import { expect, openLoggedIn, passwordOf, storeLocal, test } from './fixtures'
 import { engineReady } from './pages/sync-panel'
 
@@ -28,24 +29,10 @@ async function holdConsole(page: Page): Promise<() => void> {
   return release
 }
 
-/** The table offset the console keeps for a collection (idb-keyval's `momentum-console` database). */
-const storedTableOffset = (page: Page, collection: string) =>
-  page.evaluate(
-    (key) =>
-      new Promise<number>((resolve) => {
-        const req = indexedDB.open('momentum-console')
-        req.onsuccess = () => {
-          const get = req.result.transaction('local').objectStore('local').get('tableOffsets')
-          get.onsuccess = () => {
-            req.result.close()
-            resolve(get.result?.[key]?.offset ?? 0)
-          }
-          get.onerror = () => resolve(0)
-        }
-        req.onerror = () => resolve(0)
-      }),
-    collection,
-  )
+/** The room above the table the console keeps for a collection (src/app/table-offset.ts). */
+const storedTableOffset = async (page: Page, collection: string) =>
+  (await readConsoleLocal<Record<string, { offset: number }>>(page, 'tableOffsets'))?.[collection]?.offset ??
+  0
 
 /** Records whether the first frame was ever in the document, from the document's start. */
 const FRAME_PROBE = `(() => {

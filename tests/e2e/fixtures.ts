@@ -7,11 +7,13 @@
  * `server.api` talks to the server directly (setup and assertions); the page talks to it through the
  * console like a person would.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
+import { writeConsoleLocal } from '../helpers/console-local'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
 /** The password createUser gives `id`: long and uncommon enough for the password policy. */
@@ -215,29 +217,7 @@ export async function openLoggedIn(
   await page.goto(`${server.ui}${pathname}`)
 }
 
-/**
- * Writes keys of the console's local state (idb-keyval's `momentum-console` database, src/app/local-state.ts)
- * from a page of the console's origin, as the console stores them; null deletes a key.
- */
-export async function storeLocal(page: Page, values: Record<string, unknown>): Promise<void> {
-  await page.evaluate(async (entries) => {
-    await new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open('momentum-console')
-      req.onupgradeneeded = () => req.result.createObjectStore('local')
-      req.onsuccess = () => {
-        const tx = req.result.transaction('local', 'readwrite')
-        const store = tx.objectStore('local')
-        for (const [k, v] of entries) {
-          if (v === null) store.delete(k)
-          else store.put(v, k)
-        }
-        tx.oncomplete = () => {
-          req.result.close()
-          resolve()
-        }
-        tx.onerror = () => reject(tx.error)
-      }
-      req.onerror = () => reject(req.error)
-    })
-  }, Object.entries(values))
+/** Writes keys of the console's local state from a page of its origin; null deletes a key. */
+export function storeLocal(page: Page, values: Record<string, unknown>): Promise<void> {
+  return writeConsoleLocal(page, values)
 }
