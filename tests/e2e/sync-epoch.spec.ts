@@ -15,7 +15,6 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { openSqliteStore } from '../../src/server/store/sqlite'
 import { passwordOf, startServer } from './fixtures'
-import { expect, openLoggedIn, setNetwork, test } from './proxied'
 import {
   engineReady,
   expectConverged,
@@ -25,6 +24,7 @@ import {
   SyncPanel,
   writesPerDoc,
 } from './pages/sync-panel'
+import { expect, openLoggedIn, setNetwork, test } from './proxied'
 import { startSocketProxy } from './socket-proxy'
 import { changeLog, mirrorMeta } from './sync-helpers'
 
