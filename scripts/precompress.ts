@@ -29,7 +29,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name))
 }
 
-/** Writes `file.br` and `file.gz` for every compressible file of `dir` worth it; returns their count. */
+/** Writes `file.br` and `file.gz` for every compressible file of `dir` worth it; returns how many files got a copy. */
 export async function precompress(dir: string): Promise<number> {
   const files = (await filesUnder(dir)).filter((f) => COMPRESSIBLE.test(f))
   let written = 0
@@ -47,9 +47,13 @@ export async function precompress(dir: string): Promise<number> {
         gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
       ])
       // A copy no smaller than the file would only cost a lookup.
-      if (br.length < body.length) await fs.writeFile(`${file}.br`, br)
-      if (gz.length < body.length) await fs.writeFile(`${file}.gz`, gz)
-      written++
+      const copies: [string, Buffer][] = [
+        ['br', br],
+        ['gz', gz],
+      ]
+      const smaller = copies.filter(([, copy]) => copy.length < body.length)
+      await Promise.all(smaller.map(([ext, copy]) => fs.writeFile(`${file}.${ext}`, copy)))
+      if (smaller.length) written++
     }),
   )
   return written
