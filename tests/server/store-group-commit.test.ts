@@ -103,6 +103,43 @@ describe('group commit', () => {
   })
 })
 
+describe('batch entries (writeEach)', () => {
+  // All entries are first tried in one transaction without savepoints; a refusal rolls that attempt back
+  // and the batch runs again with a savepoint per entry. Nothing of the first attempt may show.
+  it('keeps a refusal with its entry; the others commit once, with no trace of the first attempt', async () => {
+    await store.write({ op: 'create', collection: 'things', id: 'old', body: { v: 0 } }, ctx())
+    const before = commits.flat().at(-1)!.seq
+    const outcomes = await store.writeEach([
+      { write: { op: 'create', collection: 'things', id: 'a', body: { v: 1 } }, ctx: ctx('e1') },
+      {
+        write: { op: 'patch', collection: 'things', id: 'old', body: { v: 9 }, expectedRev: 5 },
+        ctx: ctx('e2'),
+      },
+      { write: { op: 'create', collection: 'things', body: { v: 3 } }, ctx: ctx('e3') },
+    ])
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true])
+    expect(((outcomes[1] as { error: unknown }).error as ApiError).code).toBe('conflict')
+    const made = (outcomes[2] as { result: WriteResult }).result.body as { _id: string }
+    // One commit with the two entries that stood, numbered straight after the last change.
+    expect(commits.at(-1)!.map((c) => [c.id, c.seq])).toEqual([
+      ['a', before + 1],
+      [made._id, before + 2],
+    ])
+    const ids = (await store.list('things', {})).items.map((d) => d._id).sort()
+    expect(ids).toEqual(['a', made._id, 'old'].sort())
+    expect(await store.get('things', 'old')).toMatchObject({ v: 0, _rev: 1 })
+    // The refused entry's key stored nothing; the others' keys replay.
+    const again = await store.writeEach([
+      { write: { op: 'create', collection: 'things', id: 'a', body: { v: 1 } }, ctx: ctx('e1') },
+      {
+        write: { op: 'patch', collection: 'things', id: 'old', body: { v: 9 }, expectedRev: 1 },
+        ctx: ctx('e2'),
+      },
+    ])
+    expect(again.map((o) => o.ok && o.result.replayed)).toEqual([true, false])
+  })
+})
+
 describe('checkpoint worker', () => {
   it('checkpoints the WAL in a worker thread; the writer keeps only a backstop autocheckpoint', async () => {
     const file = path.join(dir, 'ckpt.db')
