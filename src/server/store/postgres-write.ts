@@ -172,8 +172,22 @@ export async function applyWrites(tx: Tx, writes: Write[], ctx: WriteContext): P
   return results
 }
 
-/** Independent writes in one transaction, each refused alone (see DocumentStore.writeEach). */
+/**
+ * Independent writes in one transaction, each refused alone (see DocumentStore.writeEach). First all
+ * of them under one savepoint: a SAVEPOINT and a RELEASE per entry are two round trips each. When the
+ * store refuses one, that attempt is rolled back (its changes and seqs with it) and the entries run
+ * again, each in its own savepoint, as sqlite-write.ts does.
+ */
 export async function applyEach(tx: Tx, entries: EachWrite[]): Promise<EachOutcome[]> {
+  try {
+    return await tx.savepoint(async () => {
+      const all: EachOutcome[] = []
+      for (const e of entries) all.push({ ok: true, result: await applyWrite(tx, e.write, e.ctx) })
+      return all
+    })
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+  }
   const outcomes: EachOutcome[] = []
   for (const e of entries) {
     try {
