@@ -218,6 +218,11 @@ export const SOCKET_REFUSED_BACKOFF_MAX_MS = 5 * 60_000
  */
 export const SYNC_PAGE_MAX_BYTES = 1024 * 1024
 /**
+ * Answers of the bulky read routes (sync pages, collection lists) are compressed from this size up
+ * (server/http/compressed.ts); below it the framing costs about what it saves.
+ */
+export const API_COMPRESS_MIN_BYTES = 1024
+/**
  * HTTP transport limits (docs/decisions/security.md). A request whose headers are not complete in
  * HEADERS_TIMEOUT_MS, or whose body stops arriving for BODY_IDLE_TIMEOUT_MS, is cut off (408): an idle
  * timeout rather than one on the whole request, so a steady upload over a slow link always finishes.

@@ -4,12 +4,12 @@
  * Real server on loopback, a console directory prepared by the same precompress() the build runs.
  */
 import fs from 'node:fs'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { precompress } from '../../scripts/precompress'
+import { rawGet } from '../helpers/raw-get'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 const uiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-ui-'))
@@ -34,23 +34,9 @@ afterAll(async () => {
   fs.rmSync(uiDir, { recursive: true, force: true })
 })
 
-/** A raw GET: the body as sent, not decoded. */
-function get(pathname: string, acceptEncoding?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}
-      http
-        .get(server.url + pathname, { headers }, (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (c: Buffer) => chunks.push(c))
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-          )
-        })
-        .on('error', reject)
-    },
-  )
-}
+/** The console's file as sent, not decoded. */
+const get = (pathname: string, acceptEncoding?: string) =>
+  rawGet(server.url + pathname, acceptEncoding ? { 'accept-encoding': acceptEncoding } : {})
 
 describe('the console’s files, compressed', () => {
   it('sends the brotli copy to a browser that accepts br, and says it varies', async () => {

@@ -13,6 +13,7 @@ import { QUERY_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { can, decide, type Method } from '../../shared/permissions'
 import { type Access, requirePermission } from '../auth/guard'
 import { ApiError, badRequest, forbidden, notFound } from '../errors'
+import { compressedRoutes } from '../http/compressed'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
 import { bodyObject, JSON_TYPE, parseIfMatch, sendDrop, sendWrite } from '../http/writes'
@@ -65,18 +66,21 @@ export async function dataModule(api: FastifyInstance, services: Services): Prom
       .filter((c) => can(req.auth.grants, `${DATA_PREFIX}${c.name}:r`))
   })
 
-  api.get('/data/:collection', { config: access('r') }, async (req, reply) => {
-    const name = collectionParam(req)
-    if (isRaw(req)) {
-      const q = req.query as Record<string, unknown>
-      return runRaw(req, reply, name, parseRawQuery(q.operand, q.query))
-    }
-    const collection = DATA_PREFIX + name
-    const grants = req.auth.grants
-    const visible = grantsNarrowIds(grants, collection) ? canRead(grants, collection) : null
-    const result = await listVisible(store, collection, parseListQuery(req.query), visible)
-    reply.header('x-total-count', String(result.total))
-    return result.items
+  // Lists (up to LIST_LIMIT_MAX documents) go out compressed; the single document routes stay hook-free.
+  await compressedRoutes(api, (scope) => {
+    scope.get('/data/:collection', { config: access('r') }, async (req, reply) => {
+      const name = collectionParam(req)
+      if (isRaw(req)) {
+        const q = req.query as Record<string, unknown>
+        return runRaw(req, reply, name, parseRawQuery(q.operand, q.query))
+      }
+      const collection = DATA_PREFIX + name
+      const grants = req.auth.grants
+      const visible = grantsNarrowIds(grants, collection) ? canRead(grants, collection) : null
+      const result = await listVisible(store, collection, parseListQuery(req.query), visible)
+      reply.header('x-total-count', String(result.total))
+      return result.items
+    })
   })
 
   // A raw query is a read even when POSTed (a body holds a query better than a URL does).

@@ -13,6 +13,7 @@ import { BROWSER_SECURITY_TEXT, LOG_TEXT, SERVER_TEXT } from '../../shared/messa
 import { can } from '../../shared/permissions'
 import { type Access, requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
+import { compressedRoutes } from '../http/compressed'
 import { parseListQuery } from '../http/list-query'
 import { parseIfMatch, sendDrop, sendWrite, writeContext } from '../http/writes'
 import type { Services } from '../services'
@@ -150,20 +151,22 @@ export async function logsModule(api: FastifyInstance, services: Services): Prom
   })
 
   // Newest first unless the caller sorts; filter, limit and offset as on every list.
-  api.get('/logs/:channel', { config: access('r') }, async (req, reply) => {
-    const channel = channelParam(req)
-    const query = req.query as Record<string, unknown>
-    const list = parseListQuery(query)
-    const result = await store.list(LOGS_PREFIX + channel, {
-      ...list,
-      filter: logFilter(query, list.filter),
-      sort: list.sort ?? [
-        ['time', -1],
-        ['_id', -1],
-      ],
+  await compressedRoutes(api, (scope) => {
+    scope.get('/logs/:channel', { config: access('r') }, async (req, reply) => {
+      const channel = channelParam(req)
+      const query = req.query as Record<string, unknown>
+      const list = parseListQuery(query)
+      const result = await store.list(LOGS_PREFIX + channel, {
+        ...list,
+        filter: logFilter(query, list.filter),
+        sort: list.sort ?? [
+          ['time', -1],
+          ['_id', -1],
+        ],
+      })
+      reply.header('x-total-count', String(result.total))
+      return result.items
     })
-    reply.header('x-total-count', String(result.total))
-    return result.items
   })
 
   api.delete('/logs/:channel', { config: access('d') }, async (req, reply) =>

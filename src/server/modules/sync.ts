@@ -13,6 +13,7 @@ import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX, SYNC_PAGE_MAX_BYTES } from '../../sha
 import { SERVER_TEXT, SYNC_TEXT } from '../../shared/messages'
 import type { PullResponse } from '../../shared/sync-protocol'
 import { ApiError, badRequest } from '../errors'
+import { compressedRoutes } from '../http/compressed'
 import { changesForReader, requestScope } from '../http/idempotency'
 import { pullBody, runsUnder } from '../realtime/page-bytes'
 import { registerSocket } from '../realtime/socket'
@@ -44,26 +45,28 @@ function parsePull(req: FastifyRequest): { cursor: number; limit: number; epoch?
 export async function registerSync(api: FastifyInstance, services: Services): Promise<void> {
   const { store } = services
 
-  api.get('/sync', { config: { access: 'session' } }, async (req, reply) => {
-    const { cursor, limit, epoch: clientEpoch } = parsePull(req)
-    const epoch = await userEpoch(store, req.auth.permissions)
-    if (clientEpoch !== undefined && clientEpoch !== epoch) throw gone(epoch)
-    if (cursor > (await store.headSeq())) throw gone(epoch)
-    // The read itself stops at the byte bound, so `limit=2000` of big documents is not loaded at once.
-    const page = await store.changes(cursor, limit, readFilter(req.auth.grants), SYNC_PAGE_MAX_BYTES)
-    // A reset between the two reads would pair old rows with the new epoch: refuse instead.
-    const after = await userEpoch(store, req.auth.permissions)
-    if (after !== epoch) throw gone(after)
-    // Bounded by bytes too: past SYNC_PAGE_MAX_BYTES the page ends early with `more`, its cursor at
-    // the last change it carries, and the client's next pull continues from there. The body is
-    // assembled from the changes' JSON made while measuring, so nothing is serialized twice.
-    // Idempotency keys of other credentials are not published (http/idempotency.ts).
-    const [run] = runsUnder(changesForReader(page.changes, requestScope(req)), SYNC_PAGE_MAX_BYTES, 1)
-    const cut = run!.changes.length < page.changes.length
-    const head: Omit<PullResponse, 'changes'> = cut
-      ? { epoch, cursor: run!.changes[run!.changes.length - 1]!.seq, more: true }
-      : { epoch, cursor: page.cursor, more: page.more }
-    return reply.type('application/json; charset=utf-8').send(pullBody(head, run!.json))
+  await compressedRoutes(api, (scope) => {
+    scope.get('/sync', { config: { access: 'session' } }, async (req, reply) => {
+      const { cursor, limit, epoch: clientEpoch } = parsePull(req)
+      const epoch = await userEpoch(store, req.auth.permissions)
+      if (clientEpoch !== undefined && clientEpoch !== epoch) throw gone(epoch)
+      if (cursor > (await store.headSeq())) throw gone(epoch)
+      // The read itself stops at the byte bound, so `limit=2000` of big documents is not loaded at once.
+      const page = await store.changes(cursor, limit, readFilter(req.auth.grants), SYNC_PAGE_MAX_BYTES)
+      // A reset between the two reads would pair old rows with the new epoch: refuse instead.
+      const after = await userEpoch(store, req.auth.permissions)
+      if (after !== epoch) throw gone(after)
+      // Bounded by bytes too: past SYNC_PAGE_MAX_BYTES the page ends early with `more`, its cursor at
+      // the last change it carries, and the client's next pull continues from there. The body is
+      // assembled from the changes' JSON made while measuring, so nothing is serialized twice.
+      // Idempotency keys of other credentials are not published (http/idempotency.ts).
+      const [run] = runsUnder(changesForReader(page.changes, requestScope(req)), SYNC_PAGE_MAX_BYTES, 1)
+      const cut = run!.changes.length < page.changes.length
+      const head: Omit<PullResponse, 'changes'> = cut
+        ? { epoch, cursor: run!.changes[run!.changes.length - 1]!.seq, more: true }
+        : { epoch, cursor: page.cursor, more: page.more }
+      return reply.type('application/json; charset=utf-8').send(pullBody(head, run!.json))
+    })
   })
 
   await registerSocket(api, services)
