@@ -205,26 +205,60 @@ export interface StreamPageInput extends PageInput {
  */
 export type StreamPageOutcome = 'applied' | 'stale' | 'gap' | 'epoch'
 
+/** What a streamed page found, and whether the outbox or the inbox held something (as PullPageResult). */
+export interface StreamPageResult {
+  outcome: StreamPageOutcome
+  local: boolean
+}
+
+/** The stored cursor is exactly the page's `from`, in its epoch: the page applies whole. */
+const streamContinues = (stored: { cursor: number; epoch: string | undefined }, page: StreamPageInput) =>
+  stored.cursor === page.from &&
+  page.cursor > page.from &&
+  page.changes.every((c) => c.seq > page.from) &&
+  (stored.epoch === undefined || stored.epoch === page.epoch)
+
 /**
  * A streamed page checked against the stored cursor and applied in the SAME transaction: a separate
  * read of the cursor first cost a transaction of its own on every change another tab waits for, and one
  * transaction also leaves no window between check and write. The cursor and whether there are local
  * writes at all are read in one round; the page's local state only when there are.
+ *
+ * `optimistic` (the page before met an empty outbox and inbox, the usual case for a tab that only
+ * watches): the rows and the cursor are written in the same round as those reads, as applyPage does,
+ * which takes one IndexedDB round off the way from the server's write to another tab's screen. If the
+ * reads find local writes, or a page that does not exactly continue the stored cursor, that attempt is
+ * rolled back (nothing committed, so no screen heard of it) and the page takes the checked path.
  */
 export async function applyStreamPage(
   db: MomentumDb,
   page: StreamPageInput,
   user: string,
   now: number,
-): Promise<StreamPageOutcome> {
-  return db.transaction('rw', tables(db), async () => {
-    const [{ cursor, epoch }, anyLocal] = await Promise.all([readCursor(db), anyLocalWrites(db)])
-    if (epoch && page.epoch !== epoch) return 'epoch'
-    if (page.cursor <= cursor) return 'stale'
-    if (page.from > cursor) return 'gap'
+  optimistic = false,
+): Promise<StreamPageResult> {
+  if (optimistic) {
+    try {
+      return await db.transaction('rw', tables(db), async (): Promise<StreamPageResult> => {
+        const [[stored, anyLocal]] = await Promise.all([
+          Promise.all([readCursor(db), anyLocalWrites(db)]),
+          writePage(db, page, NO_LOCAL_STATE, user, now),
+        ])
+        if (anyLocal || !streamContinues(stored, page)) throw new CheckedPathNeeded()
+        return { outcome: 'applied', local: false }
+      })
+    } catch (error) {
+      if (!(error instanceof CheckedPathNeeded)) throw error
+    }
+  }
+  return db.transaction('rw', tables(db), async (): Promise<StreamPageResult> => {
+    const [{ cursor, epoch }, local] = await Promise.all([readCursor(db), anyLocalWrites(db)])
+    if (epoch && page.epoch !== epoch) return { outcome: 'epoch', local }
+    if (page.cursor <= cursor) return { outcome: 'stale', local }
+    if (page.from > cursor) return { outcome: 'gap', local }
     const changes = page.changes.filter((c) => c.seq > cursor)
-    const state = anyLocal ? await readLocalState(db, changes) : NO_LOCAL_STATE
+    const state = local ? await readLocalState(db, changes) : NO_LOCAL_STATE
     await writePage(db, { changes, cursor: page.cursor, epoch: page.epoch }, state, user, now)
-    return 'applied'
+    return { outcome: 'applied', local }
   })
 }

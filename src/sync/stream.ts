@@ -27,6 +27,8 @@ export class LiveStream {
   private stopped = true
   /** Refusals for too many sockets in a row; 0 after any accepted connection. */
   private refusals = 0
+  /** The last page met no local writes: the next one writes while it checks (applyStreamPage). */
+  private optimistic = false
 
   constructor(private readonly ctx: EngineContext) {}
 
@@ -171,10 +173,12 @@ export class LiveStream {
     if (this.socket !== socket) return
     const now = ctx.ports.clock.now()
     // The cursor check and the write are one transaction (applyStreamPage); only an applied page wrote.
-    const outcome = await ctx.storage.run(
-      (db) => applyStreamPage(db, p, ctx.user, now),
-      (o) => o === 'applied',
+    const guess = this.optimistic
+    const { outcome, local } = await ctx.storage.run(
+      (db) => applyStreamPage(db, p, ctx.user, now, guess),
+      (o) => o.outcome === 'applied',
     )
+    this.optimistic = !local
     if (outcome === 'epoch') {
       await ctx.storage.run((db) => rebuildMirror(db, p.epoch, ctx.user, now))
       return this.sendSync(socket)

@@ -6,7 +6,10 @@
  *   past the stored cursor), and the next pull resumes from the last committed cursor;
  * - a page written optimistically over a queued local write is rolled back and stored the checked
  *   way: the pending write wins, the server copy goes to the shadow;
- * - a page whose `from` is not the stored cursor writes nothing.
+ * - a page whose `from` is not the stored cursor writes nothing;
+ * - a streamed page (applyStreamPage) written optimistically is held to the same: a queued local write
+ *   or a page that does not exactly continue the stored cursor sends it down the checked path, with
+ *   the checked path's answer (stale, gap, epoch, or applied without the changes already stored).
  */
 import 'fake-indexeddb/auto'
 import Dexie from 'dexie'
@@ -14,7 +17,7 @@ import { expect, test } from 'vitest'
 import { listVisible } from '../../src/db/mirror'
 import { MomentumDb } from '../../src/db/schema'
 import type { PullResponse, SyncChange, SyncDoc } from '../../src/shared/sync-protocol'
-import { applyPage } from '../../src/sync/apply-page'
+import { applyPage, applyStreamPage } from '../../src/sync/apply-page'
 import { appendMutation, readCursor } from '../../src/sync/local'
 import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, faultyDbPort, harness, type WriteFault } from './harness'
@@ -159,4 +162,63 @@ test('a page that does not continue the stored cursor writes nothing, optimistic
   expect(await db.docs.get(['products', 'z'])).toBeUndefined()
   expect(await readCursor(db)).toEqual({ cursor: 1, epoch: 'e' })
   db.close()
+})
+
+test('an optimistic streamed page over a queued write is stored the checked way', async () => {
+  const db = await mirrorWithA('stream-optimistic-local')
+  await appendMutation(db, {
+    kind: 'patch',
+    collection: 'products',
+    id: 'a',
+    body: { mine: true },
+    user: 'u',
+    now: NOW,
+    mutationId: 'm1',
+  })
+  const server = doc('a', 2, { n: 2 })
+  const result = await applyStreamPage(
+    db,
+    { changes: [change(2, server)], cursor: 2, epoch: 'e', from: 1 },
+    'u',
+    NOW,
+    true,
+  )
+  expect(result).toEqual({ outcome: 'applied', local: true })
+  const a = await db.docs.get(['products', 'a'])
+  expect(a?.pending).toBe(1)
+  expect(a?.doc).toMatchObject({ n: 2, mine: true })
+  expect((await db.shadows.get(['products', 'a']))?.doc).toEqual(server)
+  expect(await readCursor(db)).toEqual({ cursor: 2, epoch: 'e' })
+  db.close()
+})
+
+test('a streamed page that does not exactly continue the cursor gets the checked answer, optimistic or not', async () => {
+  for (const optimistic of [false, true]) {
+    const db = await mirrorWithA(`stream-optimistic-${optimistic}`)
+    const apply = (page: { changes: SyncChange[]; cursor: number; epoch: string; from: number }) =>
+      applyStreamPage(db, page, 'u', NOW, optimistic)
+    const z = change(5, doc('z', 1, { n: 5 }))
+    expect((await apply({ changes: [z], cursor: 5, epoch: 'e', from: 4 })).outcome).toBe('gap')
+    expect((await apply({ changes: [z], cursor: 5, epoch: 'other', from: 1 })).outcome).toBe('epoch')
+    expect((await apply({ changes: [], cursor: 1, epoch: 'e', from: 0 })).outcome).toBe('stale')
+    expect(await db.docs.get(['products', 'z'])).toBeUndefined()
+    expect(await readCursor(db)).toEqual({ cursor: 1, epoch: 'e' })
+    // Overlapping what is stored: only the changes after the cursor are written (not `a` again).
+    const overlap = await apply({
+      changes: [change(1, doc('a', 1, { n: 100 })), change(2, doc('b', 1, { n: 2 }))],
+      cursor: 2,
+      epoch: 'e',
+      from: 0,
+    })
+    expect(overlap.outcome).toBe('applied')
+    expect((await db.docs.get(['products', 'a']))?.doc).toMatchObject({ n: 1 })
+    expect((await db.docs.get(['products', 'b']))?.doc).toMatchObject({ n: 2 })
+    // The usual case: it continues exactly, nothing is queued.
+    expect(await apply({ changes: [z], cursor: 5, epoch: 'e', from: 2 })).toEqual({
+      outcome: 'applied',
+      local: false,
+    })
+    expect(await readCursor(db)).toEqual({ cursor: 5, epoch: 'e' })
+    db.close()
+  }
 })
