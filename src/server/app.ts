@@ -13,6 +13,7 @@ import { SECURITY_TEXT, SERVER_TEXT } from '../shared/messages'
 import { registerGuard } from './auth/guard'
 import { ApiError } from './errors'
 import { registerBodyDepthCheck } from './http/body-depth'
+import { SOCKET_DEFLATE } from './http/compressed'
 import { registerCors } from './http/cors'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSecurityLog } from './http/security-log'
@@ -99,7 +100,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     config.stripe ? stripeCspSources(config.stripe.jsUrl) : undefined,
   )
   await registerCors(app, config.corsOrigins)
-  await app.register(fastifyWebsocket, { options: { maxPayload: BODY_LIMIT_BYTES } })
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: BODY_LIMIT_BYTES, perMessageDeflate: SOCKET_DEFLATE },
+  })
   registerGuard(app, services)
   registerBodyDepthCheck(app)
   registerSecurityLog(app, services)

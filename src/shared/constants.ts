@@ -223,6 +223,12 @@ export const SYNC_PAGE_MAX_BYTES = 1024 * 1024
  */
 export const API_COMPRESS_MIN_BYTES = 1024
 /**
+ * Websocket frames from this size up are sent deflated (permessage-deflate, when the client offers it):
+ * a reconnecting client's catch-up pages, up to SYNC_PAGE_MAX_BYTES each. A live change or a topic notice
+ * stays below it and goes out at once, without a trip through zlib.
+ */
+export const SOCKET_COMPRESS_MIN_BYTES = 16 * 1024
+/**
  * HTTP transport limits (docs/decisions/security.md). A request whose headers are not complete in
  * HEADERS_TIMEOUT_MS, or whose body stops arriving for BODY_IDLE_TIMEOUT_MS, is cut off (408): an idle
  * timeout rather than one on the whole request, so a steady upload over a slow link always finishes.

@@ -1,13 +1,16 @@
 /**
  * The bulky read routes answer compressed (server/http/compressed.ts): a sync page, a collection list
  * and a log list in brotli or gzip as the client accepts, the same JSON once decoded, with
- * `Vary: Accept-Encoding`; the single document routes never. Real server on loopback, raw bytes.
+ * `Vary: Accept-Encoding`; the single document routes never. The websocket's catch-up pages go
+ * deflated (permessage-deflate). Real server on loopback, raw bytes.
  */
+import type net from 'node:net'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_COMPRESS_MIN_BYTES } from '../../src/shared/constants'
 import { rawGet } from '../helpers/raw-get'
 import { startTestServer, type TestServer } from '../helpers/server'
+import { openSocket } from './socket-client'
 
 let server: TestServer
 let token: string
@@ -95,5 +98,23 @@ describe('compressed answers of the bulky read routes', () => {
     const denied = await get('/api/data/contacts', 'br', nobody)
     expect(denied.status).toBe(403)
     expect(decode(denied.body, denied.headers['content-encoding'])).toHaveProperty('message')
+  })
+})
+
+describe('the websocket, deflated', () => {
+  it('negotiates permessage-deflate and sends a catch-up page in a fraction of its bytes', async () => {
+    const s = await openSocket(server.url, token)
+    expect(s.ws.extensions).toContain('permessage-deflate')
+    await s.next((m) => m.event === 'connected')
+    const wire = (s.ws as unknown as { _socket: net.Socket })._socket
+    const before = wire.bytesRead
+    s.send('sync', { cursor: 0 })
+    const pages = await s.pagesUntil()
+    const received = wire.bytesRead - before
+    const text = pages.reduce((n, p) => n + JSON.stringify({ event: 'changes', payload: p }).length, 0)
+    expect(pages.flatMap((p) => p.changes).filter((c) => c.collection === 'data/contacts')).toHaveLength(30)
+    expect(text).toBeGreaterThan(60_000)
+    expect(received).toBeLessThan(text / 5)
+    await s.close()
   })
 })

@@ -4,6 +4,8 @@
  * @fastify/compress. A first mirror of 100,000 documents is ~60 MB of JSON; on a phone's connection the
  * bytes, not the server, are the wait.
  *
+ * The websocket's large frames are deflated too (SOCKET_DEFLATE, the `ws` package's permessage-deflate).
+ *
  * Registered in a scope of its own around just those routes: the plugin puts an onRequest hook on
  * every route of the context it is registered in (even with `global: false`), and the single document
  * read and write must stay without one (issue 20's server benchmark). docs/decisions/server-performance.md.
@@ -11,7 +13,7 @@
 import zlib from 'node:zlib'
 import fastifyCompress from '@fastify/compress'
 import type { FastifyInstance } from 'fastify'
-import { API_COMPRESS_MIN_BYTES } from '../../shared/constants'
+import { API_COMPRESS_MIN_BYTES, SOCKET_COMPRESS_MIN_BYTES } from '../../shared/constants'
 
 /**
  * Brotli at quality 4 (the plugin's own default, Cloudflare's pick for dynamic answers): a sync page
@@ -35,4 +37,17 @@ export async function compressedRoutes(
     })
     await routes(scope)
   })
+}
+
+/**
+ * permessage-deflate for the websocket (the `ws` package's options): only frames of
+ * SOCKET_COMPRESS_MIN_BYTES and up, at zlib level 1 (a 1 MB catch-up page in ~2 ms, ~12x smaller), and
+ * no context kept between messages, so an idle socket holds no compression window.
+ */
+export const SOCKET_DEFLATE = {
+  threshold: SOCKET_COMPRESS_MIN_BYTES,
+  zlibDeflateOptions: { level: 1, memLevel: 7 },
+  serverNoContextTakeover: true,
+  clientNoContextTakeover: true,
+  concurrencyLimit: 4,
 }
