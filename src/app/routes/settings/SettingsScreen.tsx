@@ -82,11 +82,13 @@ export function SettingsScreen() {
     else notifyBatchSaved(result.done, changes.length, 'settings', reachable)
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
   }
-  useSaveAction(rows && !saveRefused ? save : null, { disabled: !edit.modified })
+  useSaveAction(rows?.length && !saveRefused ? save : null, { disabled: !edit.modified })
 
   useShortcut('save', saveRefused ? () => {} : null)
 
-  if (!rows)
+  // No row yet: this device's first mirror has not brought the settings (the server always has them).
+  // An empty form then would show blanks as the settings and let typing race the rows arriving.
+  if (!rows || rows.length === 0)
     return (
       <div className="screen-loading" role="status">
         <span className="spinner" aria-hidden="true" /> Loading settings…
