@@ -104,20 +104,8 @@ export async function applyPage(
   now: number,
   optimistic = false,
 ): Promise<PullPageResult> {
-  if (optimistic) {
-    try {
-      return await db.transaction('rw', tables(db), async (): Promise<PullPageResult> => {
-        const [[stored, anyLocal]] = await Promise.all([
-          Promise.all([readCursor(db), anyLocalWrites(db)]),
-          writePage(db, page, NO_LOCAL_STATE, user, now),
-        ])
-        if (anyLocal || !continues(stored, page)) throw new CheckedPathNeeded()
-        return { outcome: 'applied', local: false }
-      })
-    } catch (error) {
-      if (!(error instanceof CheckedPathNeeded)) throw error
-    }
-  }
+  if (optimistic && (await writtenOptimistically(db, page, user, now, (stored) => continues(stored, page))))
+    return { outcome: 'applied', local: false }
   return db.transaction('rw', tables(db), async (): Promise<PullPageResult> => {
     const [stored, local] = await Promise.all([readCursor(db), anyLocalWrites(db)])
     if (!continues(stored, page)) return { outcome: 'moved', local }
@@ -125,6 +113,33 @@ export async function applyPage(
     await writePage(db, page, state, user, now)
     return { outcome: 'applied', local }
   })
+}
+
+/**
+ * The optimistic path of applyPage and applyStreamPage: the page's rows and cursor are written in the
+ * round that reads the cursor and the outbox/inbox; true if that committed. False (nothing committed)
+ * when there were local writes or `fits` refused the stored cursor: the caller takes its checked path.
+ */
+async function writtenOptimistically(
+  db: MomentumDb,
+  page: PageInput,
+  user: string,
+  now: number,
+  fits: (stored: { cursor: number; epoch: string | undefined }) => boolean,
+): Promise<boolean> {
+  try {
+    await db.transaction('rw', tables(db), async () => {
+      const [[stored, anyLocal]] = await Promise.all([
+        Promise.all([readCursor(db), anyLocalWrites(db)]),
+        writePage(db, page, NO_LOCAL_STATE, user, now),
+      ])
+      if (anyLocal || !fits(stored)) throw new CheckedPathNeeded()
+    })
+    return true
+  } catch (error) {
+    if (!(error instanceof CheckedPathNeeded)) throw error
+    return false
+  }
 }
 
 async function writePage(
@@ -237,20 +252,8 @@ export async function applyStreamPage(
   now: number,
   optimistic = false,
 ): Promise<StreamPageResult> {
-  if (optimistic) {
-    try {
-      return await db.transaction('rw', tables(db), async (): Promise<StreamPageResult> => {
-        const [[stored, anyLocal]] = await Promise.all([
-          Promise.all([readCursor(db), anyLocalWrites(db)]),
-          writePage(db, page, NO_LOCAL_STATE, user, now),
-        ])
-        if (anyLocal || !streamContinues(stored, page)) throw new CheckedPathNeeded()
-        return { outcome: 'applied', local: false }
-      })
-    } catch (error) {
-      if (!(error instanceof CheckedPathNeeded)) throw error
-    }
-  }
+  if (optimistic && (await writtenOptimistically(db, page, user, now, (s) => streamContinues(s, page))))
+    return { outcome: 'applied', local: false }
   return db.transaction('rw', tables(db), async (): Promise<StreamPageResult> => {
     const [{ cursor, epoch }, local] = await Promise.all([readCursor(db), anyLocalWrites(db)])
     if (epoch && page.epoch !== epoch) return { outcome: 'epoch', local }

@@ -116,9 +116,9 @@ async function mirrorWithA(name: string): Promise<MomentumDb> {
   return db
 }
 
-test('an optimistic page over a queued write is stored the checked way: the pending write wins', async () => {
-  const db = await mirrorWithA('pipeline-optimistic')
-  await appendMutation(db, {
+/** A local patch of `a` waiting in the outbox: the pending write a page must not overwrite. */
+const queueMine = (db: MomentumDb) =>
+  appendMutation(db, {
     kind: 'patch',
     collection: 'products',
     id: 'a',
@@ -127,6 +127,10 @@ test('an optimistic page over a queued write is stored the checked way: the pend
     now: NOW,
     mutationId: 'm1',
   })
+
+test('an optimistic page over a queued write is stored the checked way: the pending write wins', async () => {
+  const db = await mirrorWithA('pipeline-optimistic')
+  await queueMine(db)
 
   const server = doc('a', 2, { n: 2 })
   const result = await applyPage(
@@ -166,15 +170,7 @@ test('a page that does not continue the stored cursor writes nothing, optimistic
 
 test('an optimistic streamed page over a queued write is stored the checked way', async () => {
   const db = await mirrorWithA('stream-optimistic-local')
-  await appendMutation(db, {
-    kind: 'patch',
-    collection: 'products',
-    id: 'a',
-    body: { mine: true },
-    user: 'u',
-    now: NOW,
-    mutationId: 'm1',
-  })
+  await queueMine(db)
   const server = doc('a', 2, { n: 2 })
   const result = await applyStreamPage(
     db,
