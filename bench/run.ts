@@ -23,6 +23,7 @@ import { coldStartSuite } from './suites/cold-start'
 import { messagesSuite } from './suites/messages'
 import { type MirrorResult, mirrorSuite } from './suites/mirror'
 import { pdfSuite } from './suites/pdf'
+import { postgresSuite } from './suites/postgres'
 import { reactivitySuite } from './suites/reactivity'
 import { replaySuite } from './suites/replay'
 import { reportsSuite } from './suites/reports'
@@ -46,6 +47,7 @@ const SUITES = [
   'actions',
   'reports',
   'video',
+  'postgres',
   'mirror-100k',
 ]
 
@@ -53,7 +55,7 @@ const SUITES = [
 const MIRROR_100K_ROUNDS = 3
 
 /** Suites that load neither the console nor the bench page: a run of only these skips the builds. */
-const NO_BUILD = new Set(['server', 'pdf', 'messages', 'analytics', 'actions'])
+const NO_BUILD = new Set(['server', 'pdf', 'messages', 'analytics', 'actions', 'postgres'])
 /** Suites that load the console but not the bench page: they may run on a prebuilt one (--ui-dir). */
 const CONSOLE_ONLY = new Set(['video'])
 
@@ -261,6 +263,11 @@ async function main() {
       const r = await videoSuite(ctx, { rounds: videoRounds })
       rows.push(...r.rows)
       details.video = r.details
+    })
+    await guard('postgres', async () => {
+      const r = await postgresSuite(ctx, { rounds: quick ? 1 : 3, seconds: quick ? 2 : 4 })
+      rows.push(...r.rows)
+      details.postgres = r.details
     })
     await guard('mirror-100k', async () => {
       log('starting a second server with 100,000 documents')

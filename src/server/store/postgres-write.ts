@@ -11,9 +11,15 @@ import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
 import type { Body, Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
 
 export interface Tx {
+  /** A statement whose result is read; sends the deferred writes first. */
   query<R extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>
+  /**
+   * A write whose result nobody reads, sent with the next statement of the transaction
+   * (postgres-deferred.ts). Only for a row this transaction has read first, or a new one.
+   */
+  defer(text: string, params: unknown[]): Promise<void>
   /** The next seq of the change log; only valid under the writers' lock. */
-  nextSeq(): Promise<number>
+  nextSeq(): number
   /** Changes logged by this transaction, in seq order. */
   out: Change[]
   /**
@@ -46,10 +52,10 @@ async function logChange(
   idempotencyKey: string | null,
   time: string,
 ): Promise<Change> {
-  const seq = await tx.nextSeq()
+  const seq = tx.nextSeq()
   const batch = tx.out[0]?.seq ?? seq
   const op = doc ? 'upsert' : 'delete'
-  await tx.query(
+  await tx.defer(
     'INSERT INTO changes (seq, batch, collection, id, op, rev, doc, idem_key, time) VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8, $9)',
     [seq, batch, collection, id, op, rev, doc ? JSON.stringify(doc) : null, idempotencyKey, time],
   )
@@ -58,7 +64,8 @@ async function logChange(
   return change
 }
 
-async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResult> {
+/** `known`: the document as this transaction already read it (undefined: not read yet). */
+async function applyOne(tx: Tx, w: Write, ctx: WriteContext, known?: Doc | null): Promise<WriteResult> {
   const now = new Date().toISOString()
   const user = ctx.user
   let status = 200
@@ -66,14 +73,14 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
   let rev: number
   let id: string
   const insert = (d: Doc) =>
-    tx.query('INSERT INTO docs (collection, id, rev, body) VALUES ($1, $2, $3, $4::json)', [
+    tx.defer('INSERT INTO docs (collection, id, rev, body) VALUES ($1, $2, $3, $4::json)', [
       w.collection,
       d._id,
       d._rev,
       JSON.stringify(d),
     ])
   const update = (d: Doc) =>
-    tx.query('UPDATE docs SET rev = $1, body = $2::json WHERE collection = $3 AND id = $4', [
+    tx.defer('UPDATE docs SET rev = $1, body = $2::json WHERE collection = $3 AND id = $4', [
       d._rev,
       JSON.stringify(d),
       w.collection,
@@ -81,7 +88,8 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
     ])
   if (w.op === 'create') {
     id = w.id ?? generateId()
-    const existing = await readDoc(tx, w.collection, id)
+    const existing =
+      w.id === undefined ? null : known !== undefined ? known : await readDoc(tx, w.collection, id)
     if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
     rev = 1
     doc = makeDoc(id, w.body, rev, now, now, user)
@@ -89,7 +97,7 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
     status = 201
   } else {
     id = w.id
-    const current = await readDoc(tx, w.collection, id)
+    const current = known !== undefined ? known : await readDoc(tx, w.collection, id)
     checkRev(current, w.expectedRev)
     if (w.op === 'put') {
       rev = (current?._rev ?? 0) + 1
@@ -110,7 +118,7 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
       if (!current) throw notFound()
       rev = current._rev + 1
       doc = null
-      await tx.query('DELETE FROM docs WHERE collection = $1 AND id = $2', [w.collection, id])
+      await tx.defer('DELETE FROM docs WHERE collection = $1 AND id = $2', [w.collection, id])
     }
   }
   const body = doc ?? { ok: true, _id: id, _rev: rev }
@@ -120,25 +128,37 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
   return { status, body, replayed: false, change }
 }
 
-/** The stored answer for ctx's idempotency key, or null; 400 when the key was used for another request. */
-export async function replayIdempotent(tx: Tx, ctx: WriteContext): Promise<WriteResult | null> {
-  const key = ctx.idempotencyKey
-  if (!key) return null
-  const { rows } = await tx.query<{ request_hash: string; status: number; body: unknown }>(
-    `SELECT request_hash, status, body FROM idempotency WHERE key = $1 AND "user" = $2 AND created >= now() - interval '7 days'`,
-    [key, ctx.user ?? ''],
-  )
-  const row = rows[0]
+interface IdemRow {
+  request_hash: string
+  status: number
+  body: unknown
+}
+
+const IDEM_LOOKUP = `SELECT request_hash, status, body FROM idempotency WHERE key = $1 AND "user" = $2 AND created >= now() - interval '7 days'`
+
+function replayOf(row: IdemRow | null | undefined, ctx: WriteContext): WriteResult | null {
   if (!row) return null
   if (ctx.requestHash && row.request_hash !== ctx.requestHash)
     throw badRequest(SERVER_TEXT.idempotencyMismatch)
   return { status: row.status, body: row.body, replayed: true }
 }
 
+/** The stored answer for ctx's idempotency key, or null; 400 when the key was used for another request. */
+export async function replayIdempotent(tx: Tx, ctx: WriteContext): Promise<WriteResult | null> {
+  const key = ctx.idempotencyKey
+  if (!key) return null
+  const { rows } = await tx.query<IdemRow>(IDEM_LOOKUP, [key, ctx.user ?? ''])
+  return replayOf(rows[0], ctx)
+}
+
+/** The idempotency record and the document in one round trip (a write with a key and an id). */
+const IDEM_AND_DOC = `SELECT (SELECT row_to_json(i) FROM (${IDEM_LOOKUP}) i) AS idem,
+  (SELECT body FROM docs WHERE collection = $3 AND id = $4) AS doc`
+
 /** Records the answer for ctx's idempotency key (if any) in the same transaction as the write. */
 export async function rememberIdempotent(tx: Tx, ctx: WriteContext, status: number, body: unknown) {
   if (!ctx.idempotencyKey) return
-  await tx.query(
+  await tx.defer(
     `INSERT INTO idempotency (key, "user", request_hash, status, body) VALUES ($1, $2, $3, $4, $5::json)
      ON CONFLICT (key, "user") DO UPDATE SET request_hash = $3, status = $4, body = $5::json, created = now()`,
     [ctx.idempotencyKey, ctx.user ?? '', ctx.requestHash ?? '', status, JSON.stringify(body ?? null)],
@@ -147,9 +167,22 @@ export async function rememberIdempotent(tx: Tx, ctx: WriteContext, status: numb
 
 /** One write; a stored response for the key is replayed and a new one recorded. */
 export async function applyWrite(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResult> {
-  const previous = await replayIdempotent(tx, ctx)
-  if (previous) return previous
-  const result = await applyOne(tx, w, ctx)
+  let result: WriteResult
+  if (ctx.idempotencyKey && w.id !== undefined) {
+    const { rows } = await tx.query<{ idem: IdemRow | null; doc: Doc | null }>(IDEM_AND_DOC, [
+      ctx.idempotencyKey,
+      ctx.user ?? '',
+      w.collection,
+      w.id,
+    ])
+    const previous = replayOf(rows[0]!.idem, ctx)
+    if (previous) return previous
+    result = await applyOne(tx, w, ctx, rows[0]!.doc)
+  } else {
+    const previous = await replayIdempotent(tx, ctx)
+    if (previous) return previous
+    result = await applyOne(tx, w, ctx)
+  }
   await rememberIdempotent(tx, ctx, result.status, result.body)
   return result
 }

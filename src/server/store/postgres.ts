@@ -14,6 +14,7 @@ import crypto from 'node:crypto'
 import pg from 'pg'
 import { QUERY_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
+import { deferredWrites } from './postgres-deferred'
 import { CHANGES_CHANNEL, startFanout } from './postgres-fanout'
 import { pgDistinct, pgFilter, pgSort } from './postgres-query'
 import { hasRegex, regexBoundedQuery } from './postgres-regex'
@@ -138,31 +139,35 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
   const transaction = async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
     const client = await pool.connect()
     const out: Change[] = []
+    const deferred = deferredWrites(client)
     let result: T
     try {
-      await client.query('BEGIN')
-      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK])
-      let next = 0
+      // One round trip: the transaction, the writers' lock and the log's last seq (a constant lock key
+      // and no parameters, so the three go as one simple query).
+      const begun = (await client.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK}); SELECT COALESCE(MAX(seq), 0) AS seq FROM changes`,
+      )) as unknown as pg.QueryResult<{ seq: string }>[]
+      let next = Number(begun[2]!.rows[0]!.seq)
       const tx: Tx = {
-        query: (text, params) => client.query(text, params),
-        async nextSeq() {
-          if (next === 0) {
-            const { rows } = await client.query<{ seq: string }>(
-              'SELECT COALESCE(MAX(seq), 0) AS seq FROM changes',
-            )
-            next = Number(rows[0]!.seq)
-          }
-          return ++next
+        async query(text, params) {
+          await deferred.flush()
+          return client.query(text, params)
         },
+        defer: (text, params) => deferred.add({ text, params }),
+        nextSeq: () => ++next,
         out,
         async savepoint(fn) {
           const mark = { out: out.length, next }
+          await deferred.flush()
           await client.query('SAVEPOINT each_write')
           try {
             const value = await fn()
+            // Sent inside the savepoint: an error of these statements is this entry's own.
+            await deferred.flush()
             await client.query('RELEASE SAVEPOINT each_write')
             return value
           } catch (error) {
+            deferred.drop()
             await client.query('ROLLBACK TO SAVEPOINT each_write')
             out.length = mark.out
             next = mark.next
@@ -171,11 +176,14 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
         },
       }
       result = await fn(tx)
-      if (out.length > 0) {
-        await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, String(out[out.length - 1]!.seq)])
-      }
+      await deferred.flush(
+        out.length > 0
+          ? { text: 'SELECT pg_notify($1, $2)', params: [CHANGES_CHANNEL, String(out[out.length - 1]!.seq)] }
+          : undefined,
+      )
       await client.query('COMMIT')
     } catch (error) {
+      deferred.drop()
       await client.query('ROLLBACK').catch(() => {})
       throw asApiError(error)
     } finally {
