@@ -12,7 +12,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openPostgresStore } from '../../src/server/store/postgres'
 import { openSqliteStore } from '../../src/server/store/sqlite'
-import type { Change, DocumentStore, Filter } from '../../src/server/store/types'
+import type { Change, DocumentStore, Filter, WriteResult } from '../../src/server/store/types'
 import { MAX_DOCUMENT_DEPTH } from '../../src/shared/constants'
 import { SERVER_TEXT } from '../../src/shared/messages'
 import { changeLog } from '../helpers/change-log'
@@ -633,6 +633,61 @@ for (const { kind, backend, skip } of kinds) {
       expect(await store.headSeq()).toBe(head + 7)
     })
 
+    // Both stores commit single writes made at once together (SQLite per event-loop turn, PostgreSQL
+    // those that arrive while its previous write transaction runs): each keeps its own answer.
+    it('single writes made at once each get their own answer, in the order made, gap-free', async () => {
+      await store.writeMany(
+        ['g1', 'g2', 'g3', 'g4'].map((id) => ({ op: 'create' as const, collection: 'g', id, body: { id } })),
+        user,
+      )
+      const head = await store.headSeq()
+      const settled = await Promise.allSettled([
+        store.write(
+          { op: 'patch', collection: 'g', id: 'g1', body: { a: 1 }, expectedRev: 1 },
+          { ...user, idempotencyKey: 'g-1' },
+        ),
+        store.write(
+          { op: 'patch', collection: 'g', id: 'g1', body: { b: 2 }, expectedRev: 2 },
+          { ...user, idempotencyKey: 'g-2' },
+        ),
+        store.write(
+          { op: 'patch', collection: 'g', id: 'g2', body: { a: 1 }, expectedRev: 9 },
+          { ...user, idempotencyKey: 'g-3' },
+        ),
+        store.write(
+          { op: 'patch', collection: 'g', id: 'g3', body: { a: 1 }, expectedRev: 1 },
+          { ...user, idempotencyKey: 'g-1' },
+        ),
+        store.write({ op: 'delete', collection: 'g', id: 'g4' }, user),
+        store.write({ op: 'create', collection: 'g', body: { n: 1 } }, { ...user, idempotencyKey: 'g-5' }),
+        store.write({ op: 'patch', collection: 'g', id: 'g1', body: { c: 3 }, expectedRev: 3 }, user),
+      ])
+      const answer = (s: PromiseSettledResult<WriteResult>) =>
+        s.status === 'fulfilled'
+          ? [s.value.status, (s.value.body as { _rev?: number })._rev, s.value.replayed]
+          : [(s.reason as { status: number }).status]
+      expect(settled.map(answer)).toEqual([
+        [200, 2, false],
+        [200, 3, false],
+        [409],
+        [200, 2, true], // the key's first answer, whatever the second request asked
+        [200, 2, false],
+        [201, 1, false],
+        [200, 4, false],
+      ])
+      const log = await logAfter(store, head)
+      expect(log.map((c) => [c.seq - head, c.id, c.rev])).toEqual([
+        [1, 'g1', 2],
+        [2, 'g1', 3],
+        [3, 'g4', 2],
+        [4, log[3]!.id, 1],
+        [5, 'g1', 4],
+      ])
+      expect(await store.get('g', 'g1')).toMatchObject({ id: 'g1', a: 1, b: 2, c: 3, _rev: 4 })
+      expect(await store.get('g', 'g2')).toMatchObject({ _rev: 1 })
+      expect(await store.get('g', 'g3')).toMatchObject({ _rev: 1 })
+    })
+
     it('writes and drops 8,000 documents in one transaction each, gap-free', async () => {
       // More parameters than one PostgreSQL statement takes (65,535), both ways.
       const head = await store.headSeq()
@@ -755,6 +810,18 @@ for (const { kind, backend, skip } of kinds) {
     })
 
     if (kind === 'postgres') {
+      it('a database error in one single write of a group fails that write only', async () => {
+        // PostgreSQL refuses a NUL character in a text parameter (22021): not an ApiError.
+        const settled = await Promise.allSettled([
+          store.write({ op: 'create', collection: 'nul', id: 'first', body: {} }, user),
+          store.write({ op: 'create', collection: 'nul', id: 'a', body: {} }, user),
+          store.write({ op: 'create', collection: 'nul', id: 'b\u0000c', body: {} }, user),
+          store.write({ op: 'create', collection: 'nul', id: 'd', body: {} }, user),
+        ])
+        expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
+        expect((await store.list('nul')).items.map((d) => d._id).sort()).toEqual(['a', 'd', 'first'])
+      })
+
       it('fans commits out to every store instance on the database, in seq order', async () => {
         const a = store
         const other = await b.open()

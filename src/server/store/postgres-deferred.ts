@@ -6,15 +6,18 @@
  *
  * The statements become data-modifying WITH clauses of one statement (PostgreSQL runs each exactly
  * once, to completion, on one snapshot). That is only the same as running them one by one when none
- * reads what another writes and no row is changed twice, which holds because the buffer is sent
- * before every other statement of the transaction: a write reads its document (or its idempotency
- * record) before changing it, so an earlier write of the same row has been sent by then.
+ * reads what another writes and no row is changed twice: the queue holds only writes (no clause reads
+ * another's table rows), it is sent before every other statement of the transaction, and a statement
+ * that names a row already queued (the same document or idempotency key written twice in one
+ * transaction) sends the queue first.
  */
 import type pg from 'pg'
 
 export interface Statement {
   text: string
   params: unknown[]
+  /** The row it changes, when it could be changed again in this transaction (a document, a key). */
+  row?: string
 }
 
 /** Parameters of one statement at most (the protocol's limit is 65,535), leaving room for `final`. */
@@ -45,7 +48,7 @@ export function joinStatements(
 }
 
 export interface Deferred {
-  /** Queues a statement; sends the queue first when it is full. */
+  /** Queues a statement; sends the queue first when it is full or already changes the same row. */
   add(statement: Statement): Promise<void>
   /** Sends what is queued, with `final` as the statement's own query when given. */
   flush(final?: Statement): Promise<void>
@@ -56,23 +59,31 @@ export interface Deferred {
 export function deferredWrites(client: pg.PoolClient): Deferred {
   let queue: Statement[] = []
   let params = 0
+  const rows = new Set<string>()
+  const drop = () => {
+    queue = []
+    params = 0
+    rows.clear()
+  }
   const flush = async (final?: Statement) => {
     if (queue.length === 0 && !final) return
     const joined = joinStatements(queue, final)
-    queue = []
-    params = 0
+    drop()
     await client.query(joined.text, joined.params)
   }
   return {
     async add(statement) {
-      if (queue.length >= MAX_STATEMENTS || params + statement.params.length > MAX_PARAMS) await flush()
+      if (
+        queue.length >= MAX_STATEMENTS ||
+        params + statement.params.length > MAX_PARAMS ||
+        (statement.row !== undefined && rows.has(statement.row))
+      )
+        await flush()
       queue.push(statement)
       params += statement.params.length
+      if (statement.row !== undefined) rows.add(statement.row)
     },
     flush,
-    drop() {
-      queue = []
-      params = 0
-    },
+    drop,
   }
 }

@@ -17,9 +17,14 @@ export interface Tx {
    * A write whose result nobody reads, sent with the next statement of the transaction
    * (postgres-deferred.ts). Only for a row this transaction has read first, or a new one.
    */
-  defer(text: string, params: unknown[]): Promise<void>
+  defer(text: string, params: unknown[], row?: string): Promise<void>
   /** The next seq of the change log; only valid under the writers' lock. */
   nextSeq(): number
+  /**
+   * Rows this transaction has read or written, as they now stand in it. Under the writers' lock no other
+   * transaction changes them; a savepoint rolled back forgets them all.
+   */
+  known: Known
   /** Changes logged by this transaction, in seq order. */
   out: Change[]
   /**
@@ -29,12 +34,31 @@ export interface Tx {
   savepoint<T>(fn: () => Promise<T>): Promise<T>
 }
 
+interface IdemRow {
+  request_hash: string
+  status: number
+  body: unknown
+}
+
+export interface Known {
+  docs: Map<string, Doc | null>
+  idem: Map<string, IdemRow | null>
+}
+
+export const knownRows = (): Known => ({ docs: new Map(), idem: new Map() })
+const docKey = (collection: string, id: string) => `${collection}\u0000${id}`
+const idemKey = (key: string, user: string | null | undefined) => `${key}\u0000${user ?? ''}`
+
 async function readDoc(tx: Tx, collection: string, id: string): Promise<Doc | null> {
+  const k = docKey(collection, id)
+  if (tx.known.docs.has(k)) return tx.known.docs.get(k)!
   const { rows } = await tx.query<{ body: Doc }>('SELECT body FROM docs WHERE collection = $1 AND id = $2', [
     collection,
     id,
   ])
-  return rows[0]?.body ?? null
+  const doc = rows[0]?.body ?? null
+  tx.known.docs.set(k, doc)
+  return doc
 }
 
 function checkRev(current: Doc | null, expectedRev: number | undefined) {
@@ -64,8 +88,7 @@ async function logChange(
   return change
 }
 
-/** `known`: the document as this transaction already read it (undefined: not read yet). */
-async function applyOne(tx: Tx, w: Write, ctx: WriteContext, known?: Doc | null): Promise<WriteResult> {
+async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResult> {
   const now = new Date().toISOString()
   const user = ctx.user
   let status = 200
@@ -73,23 +96,20 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext, known?: Doc | null)
   let rev: number
   let id: string
   const insert = (d: Doc) =>
-    tx.defer('INSERT INTO docs (collection, id, rev, body) VALUES ($1, $2, $3, $4::json)', [
-      w.collection,
-      d._id,
-      d._rev,
-      JSON.stringify(d),
-    ])
+    tx.defer(
+      'INSERT INTO docs (collection, id, rev, body) VALUES ($1, $2, $3, $4::json)',
+      [w.collection, d._id, d._rev, JSON.stringify(d)],
+      docKey(w.collection, d._id),
+    )
   const update = (d: Doc) =>
-    tx.defer('UPDATE docs SET rev = $1, body = $2::json WHERE collection = $3 AND id = $4', [
-      d._rev,
-      JSON.stringify(d),
-      w.collection,
-      d._id,
-    ])
+    tx.defer(
+      'UPDATE docs SET rev = $1, body = $2::json WHERE collection = $3 AND id = $4',
+      [d._rev, JSON.stringify(d), w.collection, d._id],
+      docKey(w.collection, d._id),
+    )
   if (w.op === 'create') {
     id = w.id ?? generateId()
-    const existing =
-      w.id === undefined ? null : known !== undefined ? known : await readDoc(tx, w.collection, id)
+    const existing = w.id === undefined ? null : await readDoc(tx, w.collection, id)
     if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
     rev = 1
     doc = makeDoc(id, w.body, rev, now, now, user)
@@ -97,7 +117,7 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext, known?: Doc | null)
     status = 201
   } else {
     id = w.id
-    const current = known !== undefined ? known : await readDoc(tx, w.collection, id)
+    const current = await readDoc(tx, w.collection, id)
     checkRev(current, w.expectedRev)
     if (w.op === 'put') {
       rev = (current?._rev ?? 0) + 1
@@ -118,20 +138,19 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext, known?: Doc | null)
       if (!current) throw notFound()
       rev = current._rev + 1
       doc = null
-      await tx.defer('DELETE FROM docs WHERE collection = $1 AND id = $2', [w.collection, id])
+      await tx.defer(
+        'DELETE FROM docs WHERE collection = $1 AND id = $2',
+        [w.collection, id],
+        docKey(w.collection, id),
+      )
     }
   }
+  tx.known.docs.set(docKey(w.collection, id), doc)
   const body = doc ?? { ok: true, _id: id, _rev: rev }
   const change = isInternal(w.collection)
     ? undefined
     : await logChange(tx, w.collection, id, rev, doc, ctx.idempotencyKey ?? null, now)
   return { status, body, replayed: false, change }
-}
-
-interface IdemRow {
-  request_hash: string
-  status: number
-  body: unknown
 }
 
 const IDEM_LOOKUP = `SELECT request_hash, status, body FROM idempotency WHERE key = $1 AND "user" = $2 AND created >= now() - interval '7 days'`
@@ -147,8 +166,46 @@ function replayOf(row: IdemRow | null | undefined, ctx: WriteContext): WriteResu
 export async function replayIdempotent(tx: Tx, ctx: WriteContext): Promise<WriteResult | null> {
   const key = ctx.idempotencyKey
   if (!key) return null
-  const { rows } = await tx.query<IdemRow>(IDEM_LOOKUP, [key, ctx.user ?? ''])
-  return replayOf(rows[0], ctx)
+  const k = idemKey(key, ctx.user)
+  if (!tx.known.idem.has(k)) {
+    const { rows } = await tx.query<IdemRow>(IDEM_LOOKUP, [key, ctx.user ?? ''])
+    tx.known.idem.set(k, rows[0] ?? null)
+  }
+  return replayOf(tx.known.idem.get(k), ctx)
+}
+
+/**
+ * Reads, in one round trip, the documents and idempotency records of `entries` this transaction does not
+ * know yet, so that a group of writes (or a batch) does not pay one look-up each.
+ */
+async function prefetch(tx: Tx, entries: EachWrite[]): Promise<void> {
+  const docs = new Map<string, [string, string]>()
+  const keys = new Map<string, [string, string]>()
+  for (const { write: w, ctx } of entries) {
+    if (w.id !== undefined && !tx.known.docs.has(docKey(w.collection, w.id)))
+      docs.set(docKey(w.collection, w.id), [w.collection, w.id])
+    if (ctx.idempotencyKey && !tx.known.idem.has(idemKey(ctx.idempotencyKey, ctx.user)))
+      keys.set(idemKey(ctx.idempotencyKey, ctx.user), [ctx.idempotencyKey, ctx.user ?? ''])
+  }
+  if (docs.size + keys.size < 2) return
+  const d = [...docs.values()]
+  const k = [...keys.values()]
+  const { rows } = await tx.query<{ kind: 'd' | 'i'; a: string; b: string; row: unknown }>(
+    `SELECT 'd' AS kind, collection AS a, id AS b, body AS row FROM docs
+       WHERE (collection, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+     UNION ALL
+     SELECT 'i', i.key, i."user", row_to_json(i) FROM (
+       SELECT key, "user", request_hash, status, body FROM idempotency
+       WHERE (key, "user") IN (SELECT * FROM unnest($3::text[], $4::text[])) AND created >= now() - interval '7 days'
+     ) i`,
+    [d.map((x) => x[0]), d.map((x) => x[1]), k.map((x) => x[0]), k.map((x) => x[1])],
+  )
+  for (const key of docs.keys()) tx.known.docs.set(key, null)
+  for (const key of keys.keys()) tx.known.idem.set(key, null)
+  for (const r of rows) {
+    if (r.kind === 'd') tx.known.docs.set(docKey(r.a, r.b), r.row as Doc)
+    else tx.known.idem.set(idemKey(r.a, r.b), r.row as IdemRow)
+  }
 }
 
 /** The idempotency record and the document in one round trip (a write with a key and an id). */
@@ -158,26 +215,39 @@ const IDEM_AND_DOC = `SELECT (SELECT row_to_json(i) FROM (${IDEM_LOOKUP}) i) AS 
 /** Records the answer for ctx's idempotency key (if any) in the same transaction as the write. */
 export async function rememberIdempotent(tx: Tx, ctx: WriteContext, status: number, body: unknown) {
   if (!ctx.idempotencyKey) return
+  tx.known.idem.set(idemKey(ctx.idempotencyKey, ctx.user), {
+    request_hash: ctx.requestHash ?? '',
+    status,
+    body: body ?? null,
+  })
   await tx.defer(
     `INSERT INTO idempotency (key, "user", request_hash, status, body) VALUES ($1, $2, $3, $4, $5::json)
      ON CONFLICT (key, "user") DO UPDATE SET request_hash = $3, status = $4, body = $5::json, created = now()`,
     [ctx.idempotencyKey, ctx.user ?? '', ctx.requestHash ?? '', status, JSON.stringify(body ?? null)],
+    `idem\u0000${idemKey(ctx.idempotencyKey, ctx.user)}`,
   )
 }
 
 /** One write; a stored response for the key is replayed and a new one recorded. */
 export async function applyWrite(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResult> {
   let result: WriteResult
-  if (ctx.idempotencyKey && w.id !== undefined) {
+  if (
+    ctx.idempotencyKey &&
+    w.id !== undefined &&
+    !tx.known.idem.has(idemKey(ctx.idempotencyKey, ctx.user)) &&
+    !tx.known.docs.has(docKey(w.collection, w.id))
+  ) {
     const { rows } = await tx.query<{ idem: IdemRow | null; doc: Doc | null }>(IDEM_AND_DOC, [
       ctx.idempotencyKey,
       ctx.user ?? '',
       w.collection,
       w.id,
     ])
+    tx.known.idem.set(idemKey(ctx.idempotencyKey, ctx.user), rows[0]!.idem)
+    tx.known.docs.set(docKey(w.collection, w.id), rows[0]!.doc)
     const previous = replayOf(rows[0]!.idem, ctx)
     if (previous) return previous
-    result = await applyOne(tx, w, ctx, rows[0]!.doc)
+    result = await applyOne(tx, w, ctx)
   } else {
     const previous = await replayIdempotent(tx, ctx)
     if (previous) return previous
@@ -206,27 +276,43 @@ export async function applyWrites(tx: Tx, writes: Write[], ctx: WriteContext): P
 }
 
 /**
+ * Every entry in order, their rows read up front in one round trip; the first refusal throws (the
+ * caller rolls back and goes entry by entry, `applyEach`).
+ */
+export async function applyAll(tx: Tx, entries: EachWrite[]): Promise<EachOutcome[]> {
+  await prefetch(tx, entries)
+  const all: EachOutcome[] = []
+  for (const e of entries) all.push({ ok: true, result: await applyWrite(tx, e.write, e.ctx) })
+  return all
+}
+
+/**
  * Independent writes in one transaction, each refused alone (see DocumentStore.writeEach). First all
  * of them under one savepoint: a SAVEPOINT and a RELEASE per entry are two round trips each. When the
  * store refuses one, that attempt is rolled back (its changes and seqs with it) and the entries run
  * again, each in its own savepoint, as sqlite-write.ts does.
  */
-export async function applyEach(tx: Tx, entries: EachWrite[]): Promise<EachOutcome[]> {
-  try {
-    return await tx.savepoint(async () => {
-      const all: EachOutcome[] = []
-      for (const e of entries) all.push({ ok: true, result: await applyWrite(tx, e.write, e.ctx) })
-      return all
-    })
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error
+export async function applyEach(
+  tx: Tx,
+  entries: EachWrite[],
+  tryAll = true,
+  /** Which errors stay with their entry; the others fail the whole transaction. */
+  kept: (error: unknown) => boolean = (error) => error instanceof ApiError,
+): Promise<EachOutcome[]> {
+  if (tryAll) {
+    try {
+      return await tx.savepoint(() => applyAll(tx, entries))
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+    }
   }
+  // No prefetch here: one entry's bad input would fail it, and with it the whole transaction.
   const outcomes: EachOutcome[] = []
   for (const e of entries) {
     try {
       outcomes.push({ ok: true, result: await tx.savepoint(() => applyWrite(tx, e.write, e.ctx)) })
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error
+      if (!kept(error)) throw error
       outcomes.push({ ok: false, error })
     }
   }
@@ -251,6 +337,7 @@ export async function clearCollection(
     'DELETE FROM docs WHERE collection = $1 RETURNING id, rev',
     [collection],
   )
+  for (const row of rows) tx.known.docs.set(docKey(collection, row.id), null)
   if (!isInternal(collection)) {
     const now = new Date().toISOString()
     // Tombstones in id order, as the SQLite store writes them (it walks its primary key).

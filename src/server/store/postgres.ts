@@ -16,11 +16,30 @@ import { QUERY_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
 import { deferredWrites } from './postgres-deferred'
 import { CHANGES_CHANNEL, startFanout } from './postgres-fanout'
+import { asyncGroupCommit } from './postgres-group'
 import { pgDistinct, pgFilter, pgSort } from './postgres-query'
 import { hasRegex, regexBoundedQuery } from './postgres-regex'
 import { numbered, pgsql } from './postgres-sql'
-import { applyEach, applyWrite, applyWrites, clearCollection, type Tx } from './postgres-write'
-import type { Change, ChangesPage, CollectionInfo, Doc, DocumentStore, ListOptions, SortSpec } from './types'
+import {
+  applyAll,
+  applyEach,
+  applyWrite,
+  applyWrites,
+  clearCollection,
+  knownRows,
+  type Tx,
+} from './postgres-write'
+import type {
+  Change,
+  ChangesPage,
+  CollectionInfo,
+  Doc,
+  DocumentStore,
+  EachWrite,
+  ListOptions,
+  SortSpec,
+  WriteResult,
+} from './types'
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL);
@@ -140,6 +159,7 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     const client = await pool.connect()
     const out: Change[] = []
     const deferred = deferredWrites(client)
+    const known = knownRows()
     let result: T
     try {
       // One round trip: the transaction, the writers' lock and the log's last seq (a constant lock key
@@ -153,8 +173,9 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
           await deferred.flush()
           return client.query(text, params)
         },
-        defer: (text, params) => deferred.add({ text, params }),
+        defer: (text, params, row) => deferred.add({ text, params, row }),
         nextSeq: () => ++next,
+        known,
         out,
         async savepoint(fn) {
           const mark = { out: out.length, next }
@@ -168,6 +189,8 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
             return value
           } catch (error) {
             deferred.drop()
+            known.docs.clear()
+            known.idem.clear()
             await client.query('ROLLBACK TO SAVEPOINT each_write')
             out.length = mark.out
             next = mark.next
@@ -192,6 +215,23 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     if (out.length > 0) await fanout.deliver(out[out.length - 1]!.seq, out)
     return result
   }
+
+  // Single writes: alone in a transaction when none is running, else with the others that arrived
+  // meanwhile, one outcome each (postgres-group.ts).
+  const singles = asyncGroupCommit<EachWrite, WriteResult>(async (entries) => {
+    if (entries.length === 1) {
+      const { write, ctx } = entries[0]!
+      return [{ ok: true, result: await transaction((tx) => applyWrite(tx, write, ctx)) }]
+    }
+    // All at once, without a savepoint. If one fails, nothing of that attempt was committed or
+    // delivered, and the group goes again, each write in its own savepoint and keeping its own error,
+    // as it would have alone (a failure of the whole transaction still fails them all).
+    try {
+      return await transaction((tx) => applyAll(tx, entries))
+    } catch {
+      return transaction((tx) => applyEach(tx, entries, false, () => true))
+    }
+  })
 
   const normalizeSort = (sort: SortSpec | Record<string, 1 | -1> | undefined): SortSpec | undefined => {
     if (!sort) return undefined
@@ -253,7 +293,7 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
       )
       return rows
     },
-    write: (w, ctx) => transaction((tx) => applyWrite(tx, w, ctx)),
+    write: (w, ctx) => singles.push({ write: w, ctx }),
     writeMany: (writes, ctx) => transaction((tx) => applyWrites(tx, writes, ctx)),
     writeEach: (entries) => transaction((tx) => applyEach(tx, entries)),
     clear: (collection, ctx, check) => transaction((tx) => clearCollection(tx, collection, ctx, check)),
@@ -355,6 +395,7 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
       },
     },
     async close() {
+      await singles.idle()
       await fanout.close()
       await pool.end()
     },
