@@ -264,6 +264,10 @@ export async function applyWrites(tx: Tx, writes: Write[], ctx: WriteContext): P
     const bodies = Array.isArray(previous.body) ? previous.body : []
     return bodies.map((body) => ({ status: previous.status, body, replayed: true }))
   }
+  await prefetch(
+    tx,
+    writes.map((write) => ({ write, ctx: { user: ctx.user } })),
+  )
   const results: WriteResult[] = []
   for (const w of writes) results.push(await applyOne(tx, w, { user: ctx.user }))
   await rememberIdempotent(
