@@ -26,6 +26,8 @@ import {
   applyWrite,
   applyWrites,
   clearCollection,
+  IDEM_LOOKUP,
+  IDEMPOTENCY_TTL,
   knownRows,
   type Tx,
 } from './postgres-write'
@@ -58,7 +60,6 @@ CREATE TABLE IF NOT EXISTS secrets (kind text NOT NULL, id text NOT NULL, value 
 /** Advisory lock keys ('Mome' + n): one for schema setup across starting instances, one for writers. */
 const SCHEMA_LOCK = 0x4d6f6d65_00
 const WRITE_LOCK = 0x4d6f6d65_01
-const IDEMPOTENCY_TTL = '7 days'
 /** Rows a filtered changes() call may examine before it returns a partial page with `more`. */
 const SCAN_FACTOR = 20
 
@@ -259,10 +260,10 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
   }
 
   const getIdem = async (key: string, user: string | null) => {
-    const { rows } = await query<{ request_hash: string; status: number; body: unknown }>(
-      `SELECT request_hash, status, body FROM idempotency WHERE key = $1 AND "user" = $2 AND created >= now() - interval '${IDEMPOTENCY_TTL}'`,
-      [key, user ?? ''],
-    )
+    const { rows } = await query<{ request_hash: string; status: number; body: unknown }>(IDEM_LOOKUP, [
+      key,
+      user ?? '',
+    ])
     return rows[0] ?? null
   }
 
