@@ -16,8 +16,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LIST_LIMIT_MAX } from '../../../shared/constants'
 import { SECURITY_TEXT } from '../../../shared/messages'
 import { checkPassword } from '../../../shared/password-policy'
-import { decide, type Grant, METHODS, parsePermissions } from '../../../shared/permissions'
 import { TOKEN_SECRET, TOKENS } from '../../auth/api-tokens'
+import { beyondCaller } from '../../auth/delegation'
 import { isOwn, requirePermission } from '../../auth/guard'
 import { hashPassword, PASSWORD_SECRET, verifyPassword } from '../../auth/passwords'
 import type { LoginLimiter } from '../../auth/rate-limit'
@@ -46,21 +46,6 @@ export async function setPassword(
   await revokeSessions(services, user, cause)
 }
 
-/**
- * What `target` may do that `holder` may not, as `path:letters` entries. Compared on every path either
- * list names, so a narrower block on the holder's side (`data/secret:n`) counts as well as a wider
- * grant on the target's side. Wildcard paths are compared as written, which errs towards refusing.
- */
-export function permissionsBeyond(holder: readonly Grant[], target: readonly Grant[]): string[] {
-  const paths = [...new Set([...holder, ...target].map((g) => g.path))]
-  const out: string[] = []
-  for (const path of paths) {
-    const missing = METHODS.filter((m) => decide(target, path, m).allowed && !decide(holder, path, m).allowed)
-    if (missing.length) out.push(`${path}:${missing.join('')}`)
-  }
-  return out
-}
-
 /** Throws 403 unless the caller may change `target`'s credentials (see the file comment). */
 export async function requireAccountControl(
   services: Services,
@@ -69,8 +54,7 @@ export async function requireAccountControl(
 ): Promise<void> {
   if (isOwn(req, target)) return
   requirePermission(req, `users/${target}:u`)
-  const targetGrants = parsePermissions(await services.permissionsOf(target))
-  const missing = permissionsBeyond(req.auth.grants, targetGrants)
+  const missing = await beyondCaller(services, req, target)
   if (missing.length) throw forbidden(SECURITY_TEXT.accountBeyondOwn(target, missing))
 }
 
