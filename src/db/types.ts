@@ -96,6 +96,14 @@ export interface InboxItem {
   /** HTTP status of the refusal, and the server's message. */
   status: number
   message: string
+  /**
+   * The field of the document the refusal concerns, when the server named one (a 403 of the
+   * delegated-authority rule, `{permission, field}`), so the screen where the write was made shows it
+   * next to that field; else the first field of a 400's `fields`.
+   */
+  field?: string
+  /** The permission(s) the refusal says are needed, when the server named them. */
+  permission?: string[]
   base: SyncDoc | null
   /** The server's current document (null: deleted or never created there). */
   theirs: SyncDoc | null

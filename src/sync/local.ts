@@ -214,6 +214,9 @@ export interface Rejection {
   kind: InboxKind
   status: number
   message: string
+  /** What the server named: the field and permission(s) of a refusal (InboxItem.field). */
+  field?: string
+  permission?: string[]
   /** The server's current document when it sent one (409), null when it has none (404). */
   theirs: SyncDoc | null | undefined
 }
@@ -249,6 +252,8 @@ export async function moveToInbox(
       docId: entry.docId,
       status: r.status,
       message: r.message,
+      ...(r.field ? { field: r.field } : {}),
+      ...(r.permission?.length ? { permission: r.permission } : {}),
       base: entry.base,
       theirs,
       mine: (await getVisible(db, entry.collection, entry.docId)) ?? null,

@@ -37,6 +37,25 @@ export function backoffDelay(attempts: number, random: number): number {
   return Math.round(ceiling / 2 + (ceiling / 2) * random)
 }
 
+/**
+ * The field and permission(s) a refusal names: `{field, permission}` of a delegated-authority 403, or
+ * the first of a 400's `fields`; kept with the inbox item so the screen shows it next to that field.
+ */
+export function refusalOf(body: unknown): { field?: string; permission?: string[] } {
+  if (!body || typeof body !== 'object') return {}
+  const b = body as { field?: unknown; permission?: unknown; fields?: unknown }
+  const out: { field?: string; permission?: string[] } = {}
+  if (typeof b.field === 'string' && b.field) out.field = b.field
+  else if (b.fields && typeof b.fields === 'object') {
+    const first = Object.keys(b.fields)[0]
+    if (first) out.field = first
+  }
+  const perms = typeof b.permission === 'string' ? [b.permission] : b.permission
+  if (Array.isArray(perms) && perms.every((p) => typeof p === 'string') && perms.length)
+    out.permission = perms as string[]
+  return out
+}
+
 const isDoc = (v: unknown): v is SyncDoc =>
   typeof v === 'object' &&
   v !== null &&
@@ -267,7 +286,7 @@ export class Replayer {
       moveToInbox(
         db,
         e.mutationId,
-        { kind: 'rejected', status: res.status, message, theirs: undefined },
+        { kind: 'rejected', status: res.status, message, ...refusalOf(res.body), theirs: undefined },
         now,
       ),
     )

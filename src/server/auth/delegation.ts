@@ -128,7 +128,11 @@ function heldGrants(req: FastifyRequest): readonly Grant[] {
 }
 
 /** What `target` holds that the caller does not (empty: the caller holds all of it). */
-export async function beyondCaller(services: Services, req: FastifyRequest, target: string): Promise<string[]> {
+export async function beyondCaller(
+  services: Services,
+  req: FastifyRequest,
+  target: string,
+): Promise<string[]> {
   const targetGrants = parsePermissions(await services.permissionsOf(target))
   return permissionsBeyond(heldGrants(req), targetGrants)
 }
@@ -146,7 +150,8 @@ export async function requireActAs(
 ): Promise<void> {
   if (isOwn(req, target)) return
   const needed = `users/${target}:u`
-  if (!allowed(req, needed)) throw delegationRefused(DELEGATION_TEXT.needs(`make this run as ${target}`, needed), field, needed)
+  if (!allowed(req, needed))
+    throw delegationRefused(DELEGATION_TEXT.needs(`make this run as ${target}`, needed), field, needed)
   const missing = await beyondCaller(services, req, target)
   if (missing.length) throw delegationRefused(DELEGATION_TEXT.actAs(target, missing), field, missing)
 }

@@ -80,3 +80,13 @@ export const EDIT_BASE_TEXT = {
   recreate: 'Re-create with my changes',
   discard: 'Discard',
 } as const
+
+/**
+ * A queued write the server refused, shown on the screen where it was made (issue 35: next to the
+ * field it concerns, not only in the Sync panel).
+ */
+export const REFUSAL_TEXT = {
+  refused: (message: string): string => `Not saved: the server refused this change. ${message}`,
+  discard: 'Discard my change',
+  discarded: 'Your refused change was discarded',
+} as const

@@ -1,0 +1,35 @@
+/**
+ * A refused queued write, shown where it was made (use-save-refusal.ts): next to the field the server
+ * named (`field`), or near the Save button for a refusal that names none (`field={null}`). Renders
+ * nothing for another field's refusal, so a screen can place one per field it knows.
+ */
+import { REFUSAL_TEXT } from '../../shared/messages'
+import type { SaveRefusal } from '../data/use-save-refusal'
+
+export function RefusalNote({
+  refusal,
+  field,
+  fields,
+}: {
+  refusal: SaveRefusal | null
+  /** The field this note stands beside; null: the note for refusals that name no known field. */
+  field: string | null
+  /** With field null: the fields that have notes of their own elsewhere on the screen. */
+  fields?: readonly string[]
+}) {
+  if (!refusal) return null
+  const mine = field === null ? !refusal.field || !fields?.includes(refusal.field) : refusal.field === field
+  if (!mine) return null
+  return (
+    <div className="field-error refusal-note" role="alert" data-testid="refusal-note">
+      <span>{REFUSAL_TEXT.refused(refusal.message)}</span>{' '}
+      <button
+        type="button"
+        className="button button-small button-quiet"
+        onClick={() => void refusal.discard()}
+      >
+        {REFUSAL_TEXT.discard}
+      </button>
+    </div>
+  )
+}
