@@ -4,6 +4,7 @@
  * IndexedDB, and the page's own events: hiding or leaving the page reports the duration so far, the
  * browser coming back online drains the queue. Returns null under Do Not Track: nothing is recorded.
  */
+import { onServerReachable } from '../api/reachable'
 import { type Collector, createCollector } from './collector'
 import { readEnvironment, trackingRefused } from './environment'
 import { createIdbQueue } from './queue'
@@ -112,6 +113,6 @@ export function startBrowserCollector(base: () => string): Collector | null {
   }
   document.addEventListener('visibilitychange', hidden)
   window.addEventListener('pagehide', () => void collector.flushDuration())
-  window.addEventListener('online', () => void collector.drain())
+  onServerReachable(() => void collector.drain())
   return collector
 }

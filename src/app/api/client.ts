@@ -7,6 +7,7 @@
  */
 import { UI_TEXT } from '../../shared/messages'
 import { apiBase } from './base'
+import { announceReachable } from './reachable'
 
 export { apiBase, DEV_API_PORT, DEV_SERVER_PORT, type MomentumEnv, type PageLocation } from './base'
 
@@ -146,13 +147,31 @@ export function createApiClient(ports: ClientPorts) {
     throw error
   }
 
+  // A network failure, then any answer: the server is back (reachable.ts wakes the queues).
+  let unreachable = false
+  const fetched = async (url: string, init: RequestInit): Promise<Response> => {
+    let res: Response
+    try {
+      res = await ports.fetch(url, init)
+    } catch (error) {
+      if (!(error instanceof DOMException && error.name === 'AbortError')) unreachable = true
+      throw error
+    }
+    // 502/504 are a proxy saying the server is not there.
+    if (unreachable && res.status !== 502 && res.status !== 504) {
+      unreachable = false
+      announceReachable()
+    }
+    return res
+  }
+
   async function send<T>(url: string, method: string, opts: RequestOptions): Promise<T> {
     const { body, contentType } = encodeBody(opts.body)
     const headers: Record<string, string> = { accept: 'application/json', ...authHeaders(), ...opts.headers }
     if (contentType && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = contentType
     }
-    const res = await ports.fetch(url, { method, headers, body, credentials: 'include', signal: opts.signal })
+    const res = await fetched(url, { method, headers, body, credentials: 'include', signal: opts.signal })
     const decoded = await decodeBody(res)
     if (!res.ok)
       return fail(url, new ApiError(res.status, decoded, errorMessage(res.status, decoded, res.statusText)))

@@ -12,8 +12,10 @@
 
 import { databaseName, MomentumDb } from '../../db/schema'
 import { SYNC_UI_TEXT } from '../../shared/messages'
+import { onServerBack } from '../../sync/server-back'
 import type { SyncStatus } from '../../sync/status'
 import { api } from '../api/client'
+import { announceReachable, onServerReachable } from '../api/reachable'
 import { outboxSyncOnGrowth, wireFocusReplay } from '../pwa/outbox-sync' // pwa: Background Sync
 import { SYNC_POKE_EVENT } from '../pwa/register'
 import { expireSession, logoutLocally, onSessionEvent, sessionStore } from '../session/session'
@@ -176,7 +178,12 @@ export function wireSyncSession(): void {
   // The worker hears its own `online` event, but not the service worker's pokes (a data-change push,
   // Background Sync); both ask for a pull and a replay now.
   const kick = () => void state.client?.kick().catch(() => undefined)
-  window.addEventListener('online', kick)
+  // The browser's `online`, and the page seeing the server answer again (reachable.ts).
+  onServerReachable(kick)
+  // The engine's own return (its stream reconnected after offline) wakes the page's other queues.
+  onServerBack({ subscribe: (l) => syncStore.subscribe(() => l(state.status)) }, Date, () =>
+    announceReachable(),
+  )
   window.addEventListener(SYNC_POKE_EVENT, kick)
   // pwa (docs/pwa.md "Background Sync"): replay on focus / visibility too, and register the `outbox`
   // sync tag whenever the outbox grows, so the service worker sends it after the last tab closes.

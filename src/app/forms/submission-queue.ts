@@ -13,6 +13,7 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks'
 import { api, errorMessage } from '../api/client'
+import { onServerReachable } from '../api/reachable'
 import { sessionStore } from '../session/session'
 import { formsDb, type QueuedSubmission } from './forms-db'
 import {
@@ -180,11 +181,15 @@ function scheduleFlush(): void {
 }
 
 let started = false
-/** Starts sending: now, on every return of the network, and after each login (entries of that user). */
+/**
+ * Starts sending: now, whenever the server answers again (reachable.ts: the browser's `online`, any
+ * API answer after a failure, the console's socket connecting), and after each login (entries of that
+ * user).
+ */
 export function startFormsQueue(): void {
   if (started || typeof window === 'undefined') return
   started = true
-  window.addEventListener('online', () => void flushQueue(true))
+  onServerReachable(() => void flushQueue(true))
   sessionStore.subscribe(() => {
     if (sessionStore.get().status === 'authenticated') void flushQueue(true)
   })

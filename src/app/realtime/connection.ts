@@ -4,6 +4,7 @@
  * reconnect delay. Logging in starts it and logging out closes it (see shell-parts.tsx).
  */
 import { api } from '../api/client'
+import { announceReachable } from '../api/reachable'
 import { createSocketClient, type SocketClient, type SocketLike } from './socket-client'
 
 export function socketUrl(base: string, token: string | null, page: string): string {
@@ -22,3 +23,7 @@ export const realtime: SocketClient = createSocketClient({
 })
 
 if (typeof window !== 'undefined') window.addEventListener('online', () => realtime.reconnectNow())
+// A socket that connects proves the server answers: the page's queues need not wait their backoff.
+realtime.onState((s) => {
+  if (s === 'connected') announceReachable()
+})

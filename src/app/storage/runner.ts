@@ -21,8 +21,7 @@ import {
   updateRow,
 } from '../../sync/files/queue-core'
 import type { QueueRow } from '../../sync/files/types'
-import { onServerBack } from '../../sync/server-back'
-import { syncStore } from '../data/sync-session'
+import { onServerReachable } from '../api/reachable'
 import { SYNC_POKE_EVENT } from '../pwa/register'
 import { onSessionEvent, sessionStore } from '../session/session'
 import { requestStorageSync } from './background'
@@ -192,14 +191,10 @@ export function wireStorageQueue(): void {
   wired = true
   wireLogoutCleanup()
   const kick = retryQueueNow
-  window.addEventListener('online', kick)
-  // The server answers again after a cut the browser did not see (no `online` event: a dead Wi-Fi
-  // router, a restarted server): uploads that backed off meanwhile go now, not after up to a minute.
-  onServerBack(
-    { subscribe: (listener) => syncStore.subscribe(() => listener(syncStore.get().status)) },
-    Date,
-    kick,
-  )
+  // The server answers again, also after a cut the browser did not see (no `online` event: a dead
+  // Wi-Fi router, a restarted server): uploads that backed off meanwhile go now, not after up to a
+  // minute. reachable.ts hears the browser, the API client, the socket and the sync engine.
+  onServerReachable(kick)
   window.addEventListener(SYNC_POKE_EVENT, kick)
   onSessionEvent('login', kick)
   if (sessionStore.get().user) kick()
