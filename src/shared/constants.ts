@@ -141,6 +141,20 @@ export const RESUMABLE_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024 * 1024
  */
 export const TUS_EXPIRY_MS = 24 * 3600_000
 /**
+ * With a quota, an unfinished resumable upload holds room for its whole length (so two large uploads
+ * started together cannot both fit), but only while it moves: one that received no PATCH for this long
+ * lets the room go (its bytes stay until TUS_EXPIRY_MS), and its next PATCH asks for the room again.
+ * 15 minutes outlasts a reconnect or a console's retry, and is what an upload that never sends a byte
+ * can keep others out of the quota.
+ */
+export const TUS_HOLD_IDLE_MS = 15 * 60_000
+/**
+ * Unfinished resumable uploads one user may hold room for in one root at once (429 past it). The
+ * console sends one upload at a time per device, so 8 leaves room for several devices and tabs while a
+ * script cannot pin the quota with thousands of empty uploads.
+ */
+export const TUS_OPEN_UPLOADS_MAX = 8
+/**
  * How long the server remembers a FINISHED upload (no bytes, just its entry): a client that lost the
  * last answer and comes back within this time learns it is done instead of sending the file again.
  */

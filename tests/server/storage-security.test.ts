@@ -101,6 +101,43 @@ describe('paths stay inside their root', () => {
     expect(listed.map((e) => e.name)).not.toContain('link')
     fs.unlinkSync(path.join(server.dataDir, 'storage', 'docs', 'link'))
   })
+
+  it('follows no symlink inside the root either: not read through, not listed, not copied', async () => {
+    // An operator's link from an open folder to a file the user is blocked from (storage/docs/private:n).
+    const user = await server.userWith('linked', ['storage:*', 'storage/docs/private:n'])
+    const open = path.join(server.dataDir, 'storage', 'docs', 'open')
+    fs.symlinkSync('../private/s.txt', path.join(open, 'link.txt'))
+    fs.symlinkSync('../private', path.join(open, 'dir-link'))
+    try {
+      for (const target of ['docs/open/link.txt', 'docs/open/dir-link/s.txt']) {
+        const res = await server.api(`/api/storage/${target}`, { token: user })
+        expect(res.status, target).toBe(400)
+        expect(res.body, target).toMatchObject({ message: STORAGE_TEXT.symlinkRefused })
+      }
+      const listed = (await server.api('/api/storage/docs/open', { token: user })).body as StorageEntry[]
+      expect(listed.map((e) => e.name)).toEqual(['o.txt'])
+      // A copy of the folder lands without the links (copied as written, the relative link would
+      // point from the copy's place to whatever is there, judged by the copy's path).
+      const copy = await server.api('/api/storage/docs', { json: { from: 'docs/open' }, token: user })
+      expect(copy.status).toBe(201)
+      const copied = path.join(server.dataDir, 'storage', 'docs', 'open (COPY)')
+      expect(fs.readdirSync(copied)).toEqual(['o.txt'])
+      // Writing through a link is refused too: nothing lands in the blocked folder.
+      const up = await server.api('/api/storage/docs/open/dir-link', {
+        method: 'POST',
+        body: form({ 'planted.txt': 'x' }),
+        token: user,
+      })
+      expect(up.status).toBe(400)
+      expect(fs.existsSync(path.join(server.dataDir, 'storage', 'docs', 'private', 'planted.txt'))).toBe(
+        false,
+      )
+      fs.rmSync(copied, { recursive: true })
+    } finally {
+      fs.unlinkSync(path.join(open, 'link.txt'))
+      fs.unlinkSync(path.join(open, 'dir-link'))
+    }
+  })
 })
 
 describe('permissions by path', () => {

@@ -8,6 +8,7 @@ export const STORAGE_TEXT = {
   pathInvalid:
     'Invalid path: names separated by /, without empty, . or .. parts, a leading /, control characters or \\',
   outsideRoot: 'This path leads outside the storage root',
+  symlinkRefused: 'This path goes through a symbolic link, which the server does not follow',
   notFound: 'No file or folder at this path',
   exists: 'A file or folder with this name already exists',
   notFolder: 'This path is not a folder',
@@ -23,6 +24,9 @@ export const STORAGE_TEXT = {
   quotaExceeded: (quota: string): string =>
     `Not enough room: this would take the files here over their quota of ${quota}. Delete some files or ask an administrator for more space`,
   diskFull: "The server's disk is full, so the file was not saved. Try again once space has been freed",
+  quotaBusy: 'Too many files are being saved here at once to check the quota. Try again in a moment',
+  tusOpenUploads: (max: number): string =>
+    `You already have ${max} unfinished uploads here. Let one finish or cancel it, or wait a few minutes and try again`,
   tusMetadata:
     'Upload-Metadata must hold root (storage or static), folder and name, each base64-encoded; type and key are optional',
   tusLength: 'Send Upload-Length with the size of the file in bytes',

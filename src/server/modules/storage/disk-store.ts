@@ -1,8 +1,10 @@
 /**
  * The BlobStore on the local disk: Storage under `{MOMENTUM_DATA}/storage`, the Web Server under
  * `config.staticDir`. Each operation resolves its path with `resolve` below, which refuses what the
- * path parser cannot see: a symlink (placed by an operator, or an old one) whose target lies outside
- * the root. Uploads are staged in a hidden folder of the same root (so the final rename stays on one
+ * path parser cannot see: a symlink (placed by an operator, or an old one) anywhere on the path. One
+ * whose target lies outside the root would leave it; one inside would be judged by the link's path
+ * (`storage/public/x:r`) while serving another file (`storage/private/…`), so neither is followed.
+ * Listings leave links out and a copy skips them, so a link is never read through nor copied. Uploads are staged in a hidden folder of the same root (so the final rename stays on one
  * filesystem and is atomic) that paths.ts never lets a client name.
  */
 import crypto from 'node:crypto'
@@ -27,7 +29,10 @@ export function diskBlobStore(rootDir: string): BlobStore {
   const root = fs.realpathSync(rootDir)
   const staging = path.join(root, STAGING_NAME)
 
-  /** The absolute path of `rel`, after checking that its nearest existing ancestor is inside the root. */
+  /**
+   * The absolute path of `rel`, after checking that its nearest existing ancestor is what it says: its
+   * real path is its own (no symlink on the way; paths.ts already refused `..`), inside the root.
+   */
   async function resolve(rel: string): Promise<string> {
     const full = rel ? path.join(root, ...rel.split('/')) : root
     let probe = full
@@ -35,6 +40,7 @@ export function diskBlobStore(rootDir: string): BlobStore {
       try {
         const real = await fs.promises.realpath(probe)
         if (real !== root && !real.startsWith(root + path.sep)) throw badRequest(STORAGE_TEXT.outsideRoot)
+        if (real !== probe) throw badRequest(STORAGE_TEXT.symlinkRefused)
         return full
       } catch (error) {
         if (!isMissing(error) || probe === root) throw error
@@ -85,7 +91,7 @@ export function diskBlobStore(rootDir: string): BlobStore {
       if (name === STAGING_NAME) continue
       let stat: fs.Stats
       try {
-        // A symlink out of the root is left out of listings rather than failing the whole folder.
+        // A symlink is left out of listings rather than failing the whole folder.
         stat = await fs.promises.stat(await resolve(child))
       } catch {
         continue
@@ -168,8 +174,9 @@ export function diskBlobStore(rootDir: string): BlobStore {
     async copy(from, to) {
       const source = await resolve((await existing(from)).path)
       const target = await absent(to)
-      // verbatimSymlinks: a link is copied as written; reading through it is checked again by resolve.
-      await fs.promises.cp(source, target, { recursive: true, errorOnExist: true, verbatimSymlinks: true })
+      // Links are skipped, as listings (and so the copy's permission and quota checks) leave them out.
+      const notLink = async (file: string) => !(await fs.promises.lstat(file)).isSymbolicLink()
+      await fs.promises.cp(source, target, { recursive: true, errorOnExist: true, filter: notLink })
     },
 
     async move(from, to) {

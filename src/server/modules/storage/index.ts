@@ -96,12 +96,11 @@ export async function storageModule(
   services: Services,
   stores: BlobStores = blobStoresOf(services),
 ): Promise<void> {
-  // Unfinished resumable uploads: their bytes wait in the data dir, their size counts against the quota.
+  // Unfinished resumable uploads: their bytes wait in the data dir (their room is held in the store).
   const partials = tusPartials(services.config.dataDir)
   const contexts = {} as RootContexts
   for (const root of STORAGE_ROOTS) {
-    const reserved = (except?: string) => partials.reserved(root, except)
-    const ctx: RootContext = { services, root, blobs: stores[root], reserved }
+    const ctx: RootContext = { services, root, blobs: stores[root] }
     contexts[root] = ctx
     const config = { access: storageAccess(root) }
     const read = readRoute(ctx)

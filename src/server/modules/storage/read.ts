@@ -20,14 +20,11 @@ import type { BlobStat, BlobStore, ByteRange } from './blob-store'
 import { contentTypeOf, isActiveType } from './content-type'
 import { entryOf, metaOf, type StorageEntry } from './meta'
 import { permissionPath, requestPath, type StorageRoot } from './paths'
-import type { Reserved } from './quota'
 
 export interface RootContext {
   services: Services
   root: StorageRoot
   blobs: BlobStore
-  /** Bytes promised to unfinished resumable uploads into this root, for the quota (quota.ts). */
-  reserved?: Reserved
 }
 
 const flag = (value: unknown): boolean => value === 'true' || value === '1' || value === ''

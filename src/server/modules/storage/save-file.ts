@@ -1,9 +1,10 @@
 /**
  * A file the server made (a PDF, issue 13) saved into a root by the rules of an upload (upload.ts):
  * the path is parsed as any client path (paths.ts), the folder must exist, `{root}/{path}:c` is needed
- * to create the file and `:u` to replace one, the quota counts the bytes added minus those replaced,
- * and the bytes are staged and committed through the root's BlobStore (whole or not at all, disk or
- * S3) and recorded in the store (meta.ts), so other consoles see the file appear live.
+ * to create the file and `:u` to replace one, the quota's room is held for the bytes added minus
+ * those replaced (quota-holds.ts) while the bytes are staged and committed through the root's
+ * BlobStore (whole or not at all, disk or S3) and recorded in the store (meta.ts), so other consoles
+ * see the file appear live.
  *
  * Two steps, so a caller can refuse before it spends work making the bytes: `checkSaveTarget` (path
  * and permission, nothing written), then `saveFile` (quota, stage, commit, record).
@@ -17,7 +18,8 @@ import { ApiError, badRequest, conflict } from '../../errors'
 import type { Services } from '../../services'
 import { entryOf, recordEntries } from './meta'
 import { parentOf, parsePath, permissionPath } from './paths'
-import { checkQuota, stageOrFull } from './quota'
+import { stageOrFull } from './quota'
+import { withRoom } from './quota-holds'
 import type { RootContext } from './read'
 import type { RootContexts } from './tus-finish'
 
@@ -64,15 +66,16 @@ export async function saveFile(
   const before = await ctx.blobs.stat(path)
   if (before?.type === 'directory') throw conflict(STORAGE_TEXT.exists)
   requirePermission(req, `${permissionPath(ctx.root, path)}:${before ? 'u' : 'c'}`)
-  await checkQuota(ctx, bytes.length, before?.size ?? 0)
-  const staged = await stageOrFull(ctx.blobs, Readable.from([bytes]))
-  let committed = false
-  try {
-    const stat = await ctx.blobs.commit(staged, path)
-    committed = true
-    await recordEntries(ctx.services, req.auth.user, ctx.root, [stat])
-    return entryOf(stat, await ctx.services.store.get(ctx.root, path))
-  } finally {
-    if (!committed) await ctx.blobs.discard(staged)
-  }
+  return withRoom(ctx, bytes.length, before?.size ?? 0, async () => {
+    const staged = await stageOrFull(ctx.blobs, Readable.from([bytes]))
+    let committed = false
+    try {
+      const stat = await ctx.blobs.commit(staged, path)
+      committed = true
+      await recordEntries(ctx.services, req.auth.user, ctx.root, [stat])
+      return entryOf(stat, await ctx.services.store.get(ctx.root, path))
+    } finally {
+      if (!committed) await ctx.blobs.discard(staged)
+    }
+  })
 }

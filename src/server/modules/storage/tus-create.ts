@@ -1,8 +1,8 @@
 /**
  * What a resumable upload's creation (POST /api/uploads, contract C1) must pass before the server
  * accepts a single byte: its Upload-Metadata read and held to the path rules of paths.ts, then the
- * caller's permission on the file it will become, the folder, the size limit and the quota. So a
- * refused upload costs the client one small request, never a transfer.
+ * caller's permission on the file it will become, the folder, the size limit, then (tus.ts) the room it
+ * holds in the quota. So a refused upload costs the client one small request, never a transfer.
  */
 import crypto from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
@@ -12,7 +12,6 @@ import { STORAGE_ROOTS, type StorageRoot } from '../../../shared/storage'
 import { requirePermission } from '../../auth/guard'
 import { ApiError, badRequest, conflict } from '../../errors'
 import { joinPath, parseName, parsePath, permissionPath } from './paths'
-import { checkQuota } from './quota'
 import type { RootContext } from './read'
 import type { UploadMeta } from './tus-partials'
 
@@ -74,15 +73,14 @@ export const isUploadId = (id: unknown): id is string => typeof id === 'string' 
  * Where the upload will land and whether the caller may put it there, as when it is finished
  * (tus-finish.ts repeats this then: the folder or the grants may have changed meanwhile).
  * Permission first (`c`, or `u` to replace), so a folder the caller may not touch is 403 whether it
- * exists or not; then the folder, the size limit and the quota. `exceptUpload` is an upload being
- * finished, whose reservation is its own size.
+ * exists or not; then the folder and the size limit. The quota is the caller's next step: holding the
+ * room (quota-holds.ts) with the `replaces` answered here.
  */
 export async function checkTarget(
   req: FastifyRequest,
   ctx: RootContext,
   meta: ClientMeta,
   size: number,
-  exceptUpload?: string,
 ): Promise<{ path: string; replaces: number }> {
   const path = joinPath(meta.folder, meta.name)
   const perm = permissionPath(ctx.root, path)
@@ -95,7 +93,5 @@ export async function checkTarget(
   requirePermission(req, `${perm}:${before ? 'u' : 'c'}`)
   if (size > RESUMABLE_UPLOAD_LIMIT_BYTES)
     throw new ApiError('payload_too_large', STORAGE_TEXT.uploadTooLarge)
-  const replaces = before?.size ?? 0
-  await checkQuota(ctx, size, replaces, exceptUpload)
-  return { path, replaces }
+  return { path, replaces: before?.size ?? 0 }
 }

@@ -3,17 +3,21 @@
  * partial into the root's BlobStore (stage, then commit: the same two steps as a multipart upload, so
  * it works on the disk and the S3 store alike and the file appears whole or not at all), its entry is
  * recorded (meta.ts: the change feed carries it to other consoles live), and the upload remembers
- * the entry it became. One finish at a time per upload, and a second one answers the first's entry:
- * the final PATCH and a HEAD from a client that lost that PATCH's answer may race.
+ * the entry it became. The upload's room in the quota is checked again and held until the file is
+ * named (quota-holds.ts), then let go: the file counts from then on. One finish at a time per upload,
+ * and a second one answers the first's entry: the final PATCH and a HEAD from a client that lost that
+ * PATCH's answer may race.
  */
 import fs from 'node:fs'
 import type { FastifyRequest } from 'fastify'
+import { TUS_HOLD_IDLE_MS } from '../../../shared/constants'
 import { STORAGE_TEXT } from '../../../shared/messages'
 import type { StorageEntry } from '../../../shared/storage'
 import { ApiError, conflict } from '../../errors'
 import { oneAtATime } from '../../http/one-at-a-time'
 import { entryOf, recordEntries } from './meta'
 import { stageOrFull } from './quota'
+import { release, renewingWhile, reserve, uploadHoldKey } from './quota-holds'
 import type { RootContext } from './read'
 import { checkTarget } from './tus-create'
 import type { Partials } from './tus-partials'
@@ -37,22 +41,32 @@ export function finishUpload(
     if ((await partials.receivedBytes(id)) !== info.size) throw conflict(STORAGE_TEXT.tusIncomplete)
     const meta = info.metadata
     const ctx = contexts[meta.root]
-    const { path } = await checkTarget(req, ctx, meta, info.size, id)
-    const partial = partials.dataPath(id)
-    // On disk the finished partial becomes the file by a hard link (no second copy of the bytes).
-    const staged =
-      (await ctx.blobs.adopt?.(partial)) ?? (await stageOrFull(ctx.blobs, fs.createReadStream(partial)))
-    let committed = false
-    try {
-      if (staged.size !== info.size) throw conflict(STORAGE_TEXT.tusIncomplete)
-      const stat = await ctx.blobs.commit(staged, path)
-      committed = true
-      await recordEntries(ctx.services, req.auth.user, ctx.root, [stat])
-      const entry = entryOf(stat, await ctx.services.store.get(ctx.root, path))
-      await partials.markFinished(id, entry)
-      return entry
-    } finally {
-      if (!committed) await ctx.blobs.discard(staged)
-    }
+    const { path, replaces } = await checkTarget(req, ctx, meta, info.size)
+    // The quota is judged again (files may have come or gone meanwhile), this upload's own hold
+    // aside; the hold stays while the file is named, and after a failure, for the next try.
+    const key = uploadHoldKey(id)
+    const hold = { key, adding: info.size, freeing: replaces, lifetime: TUS_HOLD_IDLE_MS, user: meta.user }
+    await reserve(ctx, hold)
+    const entry = await renewingWhile(ctx, key, TUS_HOLD_IDLE_MS, async () => {
+      const partial = partials.dataPath(id)
+      // On disk the finished partial becomes the file by a hard link (no second copy of the bytes).
+      const staged =
+        (await ctx.blobs.adopt?.(partial)) ?? (await stageOrFull(ctx.blobs, fs.createReadStream(partial)))
+      let committed = false
+      try {
+        if (staged.size !== info.size) throw conflict(STORAGE_TEXT.tusIncomplete)
+        const stat = await ctx.blobs.commit(staged, path)
+        committed = true
+        await recordEntries(ctx.services, req.auth.user, ctx.root, [stat])
+        const done = entryOf(stat, await ctx.services.store.get(ctx.root, path))
+        await partials.markFinished(id, done)
+        return done
+      } finally {
+        if (!committed) await ctx.blobs.discard(staged)
+      }
+    })
+    // Named: the file counts now, in the listing. A release lost to a busy store lapses instead.
+    await release(ctx, key).catch(() => {})
+    return entry
   })
 }

@@ -8,7 +8,8 @@
  * Expiry (sweep): an unfinished upload that received nothing for TUS_EXPIRY_MS goes with its bytes,
  * counted from the last byte rather than from creation, so a slow upload that keeps going never
  * expires; a finished one's record goes after TUS_FINISHED_KEEP_MS. @tus/file-store's own expiry
- * counts from creation and is left off.
+ * counts from creation and is left off. Their room in a quota is held elsewhere (quota-holds.ts) and
+ * lapses far sooner, after TUS_HOLD_IDLE_MS without a PATCH.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -121,20 +122,6 @@ export function tusPartials(dataDir: string) {
     },
 
     remove: (id: string) => rm(id, '', '.json', '.done').then(() => undefined),
-
-    /** Bytes promised to unfinished uploads into `root` (their whole length), except one. */
-    async reserved(root: StorageRoot, except?: string): Promise<number> {
-      const names = new Set(await fs.promises.readdir(dir))
-      let sum = 0
-      for (const name of names) {
-        if (!name.endsWith('.json')) continue
-        const id = name.slice(0, -5)
-        if (id === except || names.has(`${id}.done`)) continue
-        const info = await readJson<UploadInfo>(file(id, '.json'))
-        if (info?.metadata?.root === root && Number.isFinite(info.size)) sum += info.size
-      }
-      return sum
-    },
 
     /** Deletes what expired (module comment); answers how many uploads went. */
     async sweep(now = Date.now()): Promise<number> {

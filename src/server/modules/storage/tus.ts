@@ -14,6 +14,10 @@
  * still hold: a PATCH that stops sending for BODY_IDLE_TIMEOUT_MS is cut (http/timeouts.ts) and tus
  * keeps the bytes that arrived, which the next HEAD reports.
  *
+ * With a quota, an upload holds room for its whole length from its creation (quota-holds.ts): taken
+ * with the quota and TUS_OPEN_UPLOADS_MAX checked, renewed by each PATCH, let go when it is named,
+ * deleted or idle for TUS_HOLD_IDLE_MS; a PATCH after that asks for the room again (413 / 429).
+ *
  * The guard only asks for a logged-in caller ('session'); storage permissions are checked here, on
  * the file the upload will become, at creation and again when it is finished. An upload belongs to
  * its creator: anyone else gets 404 for it, as if it did not exist.
@@ -21,16 +25,23 @@
 import type { IncomingMessage } from 'node:http'
 import { MemoryLocker, Server } from '@tus/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { RESUMABLE_UPLOAD_LIMIT_BYTES, TUS_PATH, TUS_SWEEP_INTERVAL_MS } from '../../../shared/constants'
+import {
+  RESUMABLE_UPLOAD_LIMIT_BYTES,
+  TUS_HOLD_IDLE_MS,
+  TUS_PATH,
+  TUS_SWEEP_INTERVAL_MS,
+} from '../../../shared/constants'
 import { STORAGE_TEXT } from '../../../shared/messages'
 import type { StorageEntry } from '../../../shared/storage'
 import { ApiError, badRequest, conflict } from '../../errors'
 import { oneAtATime } from '../../http/one-at-a-time'
 import type { Services } from '../../services'
+import { joinPath } from './paths'
 import { diskFull, isNoSpace } from './quota'
+import { release, renew, renewingWhile, reserve, uploadHoldKey } from './quota-holds'
 import { checkTarget, isUploadId, parseUploadLength, parseUploadMetadata, uploadId } from './tus-create'
 import { entryHeader, finishUpload, type RootContexts } from './tus-finish'
-import type { Partials, UploadMeta } from './tus-partials'
+import type { Partials, UploadInfo, UploadMeta } from './tus-partials'
 
 const TUS_VERSION = '1.0.0'
 const ROUTE = TUS_PATH.replace(/^\/api/, '')
@@ -124,6 +135,20 @@ export function tusRoutes(
 
   const received = (id: string) => partials.receivedBytes(id)
 
+  /**
+   * An upload's room in the quota (quota-holds.ts): kept while it is live, asked for again (with the
+   * quota and the per-user cap checked) when it lapsed after TUS_HOLD_IDLE_MS without a PATCH.
+   */
+  function holdRoom(id: string, info: UploadInfo) {
+    const ctx = contexts[info.metadata.root]
+    const freeing = async () => {
+      const before = await ctx.blobs.stat(joinPath(info.metadata.folder, info.metadata.name))
+      return before?.type === 'file' ? before.size : 0
+    }
+    const request = { key: uploadHoldKey(id), adding: info.size, freeing, lifetime: TUS_HOLD_IDLE_MS }
+    return reserve(ctx, { ...request, user: info.metadata.user, capped: true, keepLive: true })
+  }
+
   /** The answer to HEAD (and a repeated creation) for a finished upload: all of it is there. */
   function finishedHeaders(reply: FastifyReply, size: number, entry: StorageEntry) {
     reply
@@ -162,9 +187,15 @@ export function tusRoutes(
             .send()
         }
       }
-      await checkTarget(req, contexts[meta.root], meta, size)
+      const ctx = contexts[meta.root]
+      const { replaces } = await checkTarget(req, ctx, meta, size)
+      const key = uploadHoldKey(id)
+      const room = { key, adding: size, freeing: replaces, lifetime: TUS_HOLD_IDLE_MS, user }
+      await reserve(ctx, { ...room, capped: true })
       creations.set(req.raw, { id, metadata: { ...meta, user } })
       await handOver(req, reply)
+      // tus refused to make it: no upload holds this room.
+      if (!(await partials.info(id))) await release(ctx, key)
       return reply
     })
   })
@@ -187,7 +218,18 @@ export function tusRoutes(
     const { id, info } = await owned(req)
     const entry = await partials.finished(id)
     if (!entry) {
-      await handOver(req, reply)
+      const ctx = contexts[info.metadata.root]
+      const key = uploadHoldKey(id)
+      try {
+        await holdRoom(id, info)
+      } catch (error) {
+        // Refused before its body was read: the rest would sit in front of the next request.
+        if (!req.raw.complete) reply.header('connection', 'close')
+        throw error
+      }
+      await renewingWhile(ctx, key, TUS_HOLD_IDLE_MS, () => handOver(req, reply))
+      // The idle time counts from the end of the last PATCH (a finished upload's hold is gone).
+      await renew(ctx, key, TUS_HOLD_IDLE_MS).catch(() => {})
       return reply
     }
     // Finished already: only an empty PATCH at the end is in step (a client repeating its last one).
@@ -197,9 +239,10 @@ export function tusRoutes(
   })
 
   api.delete(`${ROUTE}/:id`, { config }, async (req, reply) => {
-    const { id } = await owned(req)
+    const { id, info } = await owned(req)
     if (!(await partials.finished(id))) {
       await handOver(req, reply)
+      await release(contexts[info.metadata.root], uploadHoldKey(id))
       return reply
     }
     await partials.remove(id)

@@ -6,8 +6,9 @@
  * an over-size file (413, UPLOAD_LIMIT_BYTES), a full disk (507) or a refused name (400) leaves the
  * folder as it was. Then the permissions are checked per file (`c`, and `u` to replace one), and only
  * then does the request run under its Idempotency-Key, hashed over the files' names and SHA-256: a
- * replay from the outbox names nothing again and answers as the first time. The root's quota
- * (quota.ts) is checked in that step, on the bytes added minus those of the files replaced.
+ * replay from the outbox names nothing again and answers as the first time. The root's quota room
+ * (quota-holds.ts) is held in that step, for the bytes added minus those of the files replaced, until
+ * the files are named.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { STORAGE_TEXT } from '../../../shared/messages'
@@ -17,7 +18,8 @@ import type { HashedStaged } from './blob-store'
 import { idempotent } from './idempotent'
 import { entryOf, recordEntries } from './meta'
 import { joinPath, parseName, permissionPath, requestPath } from './paths'
-import { checkQuota, stageOrFull } from './quota'
+import { stageOrFull } from './quota'
+import { withRoom } from './quota-holds'
 import type { RootContext } from './read'
 
 interface Received {
@@ -60,12 +62,13 @@ export function uploadRoute(ctx: RootContext) {
       return await idempotent(ctx.services, req, reply, async () => {
         // Inside the key's step: a replay answers as the first time, whatever the quota says now.
         const adding = received.reduce((sum, r) => sum + r.staged.size, 0)
-        await checkQuota(ctx, adding, replaces)
-        const stats = []
-        for (const { name, staged } of received)
-          stats.push(await ctx.blobs.commit(staged, joinPath(folder, name)))
-        await recordEntries(ctx.services, req.auth.user, ctx.root, stats)
-        return { status: 201, body: { files: stats.map((s) => entryOf(s)) } }
+        return withRoom(ctx, adding, replaces, async () => {
+          const stats = []
+          for (const { name, staged } of received)
+            stats.push(await ctx.blobs.commit(staged, joinPath(folder, name)))
+          await recordEntries(ctx.services, req.auth.user, ctx.root, stats)
+          return { status: 201, body: { files: stats.map((s) => entryOf(s)) } }
+        })
       })
     } catch (error) {
       // Refused before the body was all read (a full disk): the rest of it would sit in the socket in

@@ -27,7 +27,8 @@ import {
   requestPath,
   withSuffix,
 } from './paths'
-import { checkQuota, diskFull, fileBytes, isNoSpace } from './quota'
+import { diskFull, fileBytes, isNoSpace } from './quota'
+import { withRoom } from './quota-holds'
 import type { RootContext } from './read'
 
 const DESCRIPTION_MAX = 2000
@@ -117,11 +118,13 @@ export function postJsonRoute(ctx: RootContext) {
         }
         if (source.type === 'directory' && isWithin(target, from)) throw badRequest(STORAGE_TEXT.intoItself)
         needAt(req, ctx, from, target, copied)
-        await checkQuota(ctx, fileBytes(copied))
-        await copyOrFull(ctx, from, target)
-        const stats = await statsBelow(ctx, target)
-        await recordEntries(ctx.services, user, ctx.root, stats, await carried(ctx, from, target))
-        return { status: 201, body: entryOf(stats[0]!) }
+        // The quota's room for the copy is held until its files are there (quota-holds.ts).
+        return withRoom(ctx, fileBytes(copied), 0, async () => {
+          await copyOrFull(ctx, from, target)
+          const stats = await statsBelow(ctx, target)
+          await recordEntries(ctx.services, user, ctx.root, stats, await carried(ctx, from, target))
+          return { status: 201, body: entryOf(stats[0]!) }
+        })
       })
     }
     throw badRequest(STORAGE_TEXT.postBody)
