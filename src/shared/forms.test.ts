@@ -3,6 +3,7 @@ import {
   type FormDoc,
   fieldsFromSchema,
   formError,
+  formNeeds,
   formSchema,
   fullSchema,
   pruneHidden,
@@ -95,5 +96,23 @@ describe('fieldsFromSchema', () => {
       ['ok', 'yesno'],
     ])
     expect(fields[0]).toMatchObject({ label: 'E-mail', required: true })
+  })
+})
+
+describe('formNeeds: what a save asks of its saver (issue 35)', () => {
+  const owned = { ...form, owner: 'ana' }
+  it('asks for the target and the send right when they are set, and nothing for other edits', () => {
+    expect(
+      formNeeds(null, { ...form, notify: { email: 'a@b.test' } }).map((n) => [n.permission, n.field]),
+    ).toEqual([
+      ['data/inspections:c', 'target'],
+      ['messages/email:c', 'notify.email'],
+    ])
+    expect(formNeeds(owned, { ...owned, title: 'Renamed' })).toEqual([])
+    expect(formNeeds(owned, { ...owned, target: 'data/other' }).map((n) => n.permission)).toEqual([
+      'data/other:c',
+    ])
+    // A form without an owner (saved before owners, or seeded): its next save sets one.
+    expect(formNeeds(form, { ...form, title: 'Renamed' }).map((n) => n.field)).toEqual(['target'])
   })
 })

@@ -12,6 +12,7 @@ import { STORAGE_PATH_MAX } from './constants'
 import { fileSettingsError, isFileField } from './forms-files'
 import { isValidCollectionName, isValidId } from './ids'
 import { FORM_FILES_TEXT, FORMS_TEXT } from './messages'
+import { sendPermission } from './messaging'
 
 export const FORMS = 'forms'
 
@@ -95,6 +96,14 @@ export interface FormDoc {
   message?: string
   /** Send an e-mail through Messages for each submission (docs/forms.md). */
   notify?: { email: string }
+  /**
+   * Set by the server, never by a client: the user who last set `target` or `notify` (the form's
+   * owner). Submissions are written and announced with no more than the owner's rights, read when
+   * each one arrives (formNeeds below; server/forms/owner.ts).
+   */
+  owner?: string
+  /** Set by the server: the API token the owner saved `target`/`notify` with (none: a login session). */
+  ownerToken?: string
 }
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
@@ -123,7 +132,69 @@ export function formOf(doc: Record<string, unknown> | null | undefined): FormDoc
   }
   const notify = d.notify as { email?: unknown } | undefined
   if (notify && typeof notify.email === 'string' && notify.email) form.notify = { email: notify.email }
+  if (typeof d.owner === 'string' && d.owner) form.owner = d.owner
+  if (typeof d.ownerToken === 'string' && d.ownerToken) form.ownerToken = d.ownerToken
   return form
+}
+
+/** The fields whose change makes the saver the form's owner (and the server-set fields of that). */
+export const FORM_DELEGATED_FIELDS = ['target', 'notify'] as const
+export const FORM_OWNER_FIELDS = ['owner', 'ownerToken'] as const
+
+/** A stored or edited form: a document as read, or the editor's FormDoc. */
+type FormLike = Record<string, unknown> | FormDoc
+
+/** One right a save needs from its saver, with the field of the form it is for. */
+export interface FormNeed {
+  permission: string
+  field: string
+  /** Completes "You cannot …" (DELEGATION_TEXT.needs). */
+  what: string
+}
+
+/**
+ * Does this save set where the answers go or who is told? A new form, a changed target or
+ * notification, and the first save of a form that has no owner yet (saved before owners were kept,
+ * or seeded) do; the saver then becomes the owner.
+ */
+export function setsDelegation(current: FormLike | null, next: FormLike): boolean {
+  const a = current && formOf(current as Record<string, unknown>)
+  if (!a?.owner) return true
+  const b = formOf(next as Record<string, unknown>)
+  return a.target !== b.target || (a.notify?.email ?? null) !== (b.notify?.email ?? null)
+}
+
+/**
+ * What the saver of `next` must hold (issue 35, docs/forms.md "Who a form acts for"): the right to
+ * create documents in the target, and for a notification the right POST /api/email needs. Nothing
+ * when the save does not set the delegation (`current` is the stored form, null for a new one).
+ * The server refuses with these (modules/forms.ts); the editor checks them before saving.
+ */
+export function formNeeds(current: FormLike | null, next: FormLike): FormNeed[] {
+  if (!setsDelegation(current, next)) return []
+  const form = formOf(next as Record<string, unknown>)
+  const needs: FormNeed[] = []
+  if (isFormTarget(form.target))
+    needs.push({
+      permission: `${form.target}:c`,
+      field: 'target',
+      what: `send this form's answers to ${form.target}`,
+    })
+  if (form.notify)
+    needs.push({
+      permission: sendPermission('email'),
+      field: 'notify.email',
+      what: `e-mail each submission to ${form.notify.email}`,
+    })
+  return needs
+}
+
+/**
+ * What the owner must still hold when one submission `docId` arrives: the document's create right
+ * and, for a notification, the send right. Read then, so a right taken away stops the next submission.
+ */
+export function submissionNeeds(form: FormDoc, docId: string): string[] {
+  return [`${form.target}/${docId}:c`, ...(form.notify ? [sendPermission('email')] : [])]
 }
 
 /** Why a form document cannot be saved, or null. The server refuses with it; the editor shows it. */

@@ -6,6 +6,9 @@
 export const MESSAGE_CHANNELS = ['email', 'sms', 'push', 'call'] as const
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number]
 
+/** The right POST /api/{channel} needs, and so does anything that sends on someone's behalf. */
+export const sendPermission = (channel: MessageChannel): string => `messages/${channel}:c`
+
 export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
 
@@ -20,6 +23,19 @@ export const MESSAGE_REQUESTS_COLLECTION = 'message-requests'
 
 /** Recipients one request may reach after groups are expanded; bigger audiences belong in batches. */
 export const MESSAGE_RECIPIENTS_MAX = 500
+/**
+ * Messages (records, one per recipient) one sender may queue per minute: two requests to the largest
+ * audience (MESSAGE_RECIPIENTS_MAX), far more than a person sends by hand, so only a runaway script
+ * or a stolen session meets it, and it meets it within a minute (server/messages/rate.ts).
+ */
+export const MESSAGE_SENDER_PER_MINUTE = 2 * MESSAGE_RECIPIENTS_MAX
+export const MESSAGE_SENDER_MINUTE_MS = 60_000
+/**
+ * And per day: twenty sends to the largest audience. Past that it is a mass mailing, which belongs to
+ * a campaign tool, and it caps what one person can cost in SMS or in the mail domain's reputation.
+ */
+export const MESSAGE_SENDER_PER_DAY = 20 * MESSAGE_RECIPIENTS_MAX
+export const MESSAGE_SENDER_DAY_MS = 24 * 60 * 60_000
 /** Twilio refuses a Body longer than 1,600 characters. */
 export const SMS_TEXT_MAX = 1600
 export const EMAIL_SUBJECT_MAX = 998

@@ -10,6 +10,7 @@ import { FORMS_TEXT } from '../../shared/messages'
 import { hasFieldErrors } from '../../shared/schema-validation'
 import { badRequest } from '../errors'
 import { composeBatch } from '../messages/batch'
+import { retryAfterOf } from '../messages/rate'
 import { validateOnServer } from '../schemas/ajv-engine'
 import type { Services } from '../services'
 import type { Write } from '../store/types'
@@ -25,11 +26,14 @@ export function validateAnswers(form: FormDoc, answers: Record<string, unknown>)
 /**
  * The `queued` e-mail record announcing a submission to the form's notification address, written in
  * the submission's transaction; the Messages queue sends it (docs/messages.md). The answers are
- * listed as plain text: the address is the form editor's choice, not the filler's.
+ * listed as plain text: the address is the form editor's choice, not the filler's. `owner` is the
+ * form owner's stand-in request (forms/owner.ts): the mail is sent as, and counted against, the owner.
+ * Past the owner's send limit the submission is still stored, without its mail (Server Logs says so):
+ * the answers matter more than the announcement, and the filler cannot wait out someone else's limit.
  */
 export async function notificationWrites(
   services: Services,
-  req: FastifyRequest,
+  owner: FastifyRequest,
   id: string,
   form: FormDoc,
   answers: Record<string, unknown>,
@@ -38,10 +42,16 @@ export async function notificationWrites(
   const lines = Object.entries(answers).map(
     ([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`,
   )
-  const batch = await composeBatch(services, req, 'email', {
-    to: [form.notify.email],
-    subject: FORMS_TEXT.notifySubject(form.title),
-    text: `${FORMS_TEXT.notifyIntro(form.title, id)}\n\n${lines.join('\n')}`,
-  })
-  return batch.writes
+  try {
+    const batch = await composeBatch(services, owner, 'email', {
+      to: [form.notify.email],
+      subject: FORMS_TEXT.notifySubject(form.title),
+      text: `${FORMS_TEXT.notifyIntro(form.title, id)}\n\n${lines.join('\n')}`,
+    })
+    return batch.writes
+  } catch (error) {
+    if (!retryAfterOf(error)) throw error
+    services.serverLog('WARN', FORMS_TEXT.notifySkipped(id, owner.auth.user ?? ''), { form: id })
+    return []
+  }
 }

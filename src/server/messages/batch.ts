@@ -2,7 +2,8 @@
  * One send request → the `queued` records of its recipients, shared by POST /api/email|sms|push|call and
  * the synced `message-requests` collection (modules/message-requests.ts), so a message composed in the
  * console (online or replayed from the outbox) is checked, expanded and rendered exactly as a direct
- * API send. Nothing is written here: the caller commits the writes in one transaction.
+ * API send. Nothing is written here: the caller commits the writes in one transaction. The content is
+ * rendered with the sender's own read rights and counted against the sender's send limit (rate.ts).
  */
 import crypto from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
@@ -12,6 +13,7 @@ import { ApiError } from '../errors'
 import type { Services } from '../services'
 import type { Write } from '../store/types'
 import { contentFor, parseDraft } from './compose'
+import { requireSendLimit } from './rate'
 import { type Resolved, resolveRecipients } from './recipients'
 
 export interface Batch {
@@ -29,11 +31,15 @@ export async function composeBatch(
 ): Promise<Batch> {
   const draft = await parseDraft(services, req, channel, body)
   const { recipients, skipped } = await resolveRecipients(services.store, channel, body.to)
+  // Every send on someone's behalf passes here (API, console, actions, form notifications): their
+  // limit, checked before anything is rendered (messages/rate.ts).
+  await requireSendLimit(services.store, req.auth.user, recipients.length)
   const now = new Date().toISOString()
   const writes: Write[] = []
   let bytes = 0
   for (const recipient of recipients) {
-    const content = await contentFor(services, draft, recipient)
+    // Partials are looked up with the sender's read rights, as the template preview does.
+    const content = await contentFor(services, draft, recipient, req.auth.grants)
     bytes += Buffer.byteLength(JSON.stringify(content))
     if (bytes > MESSAGE_BATCH_CONTENT_MAX) {
       throw new ApiError(

@@ -20,7 +20,7 @@ import {
   SMS_TEXT_MAX,
   type SmsContent,
 } from '../../shared/messaging'
-import { decide } from '../../shared/permissions'
+import { decide, type Grant } from '../../shared/permissions'
 import { isHttpUrl, isSitePath } from '../../shared/safe-urls'
 import { badRequest } from '../errors'
 import { MAX_PUSH_PAYLOAD_BYTES } from '../modules/notifications'
@@ -144,15 +144,24 @@ function newRoom(): string {
   return `call-${crypto.randomBytes(9).toString('base64url')}`
 }
 
-/** The content of one recipient's record: the free content, or the template rendered for them. */
-export async function contentFor(services: Services, draft: Draft, recipient: Recipient): Promise<Content> {
+/**
+ * The content of one recipient's record: the free content, or the template rendered for them. The
+ * sender's right to the template itself was checked in parseDraft; its layouts and partials are looked
+ * up with the sender's `grants` too (as the template preview does), so a mail never includes a partial
+ * its sender may not read: one they may not read is a missing reference, the same 400 as an unknown one.
+ */
+export async function contentFor(
+  services: Services,
+  draft: Draft,
+  recipient: Recipient,
+  grants: readonly Grant[],
+): Promise<Content> {
   if (!draft.template) return draft.content!
   const data = {
     ...draft.data,
     recipient: { address: recipient.to, user: recipient.user, group: recipient.group },
   }
-  // The sender's right to the template was checked in parseDraft; layouts are the server's to read.
-  const { parts } = await renderTemplate(services, draft.template, data, null)
+  const { parts } = await renderTemplate(services, draft.template, data, grants)
   if (draft.channel === 'push')
     return pushContent(parts.title ?? null, parts.body ?? null, parts.link ?? null)
   if (draft.channel === 'sms') {

@@ -12,10 +12,12 @@
  * group member without one is skipped and listed in the answer: one member without a phone number
  * must not stop an SMS to the other forty.
  */
+import type { FastifyRequest } from 'fastify'
 import { isValidEmail } from '../../shared/email'
 import { isValidId } from '../../shared/ids'
 import { MESSAGING_TEXT } from '../../shared/messages'
 import { isE164, MESSAGE_RECIPIENTS_MAX, type MessageChannel } from '../../shared/messaging'
+import { allowed } from '../auth/guard'
 import { badRequest } from '../errors'
 import type { Doc, DocumentStore } from '../store/types'
 
@@ -29,6 +31,19 @@ export interface Resolved {
   recipients: Recipient[]
   /** Group members left out, with why. */
   skipped: Array<{ user: string; group: string; reason: string }>
+}
+
+/**
+ * The address of a sent record as its sender may see it (the send answer, an action's
+ * messages.send): a user's e-mail address or phone number only when the sender may read that user
+ * (`users/{id}:r`), else null beside the user id, so sending to an id does not reveal the address
+ * behind it. An address the sender typed, and push and call records (addressed to the user id), are
+ * shown as they are. Which ids exist is not hidden: see docs/messages.md "What a sender learns".
+ */
+export function shownTo(req: FastifyRequest, record: Doc): unknown {
+  if (typeof record.user !== 'string' || record.channel === 'push' || record.channel === 'call')
+    return record.to
+  return allowed(req, `users/${record.user}:r`) ? record.to : null
 }
 
 /** `to` (or `bcc`) as a list of strings: one string or a non-empty array of them, else 400. */

@@ -7,8 +7,10 @@
  *                                      form's target collection as a document with that id
  * Both are public at the guard and decide here: a link form is open to anyone (logged out too,
  * limited per client address), a group form needs a login and membership of the group or the right
- * to edit the form. A submission is written by the server on the form's authority, so a filler needs
- * no right on the target collection and never reads it: the answer holds only its own id.
+ * to edit the form. A submission is written by the server for the form's owner (forms/owner.ts: the
+ * user who last set target or notify, who needed `{target}:c` and for notify `messages/email:c` to do
+ * so, and still needs `{target}/{id}:c` when each submission arrives), so a filler needs no right on
+ * the target collection and never reads it: the answer holds only its own id.
  * Exactly once: the client picks the id and sends an Idempotency-Key, so a replayed request answers
  * the first response and a second create of the id is 409 (the client counts both as delivered).
  * A file field's answer is the storage path of a file the filler uploaded first (forms/files.ts).
@@ -31,6 +33,7 @@ import { FORMS_TEXT } from '../../shared/messages'
 import { allowed, isLoggedIn } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { checkFileAnswers, ensureFormFolder } from '../forms/files'
+import { ownedSave, requireOwnerHolds } from '../forms/owner'
 import { notificationWrites, validateAnswers } from '../forms/submission'
 import { createRateWindow, type RateWindow } from '../http/rate-window'
 import { bodyObject, writeContext } from '../http/writes'
@@ -44,16 +47,17 @@ export async function formsModule(api: FastifyInstance, services: Services): Pro
 
   registerCollection(api, services, {
     name: FORMS,
-    async prepare(body, op, id) {
+    async prepare(body, op, id, req) {
       let whole: Record<string, unknown> = stripMeta(body)
+      let current: Doc | null = null
       if (op === 'patch' && id !== undefined) {
-        const current = await store.get(FORMS, id)
+        current = await store.get(FORMS, id)
         if (!current) return { body } // the write's own 404
         whole = mergePatch(stripMeta(current), stripMeta(body)) as Record<string, unknown>
       }
       const problem = formError(whole)
       if (problem) throw badRequest(problem)
-      return { body }
+      return { body: ownedSave(req, op, current, whole, body) }
     },
   })
 
@@ -80,16 +84,18 @@ export async function formsModule(api: FastifyInstance, services: Services): Pro
     `/${FORMS}/:id/submissions`,
     { config: { access: 'public' }, bodyLimit: FORM_SUBMISSION_MAX_BYTES },
     async (req, reply) => {
-      const { id, form } = await fillable(req, reply, submits)
+      const { id, doc, form } = await fillable(req, reply, submits)
       const body = bodyObject(req)
       const docId = validId(body._id)
+      // Written and announced for the form's owner, with the owner's rights as they are now.
+      const owner = await requireOwnerHolds(services, id, doc, form, docId)
       if (!isPlainObject(body.answers)) throw badRequest(FORMS_TEXT.answersInvalid(0))
       const answers = validateAnswers(form, pruneHidden(form, body.answers))
       await checkFileAnswers(services, id, docId, form, answers)
       const ctx = writeContext(services, req)
       const writes: Write[] = [
         { op: 'create', collection: form.target, id: docId, body: { ...answers, _form: id } },
-        ...(await notificationWrites(services, req, id, form, answers)),
+        ...(await notificationWrites(services, owner.req, id, form, answers)),
       ]
       try {
         // One transaction: the submission and its notification are stored together or not at all,

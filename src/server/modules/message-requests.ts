@@ -12,12 +12,18 @@
 import crypto from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { MESSAGING_TEXT, SERVER_TEXT } from '../../shared/messages'
-import { MESSAGE_CHANNELS, MESSAGE_REQUESTS_COLLECTION, type MessageChannel } from '../../shared/messaging'
+import {
+  MESSAGE_CHANNELS,
+  MESSAGE_REQUESTS_COLLECTION,
+  type MessageChannel,
+  sendPermission,
+} from '../../shared/messaging'
 import { requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { oneAtATime } from '../http/one-at-a-time'
 import { bodyObject, writeContext } from '../http/writes'
 import { composeBatch } from '../messages/batch'
+import { retryAfterOf } from '../messages/rate'
 import type { Services } from '../services'
 import type { Doc } from '../store/types'
 import { validId } from './collections'
@@ -46,7 +52,7 @@ export function messageRequestRoutes(api: FastifyInstance, services: Services, k
     const body = bodyObject(req)
     const channel = body.channel as MessageChannel
     if (!MESSAGE_CHANNELS.includes(channel)) throw badRequest(MESSAGING_TEXT.channelInvalid)
-    requirePermission(req, `messages/${channel}:c`)
+    requirePermission(req, sendPermission(channel))
     const id = body._id === undefined ? crypto.randomBytes(12).toString('base64url') : validId(body._id)
     const ctx = writeContext(services, req)
 
@@ -94,7 +100,12 @@ export function messageRequestRoutes(api: FastifyInstance, services: Services, k
       return { status: 200, body: existing, replayed: true }
     }
 
-    const out = await oneAtATime(`${COLLECTION}\n${id}`, run)
+    const out = await oneAtATime(`${COLLECTION}\n${id}`, run).catch((error: unknown) => {
+      // Over the sender's send limit (messages/rate.ts): the outbox retries after Retry-After.
+      const wait = retryAfterOf(error)
+      if (wait) reply.header('retry-after', wait)
+      throw error
+    })
     if (out.replayed) reply.header('idempotent-replayed', 'true')
     return reply.status(out.status).send(out.body)
   })

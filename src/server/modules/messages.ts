@@ -12,6 +12,10 @@
  * per recipient in ONE store transaction together with its Idempotency-Key (writeMany), then answers
  * 202: the queue (messages/queue.ts) sends them. A replayed key answers the first request's records
  * and writes, hence sends, nothing.
+ * A send acts for its sender only (issue 35): templates, layouts and partials are read with the
+ * sender's rights, each sender may queue MESSAGE_SENDER_PER_MINUTE / _PER_DAY messages (429 with
+ * Retry-After past that, messages/rate.ts), and the answer shows a user's address only to a sender
+ * who may read that user.
  *
  * A call also rings at once: each committed call record sends the `call` websocket event to the
  * recipient's open consoles. It hangs on the store's commit feed, which PostgreSQL fans out to every
@@ -26,6 +30,7 @@ import {
   MESSAGE_CHANNELS,
   MESSAGES_COLLECTION,
   type MessageChannel,
+  sendPermission,
 } from '../../shared/messaging'
 import { ApiError, badRequest } from '../errors'
 import { parseListQuery } from '../http/list-query'
@@ -36,6 +41,8 @@ import { composeBatch } from '../messages/batch'
 import { registerMessageKick } from '../messages/kick'
 import { createProviders } from '../messages/providers'
 import { createMessageQueue } from '../messages/queue'
+import { retryAfterOf } from '../messages/rate'
+import { shownTo } from '../messages/recipients'
 import { twilioProvider } from '../messages/twilio'
 import type { Services } from '../services'
 import { stripMeta } from '../store/doc'
@@ -46,11 +53,14 @@ import { pushSenderOf } from './notifications'
 
 const COLLECTION = MESSAGES_COLLECTION
 
-/** What a send answers per record: enough to follow it in the history, not the content again. */
-const summary = (doc: Doc) => ({
+/**
+ * What a send answers per record: enough to follow it in the history, not the content again, and a
+ * user's address only to a sender who may read that user (shownTo, messages/recipients.ts).
+ */
+const summary = (req: FastifyRequest) => (doc: Doc) => ({
   _id: doc._id,
   channel: doc.channel,
-  to: doc.to,
+  to: shownTo(req, doc),
   user: doc.user,
   group: doc.group,
   status: doc.status,
@@ -91,7 +101,7 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
   messageRequestRoutes(api, services, () => void queue.kick())
 
   for (const channel of MESSAGE_CHANNELS) {
-    api.post(`/${channel}`, { config: { access: () => `messages/${channel}:c` } }, (req, reply) =>
+    api.post(`/${channel}`, { config: { access: () => sendPermission(channel) } }, (req, reply) =>
       send(channel, req, reply),
     )
   }
@@ -100,25 +110,33 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
     const body = bodyObject(req)
     const ctx = writeContext(services, req)
     const run = async () => {
-      const previous = await replayOf(ctx)
+      const previous = await replayOf(req, ctx)
       if (previous) return previous
       const { batch, writes, skipped } = await composeBatch(services, req, channel, body)
       const results = await store.writeMany(writes, ctx)
       const replayed = results[0]?.replayed ?? false
       if (!replayed) void queue.kick()
       const docs = results.map((r) => r.body as Doc)
-      return { replayed, body: { batch: docs[0]?.batch ?? batch, messages: docs.map(summary), skipped } }
+      return {
+        replayed,
+        body: { batch: docs[0]?.batch ?? batch, messages: docs.map(summary(req)), skipped },
+      }
     }
     // Two requests with one key on this instance run one after the other, so the second replays.
-    const out = ctx.idempotencyKey
-      ? await oneAtATime(`${ctx.user ?? ''}\n${ctx.idempotencyKey}`, run)
-      : await run()
+    const out = await (ctx.idempotencyKey
+      ? oneAtATime(`${ctx.user ?? ''}\n${ctx.idempotencyKey}`, run)
+      : run()
+    ).catch((error: unknown) => {
+      const wait = retryAfterOf(error)
+      if (wait) reply.header('retry-after', wait)
+      throw error
+    })
     if (out.replayed) reply.header('idempotent-replayed', 'true')
     return reply.status(202).send(out.body)
   }
 
   /** The first answer for a repeated Idempotency-Key, before anything is rendered again. */
-  async function replayOf(ctx: WriteContext) {
+  async function replayOf(req: FastifyRequest, ctx: WriteContext) {
     if (!ctx.idempotencyKey) return null
     const previous = await store.getIdempotent(ctx.idempotencyKey, ctx.user)
     if (!previous) return null
@@ -126,7 +144,7 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
     const docs = Array.isArray(previous.body) ? (previous.body as Doc[]) : []
     return {
       replayed: true,
-      body: { batch: docs[0]?.batch ?? null, messages: docs.map(summary), skipped: [] },
+      body: { batch: docs[0]?.batch ?? null, messages: docs.map(summary(req)), skipped: [] },
     }
   }
 

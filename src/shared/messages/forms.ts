@@ -37,6 +37,15 @@ export const FORMS_TEXT = {
   previewChecked: 'Preview: these answers are valid (nothing was sent)',
   notifySubject: (title: string): string => `New answers to ${title}`,
   notifyIntro: (title: string, form: string): string => `Someone filled the form "${title}" (${form}):`,
+  /** To the filler, when the form's owner no longer holds what the form does (nothing internal shown). */
+  ownerLacks:
+    'This form cannot take answers at the moment: it needs to be saved again by someone who manages it. Please let whoever sent you the form know.',
+  /** Server Logs: why a submission was refused (for the form's managers, not the filler). */
+  ownerLacksLog: (form: string, owner: string, permission: string): string =>
+    `Form ${form}: a submission was refused because its owner ${owner} no longer has ${permission}; save the form again as someone who does`,
+  /** Server Logs: a notification not sent because its owner reached their send limit. */
+  notifySkipped: (form: string, owner: string): string =>
+    `Form ${form}: a submission was stored without its e-mail notification: ${owner} reached the send limit`,
 } as const
 
 /** File and photo fields of forms (src/shared/forms-files.ts): picking, checking and uploading a file. */

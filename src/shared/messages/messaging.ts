@@ -43,4 +43,7 @@ export const MESSAGING_TEXT = {
   pushLinkInvalid: 'link must be a path on this site (/ui/…) or an http(s) address',
   pushTooLarge: (bytes: number): string => `A push is at most ${bytes} bytes of title, body and link`,
   channelInvalid: 'channel must be email, sms, push or call',
+  /** A sender over the per-minute or per-day limit (src/shared/messaging.ts MESSAGE_SENDER_PER_*). */
+  senderLimit: (max: number, per: 'minute' | 'day', seconds: number): string =>
+    `You may send at most ${max} messages per ${per}; try again in ${seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`}`,
 } as const

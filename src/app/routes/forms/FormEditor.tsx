@@ -14,13 +14,17 @@ import {
   type FormFieldType,
   fieldsFromSchema,
   formError,
+  formNeeds,
   formOf,
   fullSchema,
 } from '../../../shared/forms'
+import { DELEGATION_TEXT } from '../../../shared/messages'
 import { schemaIdFor } from '../../../shared/schema-keys'
 import { RecordScreen } from '../../components/RecordScreen'
+import { RefusalNote } from '../../components/RefusalNote'
 import { useRow } from '../../data/collection-rows'
 import { useMutate } from '../../data/sync-context'
+import { useSaveRefusal } from '../../data/use-save-refusal'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
@@ -30,7 +34,7 @@ import { useCan } from '../users/auth-data'
 import { FieldList } from './FieldList'
 import { FieldSettings } from './FieldSettings'
 import { FormPreview } from './FormPreview'
-import { FormSettings } from './FormSettings'
+import { FORM_REFUSAL_FIELDS, FormSettings } from './FormSettings'
 import { changeField, docOf, moveField, newField, removeField } from './form-edit'
 
 export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pending: boolean } | undefined }) {
@@ -43,11 +47,19 @@ export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pendi
   const [selected, setSelected] = useState(0)
   const form = edit.value
   const problem = formError(docOf(form))
+  // Setting where answers go or who is told needs those rights (the server's rule, shared): say so
+  // beside the field before saving, and show the server's refusal of a queued save there too.
+  const lacking = edit.modified
+    ? formNeeds(doc ?? null, docOf(form)).filter((n) => !allowed(n.permission))
+    : []
+  const fieldErrors: Record<string, string> = {}
+  for (const n of lacking) fieldErrors[n.field] = DELEGATION_TEXT.needs(n.what, n.permission)
+  const refusal = useSaveRefusal(FORMS, id)
   usePageTitle(form.title || id)
   useBreadcrumbs([{ label: 'Forms', href: '/forms' }, id])
 
   const save = async () => {
-    if (!edit.modified || problem) return
+    if (!edit.modified || problem || lacking.length) return
     try {
       const saved = await mutate.put(FORMS, id, docOf(form), { base: edit.baseVersion ?? null })
       edit.commit(formOf(saved), saved)
@@ -56,7 +68,7 @@ export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pendi
       toast.error(e instanceof Error ? e.message : String(e))
     }
   }
-  useSaveAction(doc ? save : null, { disabled: !edit.modified || !!problem })
+  useSaveAction(doc ? save : null, { disabled: !edit.modified || !!problem || lacking.length > 0 })
 
   const setFields = (fields: FormDoc['fields']) => edit.setValue((v) => ({ ...v, fields }))
   const add = (type: FormFieldType) => {
@@ -90,7 +102,12 @@ export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pendi
           <div className="form-editor-main">
             <section className="panel" aria-labelledby="form-settings-heading">
               <h2 id="form-settings-heading">Form</h2>
-              <FormSettings form={form} onChange={(next) => edit.setValue(next)} />
+              <FormSettings
+                form={form}
+                errors={fieldErrors}
+                refusal={refusal}
+                onChange={(next) => edit.setValue(next)}
+              />
             </section>
             <section className="panel" aria-labelledby="form-fields-heading">
               <h2 id="form-fields-heading">Fields</h2>
@@ -121,6 +138,7 @@ export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pendi
                   {problem}
                 </p>
               )}
+              <RefusalNote refusal={refusal} field={null} fields={FORM_REFUSAL_FIELDS} />
             </section>
           </div>
           <FormPreview form={form} schema={fullSchema(form)} onJson={(next) => edit.setValue(next)} />

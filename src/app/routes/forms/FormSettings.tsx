@@ -1,12 +1,33 @@
 /**
  * The form's own settings: title, description, the collection answers go to, who may fill it (a
  * group, or anyone with the link, logged out too), the message after submitting and the optional
- * e-mail notification of each submission (sent through Messages).
+ * e-mail notification of each submission (sent through Messages). Setting the collection or the
+ * notification makes the saver the form's owner and needs the rights the form then uses (formNeeds,
+ * src/shared/forms.ts): the editor says so beside the field before saving.
  */
 import type { FormDoc } from '../../../shared/forms'
+import { RefusalNote } from '../../components/RefusalNote'
 import { useRows } from '../../data/collection-rows'
+import type { SaveRefusal } from '../../data/use-save-refusal'
 
-export function FormSettings({ form, onChange }: { form: FormDoc; onChange: (form: FormDoc) => void }) {
+/** The fields whose server refusals are shown beside them here (the rest: near the field list). */
+export const FORM_REFUSAL_FIELDS = ['target', 'notify.email'] as const
+
+/**
+ * `errors`: why a save would be refused, by field (`target`, `notify.email`), from the session's
+ * rights; `refusal`: the server's refusal of a queued save, shown beside the field it names.
+ */
+export function FormSettings({
+  form,
+  errors = {},
+  refusal = null,
+  onChange,
+}: {
+  form: FormDoc
+  errors?: Record<string, string>
+  refusal?: SaveRefusal | null
+  onChange: (form: FormDoc) => void
+}) {
   const groups = useRows('groups')
   const set = (patch: Partial<FormDoc>) => onChange({ ...form, ...patch })
   const groupIds = groups?.docs.map((g) => g._id) ?? []
@@ -28,8 +49,12 @@ export function FormSettings({ form, onChange }: { form: FormDoc; onChange: (for
             id="form-target"
             className="input mono"
             value={form.target}
+            aria-invalid={errors.target ? true : undefined}
+            aria-describedby={errors.target ? 'form-target-error' : undefined}
             onChange={(e) => set({ target: e.target.value.trim() })}
           />
+          <FieldNote id="form-target-error" text={errors.target} />
+          <RefusalNote refusal={refusal} field="target" />
         </div>
       </div>
       <div className="field">
@@ -98,12 +123,25 @@ export function FormSettings({ form, onChange }: { form: FormDoc; onChange: (for
             className="input"
             type="email"
             value={form.notify?.email ?? ''}
+            aria-invalid={errors['notify.email'] ? true : undefined}
+            aria-describedby={errors['notify.email'] ? 'form-notify-error' : undefined}
             onChange={(e) =>
               set({ notify: e.target.value.trim() ? { email: e.target.value.trim() } : undefined })
             }
           />
+          <FieldNote id="form-notify-error" text={errors['notify.email']} />
+          <RefusalNote refusal={refusal} field="notify.email" />
         </div>
       </div>
     </div>
+  )
+}
+
+function FieldNote({ id, text }: { id: string; text: string | undefined }) {
+  if (!text) return null
+  return (
+    <p id={id} className="field-error" role="alert" data-testid="form-needs">
+      {text}
+    </p>
   )
 }

@@ -8,14 +8,14 @@ import { ChartColumn } from 'lucide-react'
 import { useCallback, useState } from 'react'
 import { Link } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { FORMS, isFormTarget } from '../../../shared/forms'
-import { FORMS_TEXT } from '../../../shared/messages'
+import { FORMS, formNeeds, isFormTarget } from '../../../shared/forms'
+import { DELEGATION_TEXT, FORMS_TEXT } from '../../../shared/messages'
 import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
 import { useRows } from '../../data/collection-rows'
-import { text } from '../users/auth-data'
+import { text, useCan } from '../users/auth-data'
 import { docOf, starterForm } from './form-edit'
 import '../../components/ui.css'
 import '../users/auth.css'
@@ -85,11 +85,15 @@ function CreateForm({ onDone }: { onDone: (id: string) => void }) {
   const [title, setTitle] = useState('')
   const [target, setTarget] = useState('')
   const { error, submit } = useCreateRecord(FORMS, 'Form', onDone, 'path')
+  const allowed = useCan()
   const build = () => {
     const collection = target.trim().startsWith('data/') ? target.trim() : `data/${target.trim()}`
     if (!title.trim()) return FORMS_TEXT.titleMissing
     if (!isFormTarget(collection)) return FORMS_TEXT.targetInvalid
-    return docOf(starterForm(title.trim(), collection))
+    const body = docOf(starterForm(title.trim(), collection))
+    // The server's rule: the creator must be able to create what the form will (formNeeds).
+    const lacking = formNeeds(null, body).find((n) => !allowed(n.permission))
+    return lacking ? DELEGATION_TEXT.needs(lacking.what, lacking.permission) : body
   }
   return (
     <CreateRecordForm
