@@ -4,9 +4,14 @@
  * only when the site failed) and a report of the sample contacts by city. Both are documents in the
  * shape the console's editors save (src/shared/forms.ts FormDoc, src/shared/reports.ts
  * ReportDefinition), checked by the same rules on the way in (a test holds them to it).
+ *
+ * The form's target collection gets the form's own JSON Schema (fullSchema: every field, the
+ * conditional one as if/then), so the Database's schema editor opens on content (issue 36) and a
+ * write to data/inspections from anywhere else is held to what the form asks.
  */
-import type { FormDoc } from '../shared/forms'
+import { type FormDoc, fullSchema } from '../shared/forms'
 import type { ReportDefinition } from '../shared/reports'
+import { SCHEMAS_COLLECTION, schemaIdFor } from '../shared/schema-keys'
 import type { Write } from './store/types'
 
 export const SAMPLE_FORM: FormDoc = {
@@ -52,6 +57,12 @@ export const SAMPLE_REPORT: ReportDefinition = {
 export function sampleFormAndReport(): Write[] {
   return [
     { op: 'create', collection: 'forms', id: 'inspections', body: { ...SAMPLE_FORM } },
+    {
+      op: 'create',
+      collection: SCHEMAS_COLLECTION,
+      id: schemaIdFor(SAMPLE_FORM.target),
+      body: { schema: fullSchema(SAMPLE_FORM) },
+    },
     { op: 'create', collection: 'reports', id: 'contacts-by-city', body: { ...SAMPLE_REPORT } },
   ]
 }

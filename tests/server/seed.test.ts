@@ -6,9 +6,10 @@
  * same rules here, and usable — a Staff member fills the form, the report counts every contact.
  */
 import { describe, expect, it } from 'vitest'
+import { checkSchema } from '../../src/server/schemas/ajv-engine'
 import { SAMPLE_CONTACTS } from '../../src/server/seed'
 import { SAMPLE_FORM, SAMPLE_REPORT } from '../../src/server/seed-forms'
-import { formError } from '../../src/shared/forms'
+import { formError, fullSchema } from '../../src/shared/forms'
 import { TEST_CARDS, TRANSACTION_STATUSES } from '../../src/shared/payments'
 import { parseReport } from '../../src/shared/reports'
 import { suiteServer } from '../helpers/suite-server'
@@ -81,6 +82,24 @@ describe('the sample data set', () => {
     expect(sent.status, sent.text).toBe(201)
     const stored = await server.api('/api/data/inspections/sample-visit-1', { token: server.admin })
     expect(stored.body).toMatchObject(answers)
+  })
+
+  it('gives the form’s collection the form’s schema, which the server holds writes to (issue 36)', async () => {
+    const saved = await server.api('/api/schemas/data.inspections', { token: server.admin })
+    expect(saved.status, saved.text).toBe(200)
+    const schema = (saved.body as { schema: Record<string, unknown> }).schema
+    expect(schema).toEqual(fullSchema(SAMPLE_FORM))
+    expect(checkSchema(schema)).toBeNull()
+    // A write the form would not take is refused with the form's rules, per field.
+    const bad = await server.api('/api/data/inspections', {
+      json: { _id: 'not-a-visit', site: 'Depot 9', score: 9 },
+      token: server.admin,
+    })
+    expect(bad.status, bad.text).toBe(400)
+    expect((bad.body as { fields: Record<string, string> }).fields).toMatchObject({
+      visited: 'Required',
+      score: 'Must be at most 5',
+    })
   })
 
   it('has a report the reports module accepts, over every sample contact', async () => {

@@ -5,11 +5,11 @@
  * raw query box. Everything but the raw query works offline; rows written here but not yet confirmed
  * by the server carry a "not synced yet" marker.
  */
-import { Plus, TerminalSquare } from 'lucide-react'
+import { Braces, Plus, TerminalSquare } from 'lucide-react'
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import { SCHEMA_EDITOR_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { countOf, countOfTotal } from '../../../shared/plural'
 import { BulkDeleteButton, useBulkDelete } from '../../components/bulk-delete'
 import { preview } from '../../components/format'
@@ -26,6 +26,7 @@ import { type DocFilter, docMatcher, EMPTY_FILTER, fieldValue, filterKey } from 
 import { type SortSpec, useDocOrder, useDocWindow, usePendingIds, useSeed } from './doc-source'
 import { FilterBar } from './FilterBar'
 import { RawQuery } from './RawQuery'
+import { schemaHref } from './schema/href'
 import { TransferButtons } from './TransferButtons'
 import { useTableOffset } from './use-table-offset'
 
@@ -171,6 +172,10 @@ export function CollectionScreen({ name }: { name: string }) {
           >
             <TerminalSquare size={16} aria-hidden="true" /> <span className="button-label">Raw query</span>
           </button>
+          <Link href={schemaHref(name)} className="button button-quiet">
+            <Braces size={16} aria-hidden="true" />{' '}
+            <span className="button-label">{SCHEMA_EDITOR_TEXT.tab}</span>
+          </Link>
           <TransferButtons
             name={name}
             importRefused={createRefused?.message}

@@ -1,12 +1,14 @@
 /**
  * The "Database editor" route (SPEC §2: /data and any further path): /data/{collection} shows the
- * collection's table, /data/{collection}/{id} one document (id `new` creates one).
+ * collection's table, /data/{collection}/{id} one document (id `new` creates one), and
+ * /data/{collection}/~schema the collection's schema editor (`~` is in no document id).
  */
 import { useEffect } from 'react'
 import type { ScreenProps } from '../screens'
 import { CollectionScreen } from './CollectionScreen'
 import './data.css'
-import { Document } from './index'
+import { Document, Schema } from './index'
+import { SCHEMA_SEGMENT } from './schema/href'
 
 export function DataEditorScreen({ params }: ScreenProps) {
   const [name = '', ...rest] = (params.rest ?? '').split('/')
@@ -19,6 +21,7 @@ export function DataEditorScreen({ params }: ScreenProps) {
     return () => clearTimeout(timer)
   }, [id])
   // The route's Suspense boundary (index.tsx) shows its spinner while the chunk loads.
+  if (id === SCHEMA_SEGMENT) return <Schema key={name} name={name} />
   if (id) return <Document key={`${name}/${id}`} name={name} id={id} />
   return <CollectionScreen key={name} name={name} />
 }

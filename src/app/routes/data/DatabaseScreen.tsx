@@ -9,7 +9,7 @@ import { Link, useLocation } from 'wouter'
 import { isValidCollectionName } from '../../../shared/ids'
 import { SCREENS_TEXT } from '../../../shared/messages'
 import { useSyncDb } from '../../data/sync-context'
-import { useMayUnder } from '../../session/use-can'
+import { useCan, useMayUnder } from '../../session/use-can'
 import { usePageTitle } from '../../shell/page-chrome'
 import { NoAccess } from '../users/NoAccess'
 import { useDataCollections } from './doc-source'
@@ -18,7 +18,9 @@ import './data.css'
 export function DatabaseScreen() {
   usePageTitle('Database')
   const db = useSyncDb()
-  const collections = useDataCollections(db)
+  const can = useCan()
+  // An empty collection listed for its schema only when its documents may be read.
+  const collections = useDataCollections(db)?.filter((c) => c.count > 0 || can(`data/${c.name}:r`))
   const [, navigate] = useLocation()
   const [name, setName] = useState('')
   const [error, setError] = useState<string | null>(null)

@@ -13,6 +13,7 @@ import { useEffect, useRef } from 'react'
 import { browse } from '../../../db/browse'
 import type { MomentumDb } from '../../../db/schema'
 import type { SyncDoc } from '../../../db/types'
+import { collectionForSchemaId, SCHEMAS_COLLECTION } from '../../../shared/schema-keys'
 import { useCommittedWindow } from '../../data/committed-window'
 import { BLOCK, type FirstScreen, takeFirstScreen } from '../../data/first-screen'
 import { fieldValue } from './doc-filter'
@@ -209,12 +210,20 @@ export function usePendingIds(
   )
 }
 
-/** The collections of the Database screen: every `data/…` collection in the mirror, with counts. */
+/**
+ * The collections of the Database screen: every `data/…` collection in the mirror, with counts, and
+ * those with a schema but no documents yet (issue 36: the sample form's collection, before its first
+ * answer), so their schema editor can be reached.
+ */
 export function useDataCollections(db: MomentumDb | null): { name: string; count: number }[] | undefined {
   return useLiveQuery(async () => {
     if (!db) return undefined
     const names = (await db.docs.orderBy('collection').uniqueKeys()) as string[]
-    const data = names.filter((n) => n.startsWith('data/'))
+    const schemaIds = (await db.docs.where('collection').equals(SCHEMAS_COLLECTION).primaryKeys()).map(
+      (k) => (k as unknown as [string, string])[1],
+    )
+    const described = schemaIds.map(collectionForSchemaId).filter((c) => c?.startsWith('data/')) as string[]
+    const data = [...new Set([...names.filter((n) => n.startsWith('data/')), ...described])].sort()
     const counts = await Promise.all(data.map((n) => db.docs.where('collection').equals(n).count()))
     return data.map((n, i) => ({ name: n.slice('data/'.length), count: counts[i]! }))
   }, [db])

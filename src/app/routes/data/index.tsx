@@ -5,6 +5,7 @@
 import { Suspense } from 'react'
 import { preloadable } from '../../components/preloadable'
 import type { ScreenProps } from '../screens'
+import { SCHEMA_SEGMENT } from './schema/href'
 
 // Preloadable: an offline start fetches them with the console (Entry.tsx START_SCREENS) and they then
 // render without suspending (issue 20, docs/performance.md "3. Offline cold start").
@@ -18,10 +19,17 @@ export const Editor = preloadable(async () => (await import('./DataEditorScreen'
  */
 export const Document = preloadable(async () => (await import('./DocumentScreen')).DocumentScreen)
 
-/** The Database editor's chunks for a start path's route rest (`{collection}` or `{collection}/{id}`). */
+/** A collection's schema editor (/data/{collection}/~schema, issue 36): its own chunk, like a document's. */
+export const Schema = preloadable(async () => (await import('./schema/SchemaScreen')).SchemaScreen)
+
+/**
+ * The Database editor's chunks for a start path's route rest (`{collection}`, `{collection}/{id}` or
+ * `{collection}/~schema`).
+ */
 export function preloadEditor(rest: string | undefined): Promise<unknown> {
-  const isDocument = (rest ?? '').includes('/')
-  return Promise.all([Editor.preload(), isDocument ? Document.preload() : undefined])
+  const [, ...id] = (rest ?? '').split('/')
+  const inner = id.length === 0 ? undefined : id.join('/') === SCHEMA_SEGMENT ? Schema : Document
+  return Promise.all([Editor.preload(), inner?.preload()])
 }
 
 export function Loading() {
