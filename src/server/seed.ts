@@ -1,9 +1,11 @@
 /**
  * The sample data set of a first start: a few users and groups, products, discounts, a few
- * transactions (seed-payments.ts), a form and a report (seed-forms.ts), a `contacts` data collection
- * of a few hundred documents and some log lines. Deterministic (a seeded generator), so screenshots
- * and docs stay stable.
+ * transactions (seed-payments.ts), a form and a report (seed-forms.ts), a template of each kind and
+ * a read-only action (seed-content.ts), a `contacts` data collection of a few hundred documents and
+ * some log lines. Storage files are bytes, not documents: seed-files.ts, run by bootstrap after these.
+ * Deterministic (a seeded generator), so screenshots and docs stay stable.
  */
+import { sampleContent } from './seed-content'
 import { sampleFormAndReport } from './seed-forms'
 import { SAMPLE_CODE_USES, sampleTransactions } from './seed-payments'
 import type { Write } from './store/types'
@@ -118,7 +120,7 @@ export function sampleWrites(): Write[] {
       },
     })
   }
-  writes.push(...sampleTransactions(), ...sampleFormAndReport())
+  writes.push(...sampleTransactions(), ...sampleFormAndReport(), ...sampleContent())
   const levels = ['INFO', 'INFO', 'LOG', 'WARN', 'ERROR', 'DEBUG'] as const
   const start = Date.UTC(2026, 0, 1)
   for (let i = 0; i < 40; i++) {

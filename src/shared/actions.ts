@@ -30,7 +30,97 @@ export const ACTION_LIMITS = {
   maxDbCalls: 1000,
   /** EVENT runs caused by writes of EVENT runs, chained: the run past this depth is stopped (a loop). */
   maxEventDepth: 8,
+  /**
+   * The budget per causing change (server/actions/budget.ts): runs in one chain, all runs descending
+   * from one write no action made (or from one HTTP, CRON or debug run). The depth limit alone lets a
+   * run that writes 3 documents grow to 3^8 = 6,561 runs; 100 is far more than any cascade one change
+   * is meant to start (a few actions, each with a few follow-ups), and a runaway stops within seconds.
+   */
+  maxChainRuns: 100,
+  /**
+   * Data writes by the runs of one chain. Five times maxDbCalls, so one run (even the chain's first,
+   * an import) never meets it alone, while 100 runs writing 1,000 documents each cannot happen.
+   */
+  maxChainWrites: 5000,
+  /**
+   * EVENT runs of one action started in one minute (counted over the last 60 s). The backstop for
+   * loops that no chain sees (a script that calls the API over fetch starts a fresh chain each time):
+   * 10 a second, sustained, is more than an action reacting to people's changes meets outside a bulk
+   * import, and a fifth of what the scheduler could start (EVENT_PAGE changes a tick, once a second).
+   */
+  maxEventRunsPerMinute: 600,
+  /**
+   * How long run records counted by the budgets outlive pruning (ACTION_RUNS_SETTING): a `keep` of 1
+   * must not erase the count. Ten times the minute window, and far longer than any chain lasts.
+   */
+  budgetKeepMs: 10 * 60_000,
 } as const
+
+/** The store collection an EVENT trigger watches: a Database collection by its name, or a store name. */
+export function watchedCollection(name: string): string {
+  return name.includes('/') ? name : `data/${name}`
+}
+
+/**
+ * What a save of an action asks of its saver beyond `actions/{id}:u` (delegated authority, docs/actions.md
+ * "Permissions"), decided from the whole action the write leaves and the fields it changes (`touched`,
+ * 'all' for a create); the server enforces it and the console checks it before saving.
+ * - `actAs`: the action runs as another user and the save sets its code, trigger or runAs — allowed only
+ *   to whoever may change that account (auth/delegation.ts requireActAs: `users/{runAs}:u` and every
+ *   permission they hold). Renaming, describing, enabling or limits lend nothing and need nothing.
+ * - `watch`: an EVENT trigger set by this save, and the `{collection}:r` the run-as user must hold, as
+ *   the script reads every change it is passed.
+ */
+export interface ActionSaveNeeds {
+  runAs: string
+  actAs: string | null
+  watch: string | null
+}
+
+const DELEGATED_FIELDS = ['code', 'trigger', 'runAs'] as const
+
+export function actionSaveNeeds(
+  whole: Record<string, unknown>,
+  saver: string,
+  touched: readonly string[] | 'all',
+): ActionSaveNeeds {
+  const runAs = typeof whole.runAs === 'string' && whole.runAs ? whole.runAs : saver
+  const changes = (field: string) => touched === 'all' || touched.includes(field)
+  const delegated = DELEGATED_FIELDS.some(changes)
+  const trigger = isObject(whole.trigger) ? whole.trigger : {}
+  const event = trigger.type === 'EVENT' && typeof trigger.collection === 'string' && !!trigger.collection
+  return {
+    runAs,
+    actAs: runAs !== saver && delegated ? runAs : null,
+    watch:
+      event && (changes('trigger') || changes('runAs'))
+        ? `${watchedCollection(trigger.collection as string)}:r`
+        : null,
+  }
+}
+
+/** A right the saver's own permissions must hold for a save, and the field it concerns. */
+export interface HeldNeed {
+  permission: string
+  field: 'runAs' | 'trigger.collection'
+  /** Completes "You cannot …" (DELEGATION_TEXT.needs). */
+  what: string
+}
+
+/**
+ * The part of actionSaveNeeds the saver's own permissions answer (the console's check before saving;
+ * the server refuses the same with the same words). Acting as another user also needs every right
+ * they hold, and their own read of the watched collection: only the server knows those.
+ */
+export function heldNeeds(needs: ActionSaveNeeds, collection: string): HeldNeed[] {
+  if (needs.actAs)
+    return [
+      { permission: `users/${needs.actAs}:u`, field: 'runAs', what: ACTION_TEXT.actAsWhat(needs.actAs) },
+    ]
+  if (needs.watch)
+    return [{ permission: needs.watch, field: 'trigger.collection', what: ACTION_TEXT.watchWhat(collection) }]
+  return []
+}
 
 /**
  * Pruning of run records (docs/actions.md): the setting ACTION_RUNS_SETTING holds
@@ -113,6 +203,10 @@ export interface ActionRun {
   depth?: number
   /** EVENT runs caused by another run's write: that run's id. */
   cause?: string
+  /** The chain the run belongs to (server/actions/budget.ts), counted by the budget per causing change. */
+  chain?: string
+  /** Data writes the run made, when any (the chain's write budget adds them up). */
+  writes?: number
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -18,15 +18,18 @@ export const MAX_QUANTITY = 100
 /** A checkout token can be paid with for this long after init; the record stays forever. */
 export const CHECKOUT_TTL_MS = 24 * 60 * 60_000
 /**
- * A checkout still unpaid (pending or failed) this long after init is abandoned: the sweeper
- * (src/server/payments/sweeper.ts) cancels its provider payment and gives its discount code's use back.
- * The same window as the token's, so a code is never released while its checkout can still be paid.
+ * A discount code's use is HELD by an unpaid checkout for this long after its last start (init, or a
+ * pay call), then the sweeper (src/server/payments/sweeper.ts) cancels its provider payment and gives
+ * the use back; a pay call after that takes the use again, or is refused when the code is used up by
+ * then (docs/decisions/payments.md "Holding a code's use"). 15 minutes covers typing a card and a
+ * 3-D Secure step, and a started-and-left checkout blocks a limited code for no longer. A pending
+ * checkout idle this long is "abandoned": the console's Transactions list hides it by default.
  */
-export const ABANDONED_CHECKOUT_MS = CHECKOUT_TTL_MS
-/** How often the sweeper looks for abandoned checkouts. */
-export const ABANDONED_SWEEP_INTERVAL_MS = 15 * 60_000
+export const ABANDONED_CHECKOUT_MS = 15 * 60_000
+/** How often the sweeper looks for expired holds: a third of the hold, so none outlives it by much. */
+export const ABANDONED_SWEEP_INTERVAL_MS = 5 * 60_000
 /**
- * POST /api/transactions/init/{id} is public and each call holds a discount code's use for a day, so
+ * POST /api/transactions/init/{id} is public and each call holds a discount code's use for a while, so
  * it is rate-limited: at most this many calls per window from one IP, and from one signed-in user
  * (whatever their IP); more answer 429 with Retry-After.
  */
@@ -123,8 +126,11 @@ export interface Transaction {
   items: TransactionItem[]
   currency: string
   subtotal: number
-  /** `released`: when the sweeper gave the code's use back (an abandoned checkout, ABANDONED_CHECKOUT_MS). */
-  discount: { code: string; amount: number; released?: string } | null
+  /**
+   * `heldUntil`: the code's use is held for this checkout until then (ABANDONED_CHECKOUT_MS after its
+   * last start); `released`: when the sweeper gave the use back (a pay call takes it again).
+   */
+  discount: { code: string; amount: number; heldUntil?: string; released?: string } | null
   total: number
   status: TransactionStatus
   provider: PaymentProviderName
@@ -139,6 +145,42 @@ export interface Transaction {
   customer: { email?: string; name?: string } | null
   expires: string
   events: TransactionEvent[]
+}
+
+/** When the checkout's code hold ends: its own `heldUntil`, else (older records) init + the hold. */
+export function holdEnds(tx: Pick<Transaction, 'discount' | 'expires'>): number {
+  const held = tx.discount?.heldUntil
+  return held ? Date.parse(held) : Date.parse(tx.expires) - CHECKOUT_TTL_MS + ABANDONED_CHECKOUT_MS
+}
+
+/**
+ * A checkout nobody finished: still pending and untouched (no event) for ABANDONED_CHECKOUT_MS. The
+ * console's Transactions list hides these by default; they stay in the records.
+ */
+export function checkoutAbandoned(
+  tx: Pick<Transaction, 'status' | 'events' | 'expires'>,
+  now: number,
+): boolean {
+  if (tx.status !== 'pending') return false
+  const times = (tx.events ?? []).map((e) => Date.parse(e.time)).filter((t) => !Number.isNaN(t))
+  const last = times.length ? Math.max(...times) : Date.parse(tx.expires) - CHECKOUT_TTL_MS
+  return last + ABANDONED_CHECKOUT_MS <= now
+}
+
+const DAY_MS = 24 * 60 * 60_000
+/** A window bound as an instant: a date alone starts its day at 00:00 UTC, and `expires` ends it. */
+const bound = (v: string, end: boolean): number => Date.parse(v) + (end && v.length === 10 ? DAY_MS - 1 : 0)
+
+/**
+ * True when a code's window ends before it starts (`expires` is inclusive of its whole day, so a
+ * one-day window has starts = expires). The server refuses such a code (400 naming `expires`) and the
+ * console's discount form says so before sending; both call this. Unparsable dates are another check's.
+ */
+export function discountWindowInverted(starts: unknown, expires: unknown): boolean {
+  if (typeof starts !== 'string' || typeof expires !== 'string' || !starts || !expires) return false
+  const from = bound(starts, false)
+  const until = bound(expires, true)
+  return !Number.isNaN(from) && !Number.isNaN(until) && until < from
 }
 
 /** Whether the code can be used at `now` at all (active, in its window); use count aside. */

@@ -2,7 +2,9 @@
  * The Actions console (issue 15) against the real server: an action created and scripted in the
  * editor (CodeMirror with host API completion), debugged with an input (output, logs, timing, an
  * error with its line), a history that shows a run made through the API as it happens; the list's
- * trigger in words, enabled switch, last run and next run; all at desktop and 375 px width.
+ * trigger in words, enabled switch, last run and next run; all at desktop and 375 px width. Edits that
+ * would lend rights the user lacks are refused beside the field (before saving, and the server's
+ * refusal of the queued save), and a run stopped by a budget is announced on the action's page.
  */
 import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { ActionEditor, ActionsPage, openAsAuthor, overflowing } from './pages/actions'
@@ -176,4 +178,80 @@ test('without action-runs:r the history comes from the action routes and still t
   expect((await server.api('/api/actions/run/pinged', { token })).status).toBe(200)
   await expect(editor.runs).toHaveCount(2)
   await expect(editor.runs.first()).toContainText('GET')
+})
+
+test('an edit that would lend rights the user lacks is refused next to its field', async ({
+  page,
+  server,
+}) => {
+  test.setTimeout(120_000)
+  const admin = await server.login()
+  // helper reads what the delegate does not; the delegate may change helper's account, nothing more.
+  await server.createUser('helper', ['data/payroll:r'], 'Hal Helper')
+  await server.createUser('delegate', ['actions:*', 'action-runs:r', 'users/helper:u'], 'Dee Delegate')
+  for (const [id, runAs] of [
+    ['as-admin', 'admin'],
+    ['as-helper', 'helper'],
+  ]) {
+    const made = await server.api('/api/actions', {
+      token: admin,
+      json: { _id: id, name: id, trigger: { type: 'GET' }, code: 'return 1', runAs },
+    })
+    expect(made.status).toBeLessThan(300)
+  }
+  const token = await server.login('delegate', passwordOf('delegate'))
+  await openLoggedIn(page, server, token, '/actions/as-admin')
+  const editor = new ActionEditor(page)
+  const save = page.getByRole('button', { name: 'Save' })
+  const runAs = page.getByRole('textbox', { name: 'Runs as (user id)' })
+  // Before saving: the session's own permissions answer.
+  await editor.setCode('return 2')
+  await expect(page.locator('#action-run-as-error')).toHaveText(
+    'You cannot make this run as admin: it needs the permission users/admin:u, which you do not have',
+  )
+  await expect(runAs).toHaveAttribute('aria-invalid', 'true')
+  await expect(save).toBeDisabled()
+  await page.getByLabel('Type', { exact: true }).selectOption('EVENT')
+  await runAs.fill('delegate')
+  await page.getByRole('textbox', { name: 'Collection', exact: true }).fill('contacts')
+  await page.getByRole('checkbox', { name: 'create', exact: true }).check()
+  await expect(page.locator('#action-collection-error')).toHaveText(
+    'You cannot watch contacts for changes: it needs the permission data/contacts:r, which you do not have',
+  )
+  await expect(save).toBeDisabled()
+
+  // What only the server knows (helper's rights) comes back as the queued save's refusal, at Runs as.
+  await page.goto(`${server.ui}/actions/as-helper`)
+  await editor.setCode('return 3')
+  await expect(save).toBeEnabled()
+  await editor.save('as-helper')
+  const note = page.getByTestId('refusal-note')
+  await expect(note).toContainText('they hold permissions you do not have (data/payroll:r)')
+  await expect(note.locator('xpath=..')).toContainText('Runs as (user id)')
+  await note.getByRole('button').click()
+  await expect(note).toHaveCount(0)
+})
+
+test('the action page says when its newest run was stopped by a budget', async ({ page, server }) => {
+  test.setTimeout(120_000)
+  const admin = await server.login()
+  const made = await server.api('/api/actions', {
+    token: admin,
+    json: {
+      _id: 'swarm',
+      name: 'swarm',
+      trigger: { type: 'EVENT', collection: 'swarm', operations: ['create'] },
+      code: "for (let i = 0; i < 3; i++) await db.create('swarm', { from: input.event.id })",
+    },
+  })
+  expect(made.status).toBeLessThan(300)
+  // The scheduler's first tick sets the cursor; the person's write after it starts one chain.
+  await new Promise((r) => setTimeout(r, 2500))
+  expect((await server.api('/api/data/swarm', { token: admin, json: { _id: 'seed' } })).status).toBe(201)
+  await openLoggedIn(page, server, admin, '/actions/swarm')
+  await expect(page.getByTestId('budget-notice')).toContainText(
+    'Stopped by the budget per causing change: the change that started this chain has already caused 100 runs (the limit)',
+    { timeout: 60_000 },
+  )
+  await server.api('/api/actions/swarm', { method: 'PATCH', token: admin, json: { enabled: false } })
 })

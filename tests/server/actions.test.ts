@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { pruneRuns } from '../../src/server/actions/run'
-import { ACTION_TEXT } from '../../src/shared/messages'
+import { ACTION_TEXT, DELEGATION_TEXT } from '../../src/shared/messages'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()
@@ -68,7 +68,10 @@ describe('the actions collection', () => {
       token: editor,
     })
     expect(edit.status).toBe(403)
-    expect((edit.body as { message: string }).message).toBe(ACTION_TEXT.runAsForbidden)
+    // Its words: the right to change admin's account (tests/server/actions-delegation.test.ts has the rest).
+    expect((edit.body as { message: string }).message).toBe(
+      DELEGATION_TEXT.needs(ACTION_TEXT.actAsWhat('admin'), 'users/admin:u'),
+    )
     const takeOver = await server.api('/api/actions/admins', {
       method: 'PATCH',
       json: { code: 'return 2', runAs: 'act-editor' },

@@ -5,13 +5,18 @@
  * report (src/server/seed-forms.ts): written past the modules' checks at bootstrap, so held to those
  * same rules here, and usable — a Staff member fills the form, the report counts every contact.
  */
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkSchema } from '../../src/server/schemas/ajv-engine'
 import { SAMPLE_CONTACTS } from '../../src/server/seed'
+import { SAMPLE_ACTION, SAMPLE_TEMPLATES } from '../../src/server/seed-content'
+import { SAMPLE_FILES, SAMPLE_FOLDER } from '../../src/server/seed-files'
 import { SAMPLE_FORM, SAMPLE_REPORT } from '../../src/server/seed-forms'
+import { actionError } from '../../src/shared/actions'
 import { formError, fullSchema } from '../../src/shared/forms'
 import { TEST_CARDS, TRANSACTION_STATUSES } from '../../src/shared/payments'
 import { parseReport } from '../../src/shared/reports'
+import { TEMPLATE_KINDS, templateError } from '../../src/shared/templates'
+import { startTestServer, type TestServer } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 
 type Tx = Record<string, unknown> & { _id: string; status: string; total: number; paid: number }
@@ -109,5 +114,66 @@ describe('the sample data set', () => {
     const run = await server.api('/api/reports/run', { json: SAMPLE_REPORT, token: server.admin })
     expect(run.status, run.text).toBe(200)
     expect((run.body as { matched: number }).matched).toBe(SAMPLE_CONTACTS)
+  })
+
+  it('has a template of each sendable kind, each valid and rendering its sample (issue 36.14)', async () => {
+    const listed = (await server.api('/api/templates', { token: server.admin })).body as Array<{
+      _id: string
+      kind: string
+    }>
+    const kinds = new Set(listed.map((t) => t.kind))
+    for (const kind of ['email', 'sms', 'push', 'pdf']) expect(kinds, kind).toContain(kind)
+    for (const t of SAMPLE_TEMPLATES) {
+      expect(TEMPLATE_KINDS).toContain(t.kind)
+      expect(templateError({ ...t }), t._id).toBeNull()
+      const rendered = await server.api(`/api/templates/${t._id}/render`, { json: {}, token: server.admin })
+      expect(rendered.status, rendered.text).toBe(200)
+      expect(rendered.text).toContain('Ada Novak')
+    }
+  })
+
+  it('has a read-only action that counts the contacts per city, for admins only', async () => {
+    expect(actionError({ ...SAMPLE_ACTION })).toBeNull()
+    const run = await server.api('/api/actions/run/contacts-by-city', { token: server.admin })
+    expect(run.status, run.text).toBe(200)
+    const body = run.body as { total: number; byCity: Record<string, number> }
+    expect(body.total).toBe(SAMPLE_CONTACTS)
+    expect(Object.values(body.byCity).reduce((a, b) => a + b, 0)).toBe(SAMPLE_CONTACTS)
+    const bob = await server.login('bob', 'bob-password')
+    expect((await server.api('/api/actions/run/contacts-by-city', { token: bob })).status).toBe(403)
+  })
+
+  it('has a few Storage files, made through the blob store and listed like uploads', async () => {
+    const folder = await server.api(`/api/storage/${SAMPLE_FOLDER}`, { token: server.admin })
+    expect(folder.status, folder.text).toBe(200)
+    const names = (folder.body as Array<{ name: string; size: number }>).map((e) => e.name).sort()
+    expect(names).toEqual(SAMPLE_FILES.map((f) => f.name).sort())
+    const png = await fetch(`${server.url}/api/storage/${SAMPLE_FOLDER}/gradient.png`, {
+      headers: { authorization: `Bearer ${server.admin}` },
+    })
+    expect(png.status).toBe(200)
+    expect(png.headers.get('content-type')).toBe('image/png')
+    const bytes = Buffer.from(await png.arrayBuffer())
+    expect(bytes.subarray(1, 4).toString('ascii')).toBe('PNG')
+    // The mirror's documents are there too, so other consoles list the files.
+    const meta = await server.api(`/api/sync?cursor=0&limit=1000`, { token: server.admin })
+    expect(meta.text).toContain(`${SAMPLE_FOLDER}/README.txt`)
+  })
+})
+
+describe('MOMENTUM_SEED=none', () => {
+  let empty: TestServer
+  beforeAll(async () => {
+    empty = await startTestServer({ seed: 'none' })
+  })
+  afterAll(async () => {
+    await empty?.close()
+  })
+
+  it('starts with no templates, actions or files', async () => {
+    const admin = await empty.login()
+    expect((await empty.api('/api/templates', { token: admin })).body).toEqual([])
+    expect((await empty.api('/api/actions', { token: admin })).body).toEqual([])
+    expect((await empty.api(`/api/storage/${SAMPLE_FOLDER}`, { token: admin })).status).toBe(404)
   })
 })

@@ -22,10 +22,7 @@ export function useSaveRefusal(collection: string, id: string | undefined): Save
   const engine = useEngine()
   const item = useLiveQuery(async () => {
     if (!db || !id) return null
-    const items = await db.inbox
-      .where('[collection+docId]')
-      .between([collection, id], [collection, id])
-      .toArray()
+    const items = await db.inbox.where('[collection+docId]').equals([collection, id]).toArray()
     const rejected = items.filter((i) => i.kind === 'rejected')
     rejected.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
     return rejected[0] ?? null

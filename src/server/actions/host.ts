@@ -9,9 +9,12 @@
  *
  * Every data write of a run carries the run's cause tag as its idempotency key (unique per write, so
  * it never replays anything): it lands on the write's change-log row, which is how an EVENT action
- * triggered by that change knows how deep the chain of runs already is (schedule.ts, the loop guard).
+ * triggered by that change knows how deep the chain of runs already is (schedule.ts, the loop guard)
+ * and which chain it belongs to (budget.ts, the budget per causing change). A write past the chain's
+ * write budget fails, and the run is recorded as stopped by it.
  */
 import crypto from 'node:crypto'
+import { ACTION_LIMITS } from '../../shared/actions'
 import { isValidCollectionName, isValidId } from '../../shared/ids'
 import { isPlainObject } from '../../shared/merge-patch'
 import { ACTION_TEXT, MESSAGING_TEXT } from '../../shared/messages'
@@ -30,7 +33,8 @@ import type { RunRights } from './rights'
 
 const DATA_PREFIX = 'data/'
 /**
- * Idempotency keys of writes made by action runs: `action-run:{depth}:{run id}:{nonce}:{mac}`. The MAC
+ * Idempotency keys of writes made by action runs: `action-run:{depth}:{run id}:{chain}:{nonce}:{mac}`
+ * (ids and chains hold no colon). The MAC
  * (the server key's, the same on every instance) keeps a client from sending such a key with its own
  * write to make EVENT actions skip it as the end of a loop.
  */
@@ -49,29 +53,67 @@ export interface RecordedWrite {
 export interface HostContext {
   services: Services
   rights: RunRights
-  /** This run's id and depth in a chain of EVENT runs (0 for HTTP, CRON and debug runs). */
-  run: { id: string; depth: number }
+  /**
+   * This run's id, its depth in a chain of EVENT runs (0 for HTTP, CRON and debug runs) and the chain
+   * it belongs to (budget.ts).
+   */
+  run: { id: string; depth: number; chain: string }
   /** Debug: where the writes not done go; null when writes are done. */
   dryRun: RecordedWrite[] | null
+  /** What is left of the chain's write budget; the host counts the writes done against it. */
+  budget: WriteBudget
+}
+
+export interface WriteBudget {
+  left: number
+  done: number
+  /** Set when a write was refused because the budget was spent: the run is recorded as stopped. */
+  spent: boolean
+}
+
+/** What a change-log row's idempotency key says about its cause, if an action run made it. */
+export interface Cause {
+  depth: number
+  run: string
+  chain: string
 }
 
 /** The run a change-log row's idempotency key names as its cause, if an action run made it. */
-export function causeOf(services: Services, key: string | null): { depth: number; run: string } | null {
+export function causeOf(services: Services, key: string | null): Cause | null {
   if (!key?.startsWith(CAUSE_PREFIX)) return null
-  const [depth, run, nonce, mac] = key.slice(CAUSE_PREFIX.length).split(':')
+  const [depth, run, chain, nonce, mac, extra] = key.slice(CAUSE_PREFIX.length).split(':')
   const n = Number(depth)
-  if (!Number.isInteger(n) || n < 0 || !run || !nonce || !mac) return null
-  const expected = Buffer.from(serverHmac(services.config.dataDir, CAUSE_PURPOSE, depth!, run, nonce))
+  if (!Number.isInteger(n) || n < 0 || !run || !chain || !nonce || !mac || extra !== undefined) return null
+  const expected = Buffer.from(serverHmac(services.config.dataDir, CAUSE_PURPOSE, depth!, run, chain, nonce))
   const given = Buffer.from(mac)
   return given.length === expected.length && crypto.timingSafeEqual(given, expected)
-    ? { depth: n, run }
+    ? { depth: n, run, chain }
     : null
 }
 
 function causeKey(services: Services, run: HostContext['run']): string {
   const nonce = crypto.randomBytes(6).toString('base64url')
-  const mac = serverHmac(services.config.dataDir, CAUSE_PURPOSE, String(run.depth), run.id, nonce)
-  return `${CAUSE_PREFIX}${run.depth}:${run.id}:${nonce}:${mac}`
+  const mac = serverHmac(services.config.dataDir, CAUSE_PURPOSE, String(run.depth), run.id, run.chain, nonce)
+  return `${CAUSE_PREFIX}${run.depth}:${run.id}:${run.chain}:${nonce}:${mac}`
+}
+
+/**
+ * A data write counted against the chain's budget, or refused once the budget is spent. Counted before
+ * it is made, so writes a script starts all at once cannot pass the check together; given back if it
+ * fails, as it then changed nothing.
+ */
+async function spending<T>(budget: WriteBudget, write: () => Promise<T>): Promise<T> {
+  if (budget.done >= budget.left) {
+    budget.spent = true
+    throw new Error(ACTION_TEXT.budgetChainWrites(ACTION_LIMITS.maxChainWrites))
+  }
+  budget.done++
+  try {
+    return await write()
+  } catch (error) {
+    budget.done--
+    throw error
+  }
 }
 
 /** An API refusal as the error the script sees: `{api}: {the API's message}`. */
@@ -138,14 +180,17 @@ async function dbCall(ctx: HostContext, op: DbOp, args: unknown[]): Promise<unkn
         op === 'create'
           ? ({ op: 'create', collection, id, body } as const)
           : ({ op: 'patch', collection, id: id!, body } as const)
-      return (await store.write(write, context)).body
+      return spending(ctx.budget, async () => (await store.write(write, context)).body)
     }
     case 'delete':
       if (dryRun) {
         dryRun.push({ op, collection: name, id })
         return { ok: true, _id: id, dryRun: true }
       }
-      return (await store.write({ op: 'delete', collection, id: id! }, context)).body
+      return spending(
+        ctx.budget,
+        async () => (await store.write({ op: 'delete', collection, id: id! }, context)).body,
+      )
   }
 }
 

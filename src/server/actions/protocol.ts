@@ -15,7 +15,8 @@ export interface SandboxJob {
 export interface SandboxError {
   /**
    * script: the script threw; time, memory, stack, result, killed: a limit stopped it; loop and
-   * permission: the run never started (the EVENT loop guard, a revoked token: run.ts).
+   * permission: the run never started (the EVENT loop guard, a revoked token: run.ts); budget: a
+   * budget of run volume stopped it before it started or at a write (budget.ts).
    */
   kind:
     | 'script'
@@ -27,6 +28,7 @@ export interface SandboxError {
     | 'killed'
     | 'internal'
     | 'loop'
+    | 'budget'
     | 'permission'
   message: string
   /** The script's line, when the error names one. */

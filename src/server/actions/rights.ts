@@ -15,6 +15,9 @@ import type { Services } from '../services'
 
 export type RunRights = Principal
 
-export function rightsOf(services: Services, action: Pick<ActionDoc, 'runAs' | 'runAsToken'>): Promise<RunRights> {
+export function rightsOf(
+  services: Services,
+  action: Pick<ActionDoc, 'runAs' | 'runAsToken'>,
+): Promise<RunRights> {
   return principalOf(services, action.runAs ?? null, action.runAsToken ?? null)
 }

@@ -4,7 +4,8 @@
  * every run recorded in the `action-runs` collection under an id chosen before it starts, so the
  * writes it makes can name it as their cause. Records are pruned after each run by the
  * ACTION_RUNS_SETTING setting. A debug run records its writes instead of doing them (a dry run)
- * unless asked to commit.
+ * unless asked to commit. Before a run starts its budgets are read (budget.ts): past one, the run is
+ * recorded as stopped instead, and its owner told.
  */
 import {
   ACTION_LIMITS,
@@ -20,7 +21,8 @@ import { ApiError } from '../errors'
 import type { Services } from '../services'
 import { generateId } from '../store/doc'
 import type { Doc } from '../store/types'
-import { type HostContext, hostCall, type RecordedWrite } from './host'
+import { BUDGET_KIND, type BudgetStop, budgetOf, budgetStop, COUNTED, reportStop } from './budget'
+import { type HostContext, hostCall, type RecordedWrite, type WriteBudget } from './host'
 import { ActionPool, ActionPoolBusyError } from './pool'
 import type { SandboxError, SandboxResult } from './protocol'
 import { rightsOf } from './rights'
@@ -61,6 +63,8 @@ export interface RunOptions {
   /** EVENT runs: the depth in a chain of runs (schedule.ts) and the run whose write caused this one. */
   depth?: number
   cause?: string
+  /** The chain the run belongs to (budget.ts); a run without one starts its own. */
+  chain?: string
   /** Records the run as stopped with this error instead of running the script (the loop guard). */
   stopped?: { kind: string; message: string }
 }
@@ -75,15 +79,34 @@ export async function runAction(
   const rights = await rightsOf(services, action)
   const id = generateId()
   const depth = options.depth ?? 0
+  const chain = options.chain ?? id
   let calls = 0
   const start = new Date()
   const started = performance.now()
+  // A dry run writes nothing, so it spends no budget and none stops it.
+  const planned =
+    options.stopped || rights.refusal || options.dryRun
+      ? null
+      : await budgetOf(services, action, { id, chain, trigger: options.trigger })
+  const budget: WriteBudget = {
+    left: planned?.writesLeft ?? ACTION_LIMITS.maxChainWrites,
+    done: 0,
+    spent: false,
+  }
+  let stop: BudgetStop | null = planned?.stop ?? null
   let result: SandboxResult
   if (options.stopped) result = { ok: false, error: { ...options.stopped, kind: 'loop' } }
   else if (rights.refusal)
     result = { ok: false, error: { kind: 'permission', message: ACTION_TEXT.tokenGone } }
+  else if (stop) result = { ok: false, error: { kind: BUDGET_KIND, message: stop.message } }
   else {
-    const host: HostContext = { services, rights, run: { id, depth }, dryRun: options.dryRun ? writes : null }
+    const host: HostContext = {
+      services,
+      rights,
+      run: { id, depth, chain },
+      dryRun: options.dryRun ? writes : null,
+      budget,
+    }
     try {
       result = await actionPool(services).run(
         {
@@ -106,6 +129,11 @@ export async function runAction(
       if (error instanceof ActionPoolBusyError) throw new ApiError('unavailable', ACTION_TEXT.busy)
       throw error
     }
+    // A write refused by the chain's budget stops the run, even if the script caught the refusal.
+    if (budget.spent) {
+      stop = budgetStop('chainWrites')
+      result = { ok: false, error: { kind: BUDGET_KIND, message: stop.message } }
+    }
   }
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const run: ActionRun & { _id?: string } = {
@@ -118,6 +146,8 @@ export async function runAction(
   }
   if (options.trigger === 'EVENT') run.depth = depth
   if (options.cause) run.cause = options.cause
+  run.chain = chain
+  if (budget.done > 0) run.writes = budget.done
   let value: unknown
   if (result.ok) {
     value = JSON.parse(result.result)
@@ -132,6 +162,7 @@ export async function runAction(
     { user: rights.user },
   )
   run._id = (stored.body as Doc)._id
+  if (stop) await reportStop(services, action, { id, chain }, stop)
   await pruneRuns(services, action._id, await retentionOf(services))
   return { run, value, writes }
 }
@@ -142,7 +173,11 @@ export async function retentionOf(services: Services): Promise<RunRetention> {
   return runRetention(setting?.value) ?? runRetention(null)!
 }
 
-/** Deletes an action's runs older than `days`, then all but its newest `keep`. */
+/**
+ * Deletes an action's runs older than `days`, then all but its newest `keep` — except the EVENT runs
+ * of the last ACTION_LIMITS.budgetKeepMs that the budgets count, which outlive `keep` until then (so a
+ * small `keep` cannot reset the count).
+ */
 export async function pruneRuns(
   services: Services,
   action: string,
@@ -156,12 +191,28 @@ export async function pruneRuns(
   const count = (await store.query(ACTION_RUNS, { operand: 'count', filter: { action } })) as number
   const excess = count - doomed.length - keep
   if (excess > 0) {
-    const { items } = await store.list(ACTION_RUNS, {
+    // The newest `keep` stay, whatever they are (a run a budget stopped is shown on the action's page);
+    // older ones go oldest first, but for the recent EVENT runs the budgets count (budget.ts).
+    const { items: newest } = await store.list(ACTION_RUNS, {
       filter: { action, start: { $gte: cutoff } },
-      sort: [['start', 1]],
-      limit: Math.min(excess, 1000),
+      sort: [['start', -1]],
+      offset: keep - 1,
+      limit: 1,
     })
-    doomed = doomed.concat(items)
+    const boundary = newest[0]?.start
+    if (typeof boundary === 'string') {
+      const since = new Date(now - ACTION_LIMITS.budgetKeepMs).toISOString()
+      const { items } = await store.list(ACTION_RUNS, {
+        filter: {
+          action,
+          start: { $gte: cutoff, $lt: boundary },
+          $nor: [{ trigger: 'EVENT', start: { $gte: since }, ...COUNTED }],
+        },
+        sort: [['start', 1]],
+        limit: Math.min(excess, 1000),
+      })
+      doomed = doomed.concat(items)
+    }
   }
   for (const doc of doomed) {
     try {

@@ -8,18 +8,27 @@
  * (at most once); a restart or a lost claim otherwise never skips or repeats, the state being stored.
  *
  * EVENT runs carry their depth in a chain of runs (host.ts tags each write with its run's depth), and a
- * run past ACTION_LIMITS.maxEventDepth is recorded as stopped, not run: the loop guard.
+ * run past ACTION_LIMITS.maxEventDepth is recorded as stopped, not run: the loop guard. The chain's id
+ * travels the same way, for the budgets of its volume (budget.ts).
+ *
+ * A change is passed to an EVENT action only when its run-as user (narrowed to its API token, rights.ts)
+ * may read that document at that moment (`{collection}/{id}:r`, so an `n` on one document holds): the
+ * script sees what its owner could read, nothing more (delegated authority, auth/delegation.ts). Any
+ * other change moves the cursor and leaves no trace — no run, no record — since even a stopped run
+ * would tell the owner that something they may not read changed, and when.
  *
  * `tickActions(services, now)` does one round; the server calls it every TICK_MS with the real clock,
  * and tests call it with their own.
  */
 import { Cron } from 'croner'
-import { ACTION_LIMITS, type ActionDoc } from '../../shared/actions'
+import { ACTION_LIMITS, type ActionDoc, watchedCollection } from '../../shared/actions'
 import { ACTION_TEXT } from '../../shared/messages'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import type { Change, Doc } from '../store/types'
+import { changeChain } from './budget'
 import { causeOf } from './host'
+import { rightsOf } from './rights'
 import { ACTIONS, runAction } from './run'
 
 export const ACTION_STATE = '_action_state'
@@ -31,11 +40,6 @@ const EVENT_PAGE = 50
 export function nextCronRun(cron: string, timezone: string | undefined, after: Date): Date | null {
   const job = new Cron(cron, { paused: true, ...(timezone ? { timezone } : {}) })
   return job.nextRun(after)
-}
-
-/** The store collection an EVENT trigger watches: a data collection by its name, or a module. */
-export function watchedCollection(name: string): string {
-  return name.includes('/') ? name : `data/${name}`
 }
 
 const timers = new WeakMap<Services, NodeJS.Timeout>()
@@ -147,6 +151,10 @@ async function tickEvent(services: Services, action: ActionDoc): Promise<void> {
     if (!state) return
     const operation = operationOf(change)
     if (!ops.includes(operation)) continue
+    // Read now, for this document: a right taken away stops the next change, not the next save. A
+    // revoked token still runs, to record its refusal (runAction); the script does not start.
+    const rights = await rightsOf(services, action)
+    if (!rights.refusal && !rights.allows(`${change.collection}/${change.id}:r`)) continue
     // The loop guard: a change made by a run at depth d starts a run at d + 1; past the limit the run
     // is recorded as stopped instead, which ends a chain of actions triggering each other (or itself).
     const cause = causeOf(services, change.idempotencyKey)
@@ -158,6 +166,7 @@ async function tickEvent(services: Services, action: ActionDoc): Promise<void> {
         event: { collection: change.collection, id: change.id, operation, seq: change.seq, doc: change.doc },
       },
       depth,
+      chain: cause?.chain ?? changeChain(change),
       ...(cause ? { cause: cause.run } : {}),
       ...(depth > max && cause
         ? { stopped: { kind: 'loop', message: ACTION_TEXT.eventLoop(max, cause.run) } }

@@ -9,13 +9,20 @@
  *   GET  /api/actions/{id}/runs, /api/action-runs  the run records, with filters (actions/history.ts)
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type ActionDoc, actionError, HTTP_TRIGGERS } from '../../shared/actions'
+import {
+  type ActionDoc,
+  type ActionSaveNeeds,
+  actionError,
+  actionSaveNeeds,
+  HTTP_TRIGGERS,
+  heldNeeds,
+} from '../../shared/actions'
 import { isPlainObject, mergePatch, stripMeta } from '../../shared/merge-patch'
 import { ACTION_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { historyRoutes } from '../actions/history'
 import { ACTIONS, closeActionPool, runAction } from '../actions/run'
 import { nextCronRun, startActionScheduler, stopActionScheduler } from '../actions/schedule'
-import { allowed } from '../auth/guard'
+import { delegationRefused, principalOf, requireActAs, requireHeld } from '../auth/delegation'
 import { ApiError, badRequest, forbidden } from '../errors'
 import type { Services } from '../services'
 import type { Body } from '../store/types'
@@ -47,21 +54,19 @@ export async function actionsModule(api: FastifyInstance, services: Services): P
       const trigger = whole.trigger as ActionDoc['trigger']
       if (trigger.type === 'CRON') cronCheck(trigger.cron!, trigger.timezone)
       const next = { ...body }
-      // The script's db calls carry the permissions of runAs: by default whoever saves it. Any save
-      // of an action that runs as someone else (naming them, or editing their action's code or
-      // trigger) needs users:u, else an editor could borrow that user's rights with their own code.
+      // The script's db calls carry the permissions of runAs: by default whoever saves it.
       if (whole.runAs === undefined) next.runAs = req.auth.user
-      else if (whole.runAs !== req.auth.user) {
-        if (!allowed(req, 'users:u')) throw forbidden(ACTION_TEXT.runAsForbidden)
-        if (body.runAs !== undefined && !(await store.get('users', whole.runAs as string)))
-          throw badRequest(ACTION_TEXT.runAsUnknown(String(whole.runAs)))
-      }
+      const needs = await checkDelegation(services, req, whole, op === 'create' ? 'all' : Object.keys(body))
       // Saved with an API token: the script may do no more than that token (actions/rights.ts). The
-      // server alone sets this field, on every save, so a later save through a session clears it.
+      // server alone sets this field, on a save by the run-as user or one that sets the action's code,
+      // trigger or runAs, so a later such save through a session clears it. Someone else's edit of the
+      // name or limits leaves it: it must not widen the action to its user's full rights.
       const token = req.auth.apiToken?.id
-      if (token) next.runAsToken = token
-      else if (op === 'create') delete next.runAsToken
-      else next.runAsToken = null
+      if (op === 'create') {
+        if (token) next.runAsToken = token
+        else delete next.runAsToken
+      } else if (needs.runAs === req.auth.user || needs.actAs) next.runAsToken = token ?? null
+      else delete next.runAsToken
       if (op === 'create' && whole.enabled === undefined) next.enabled = true
       return { body: next }
     },
@@ -124,6 +129,40 @@ export async function actionsModule(api: FastifyInstance, services: Services): P
   )
 
   historyRoutes(api, services)
+}
+
+/**
+ * Delegated authority (auth/delegation.ts, the rule in shared/actions.ts actionSaveNeeds): a save that
+ * makes the action run as another user, or sets the code or trigger of one that does, needs what
+ * changing that account needs; an EVENT trigger needs its run-as user to be able to read what it
+ * watches — the saver's own right when it runs as them, else that user's, read now. Each refusal is a
+ * 403 naming the permission and the field (runAs, trigger.collection), for the console to show there.
+ */
+async function checkDelegation(
+  services: Services,
+  req: FastifyRequest,
+  whole: Record<string, unknown>,
+  touched: readonly string[] | 'all',
+): Promise<ActionSaveNeeds> {
+  const saver = req.auth.user ?? ''
+  const needs = actionSaveNeeds(whole, saver, touched)
+  const collection = String((whole.trigger as ActionDoc['trigger']).collection ?? '')
+  if (needs.actAs) {
+    await requireActAs(services, req, needs.actAs, 'runAs')
+    if (touched === 'all' || touched.includes('runAs')) {
+      // After the permission check, so nobody learns which user ids exist without users/{id}:u.
+      if (!(await services.store.get('users', needs.actAs)))
+        throw badRequest(ACTION_TEXT.runAsUnknown(needs.actAs))
+    }
+  }
+  if (!needs.watch) return needs
+  if (needs.runAs === saver) {
+    for (const need of heldNeeds(needs, collection)) requireHeld(req, need.permission, need.field, need.what)
+  } else if (!(await principalOf(services, needs.runAs)).allows(needs.watch))
+    throw delegationRefused(ACTION_TEXT.runAsCannotRead(needs.runAs, needs.watch), 'trigger.collection', [
+      needs.watch,
+    ])
+  return needs
 }
 
 /** A cron expression and time zone croner accepts, else a 400 with croner's reason. */

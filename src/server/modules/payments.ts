@@ -28,7 +28,6 @@ import { scopedKey } from '../http/idempotency'
 import { createRateWindow } from '../http/rate-window'
 import { discountPreparer, productPreparer } from '../payments/catalog'
 import {
-  assertPayable,
   changeDiscount,
   checkoutView,
   initCheckout,
@@ -36,6 +35,7 @@ import {
   parseInit,
   transactionForToken,
 } from '../payments/checkout'
+import { holdForPay } from '../payments/hold'
 import {
   applyProviderRefunds,
   applyReport,
@@ -102,7 +102,7 @@ export async function paymentsModule(api: FastifyInstance, services: Services): 
     },
   })
 
-  // init is public and each call holds a code's use for a day: limited per IP and per signed-in user.
+  // init is public and each call holds a code's use for a while: limited per IP and per signed-in user.
   const limits = config.checkoutInitLimit ?? {
     perIp: CHECKOUT_INIT_MAX_PER_IP,
     perUser: CHECKOUT_INIT_MAX_PER_USER,
@@ -153,8 +153,8 @@ export async function paymentsModule(api: FastifyInstance, services: Services): 
   })
 
   api.post('/transactions/checkout/:id/pay', { config: { access: 'public' } }, async (req) => {
-    const tx = await checkoutTx(req)
-    assertPayable(tx)
+    // The code's use is renewed, or taken again after an expired hold (409 when it is gone).
+    const tx = await holdForPay(store, (await checkoutTx(req))._id)
     const provider = providerOf(tx)
     if (tx.total === 0) return view((await settle(tx._id, { state: 'succeeded', amount: 0 }, null)).tx)
     const started = await asApiError(() =>

@@ -14,7 +14,7 @@
 import type { FastifyRequest } from 'fastify'
 import { isValidId } from '../../shared/ids'
 import { PAYMENT_TEXT } from '../../shared/messages'
-import { MAX_AMOUNT } from '../../shared/payments'
+import { discountWindowInverted, MAX_AMOUNT } from '../../shared/payments'
 import { badRequest } from '../errors'
 import type { Prepared } from '../modules/collections'
 import { mergePatch } from '../store/doc'
@@ -82,19 +82,23 @@ export function discountPreparer(store: DocumentStore) {
     const hasAmount = !absent(d.amount)
     if (hasPercent && hasAmount) throw badRequest(PAYMENT_TEXT.discountKind)
     if (hasPercent && !(isWhole(d.percent, 1) && (d.percent as number) <= 100))
-      throw badRequest(PAYMENT_TEXT.percentInvalid)
+      throw badRequest(PAYMENT_TEXT.percentInvalid, { field: 'percent' })
     if (hasAmount) {
-      if (!isWhole(d.amount, 1)) throw badRequest(PAYMENT_TEXT.amountInvalid)
+      if (!isWhole(d.amount, 1)) throw badRequest(PAYMENT_TEXT.amountInvalid, { field: 'amount' })
       if (typeof d.currency !== 'string' || !CURRENCY.test(d.currency))
-        throw badRequest(PAYMENT_TEXT.currencyInvalid)
+        throw badRequest(PAYMENT_TEXT.currencyInvalid, { field: 'currency' })
     }
     for (const field of ['starts', 'expires']) {
       const v = d[field]
       if (!absent(v) && (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(Date.parse(v)))) {
-        throw badRequest(PAYMENT_TEXT.dateInvalid(field))
+        throw badRequest(PAYMENT_TEXT.dateInvalid(field), { field })
       }
     }
-    if (!absent(d.maxUses) && !isWhole(d.maxUses, 1)) throw badRequest(PAYMENT_TEXT.maxUsesInvalid)
+    // On the resulting record, so a patch of either end cannot leave the window inverted.
+    if (discountWindowInverted(d.starts, d.expires))
+      throw badRequest(PAYMENT_TEXT.windowInverted, { field: 'expires' })
+    if (!absent(d.maxUses) && !isWhole(d.maxUses, 1))
+      throw badRequest(PAYMENT_TEXT.maxUsesInvalid, { field: 'maxUses' })
     if (!absent(d.products) && (!Array.isArray(d.products) || !d.products.every((p) => isValidId(p)))) {
       throw badRequest(PAYMENT_TEXT.productsInvalid)
     }

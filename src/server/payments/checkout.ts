@@ -7,7 +7,9 @@
  * create or rewrite the transaction]). A concurrent checkout that counted first makes the patch a 409,
  * the whole batch rolls back, and the checkout decides again on the new count — so fifty parallel
  * checkouts of a code limited to ten give exactly ten, on SQLite and PostgreSQL alike. Replacing the
- * code on a pending checkout gives its use back in the same batch.
+ * code on a pending checkout gives its use back in the same batch. The use is HELD, not spent: it
+ * lasts until `discount.heldUntil` (ABANDONED_CHECKOUT_MS after the last start), then the sweeper
+ * gives it back and a pay call takes it again the same way (hold.ts).
  *
  * The token is `{transaction id}.{random}`; only a SHA-256 of the random part is kept, in the secret
  * store (never in the synced record, so staff who can read transactions cannot pay as a customer).
@@ -16,6 +18,7 @@ import crypto from 'node:crypto'
 import { isValidId } from '../../shared/ids'
 import { PAYMENT_TEXT } from '../../shared/messages'
 import {
+  ABANDONED_CHECKOUT_MS,
   CHECKOUT_TTL_MS,
   type Discount,
   discountAmount,
@@ -77,7 +80,7 @@ function parseCustomer(value: unknown): Transaction['customer'] {
 }
 
 /** The stored code for what a customer typed: the exact id, else its upper-case form. */
-async function findDiscount(store: DocumentStore, code: string): Promise<(Doc & Discount) | null> {
+export async function findDiscount(store: DocumentStore, code: string): Promise<(Doc & Discount) | null> {
   const exact = await store.get('discounts', code)
   if (exact) return exact as Doc & Discount
   const upper = code.toUpperCase()
@@ -85,7 +88,7 @@ async function findDiscount(store: DocumentStore, code: string): Promise<(Doc & 
 }
 
 /** The code's discount on these items, or a 400 saying why it cannot be used. */
-function priceWith(
+export function priceWith(
   discount: (Doc & Discount) | null,
   code: string,
   items: TransactionItem[],
@@ -99,6 +102,9 @@ function priceWith(
   if (amount <= 0) throw badRequest(PAYMENT_TEXT.codeNotApplicable(code))
   return amount
 }
+
+/** The end of a code hold that starts at `now` (ms). */
+export const heldFrom = (now: number): string => new Date(now + ABANDONED_CHECKOUT_MS).toISOString()
 
 /** A code's `uses` moved by `delta`, at the revision read (a concurrent count makes it a 409). */
 export const usesPatch = (d: Doc & Discount, delta: number): Write => ({
@@ -162,7 +168,7 @@ export async function initCheckout(
       const d = await findDiscount(store, input.code)
       const amount = priceWith(d, input.code, items, currency)
       writes.push(usesPatch(d!, +1))
-      discount = { code: d!._id, amount }
+      discount = { code: d!._id, amount, heldUntil: heldFrom(Date.parse(created)) }
     }
     const body: Transaction = {
       _id: id,
@@ -215,7 +221,8 @@ export async function changeDiscount(store: DocumentStore, id: string, code: str
     assertPayable(tx)
     if ((tx.discount?.code ?? null) === code) return tx
     const writes: Write[] = []
-    if (tx.discount) {
+    // A released code holds no use any more: nothing to give back.
+    if (tx.discount && !tx.discount.released) {
       const old = (await store.get('discounts', tx.discount.code)) as (Doc & Discount) | null
       if (old) writes.push(usesPatch(old, -1))
     }
@@ -223,7 +230,11 @@ export async function changeDiscount(store: DocumentStore, id: string, code: str
     if (code) {
       const d = await findDiscount(store, code)
       if (d && d._id === tx.discount?.code) return tx
-      discount = { code: d?._id ?? code, amount: priceWith(d, code, tx.items, tx.currency) }
+      discount = {
+        code: d?._id ?? code,
+        amount: priceWith(d, code, tx.items, tx.currency),
+        heldUntil: heldFrom(Date.now()),
+      }
       writes.push(usesPatch(d!, +1))
     }
     const time = nowIso()

@@ -61,9 +61,12 @@ export function createStripeProvider(config: StripeConfig, store: DocumentStore)
       }
     },
     async start({ transaction, amount, currency, existing, key }) {
+      // The sweeper cancels the intent of a checkout whose code hold ended (sweeper.ts); a pay after
+      // that gets a new intent, keyed by the cancelled one so a retried start still makes only one.
+      const old = existing ? await wrap(() => stripe.paymentIntents.retrieve(existing)) : null
       const intent = await wrap(() =>
-        existing
-          ? stripe.paymentIntents.update(existing, { amount }, { idempotencyKey: key })
+        old && old.status !== 'canceled'
+          ? stripe.paymentIntents.update(old.id, { amount }, { idempotencyKey: key })
           : stripe.paymentIntents.create(
               {
                 amount,
@@ -71,7 +74,7 @@ export function createStripeProvider(config: StripeConfig, store: DocumentStore)
                 metadata: { transaction },
                 automatic_payment_methods: { enabled: true },
               },
-              { idempotencyKey: key },
+              { idempotencyKey: old ? `after-${old.id}` : key },
             ),
       )
       return { providerRef: intent.id, clientSecret: intent.client_secret ?? undefined }

@@ -1,17 +1,19 @@
 /**
- * Abandoned checkouts (docs/payments.md "Abandoned checkouts"): a checkout holds its discount code's
- * use from init (checkout.ts counts it then, so fifty parallel checkouts of a ten-use code give ten).
- * One never paid within ABANDONED_CHECKOUT_MS would hold it forever; the sweeper gives it back.
+ * Expired code holds (docs/payments.md "Abandoned checkouts"): a checkout holds its discount code's use
+ * from init (checkout.ts counts it then, so fifty parallel checkouts of a ten-use code give ten) until
+ * `discount.heldUntil`, ABANDONED_CHECKOUT_MS after its last start (init or a pay call, hold.ts). One
+ * left unpaid would keep a limited code from everyone else; the sweeper gives the use back.
  *
- * For each unpaid (pending or failed) checkout past the window whose code is not released yet:
- * 1. its provider payment is cancelled first (Stripe: the PaymentIntent), so nobody can pay it once
- *    the code is counted as free again; if the provider says it was paid after all, the payment is
- *    applied instead and the code stays counted; if the provider cannot be reached, the checkout is
- *    left for the next sweep.
+ * For each unpaid (pending or failed) checkout whose hold has ended and is not released yet:
+ * 1. its provider payment is cancelled first (Stripe: the PaymentIntent), so nobody can pay it with
+ *    the discount once the code is counted as free again; if the provider says it was paid after all,
+ *    the payment is applied instead and the code stays counted; if the provider cannot be reached,
+ *    the checkout is left for the next sweep. A later pay call takes the code again or is refused
+ *    (hold.ts) and starts a new provider payment (stripe.ts replaces a cancelled PaymentIntent).
  * 2. ONE store batch patches the code's `uses` down (at the revision read) and rewrites the record
  *    with `discount.released` and a `discount_released` event (at its revision read). A conflict
- *    decides again, and a record already released is skipped, so two sweeps (two instances, a repeat)
- *    release a use once.
+ *    decides again, and a record already released (or whose hold a pay call just renewed) is skipped,
+ *    so two sweeps (two instances, a repeat) release a use once.
  *
  * `sweep(now)` takes the clock as a parameter: the module runs it every ABANDONED_SWEEP_INTERVAL_MS
  * with Date.now(), tests call it with a later time.
@@ -20,6 +22,7 @@ import {
   ABANDONED_CHECKOUT_MS,
   CHECKOUT_TTL_MS,
   type Discount,
+  holdEnds,
   type Transaction,
 } from '../../shared/payments'
 import type { Services } from '../services'
@@ -36,14 +39,13 @@ export interface CheckoutSweeper {
   sweep(now?: number): Promise<number>
 }
 
-/** Unpaid, past the window, holding a code not released yet. */
+/** Unpaid, its hold ended, holding a code not released yet. */
 function abandoned(tx: Transaction, now: number): boolean {
-  const created = Date.parse(tx.expires) - CHECKOUT_TTL_MS
   return (
     (tx.status === 'pending' || tx.status === 'failed') &&
     !!tx.discount &&
     !tx.discount.released &&
-    created + ABANDONED_CHECKOUT_MS <= now
+    holdEnds(tx) <= now
   )
 }
 
@@ -94,13 +96,17 @@ export function createCheckoutSweeper(deps: {
 
   return {
     async sweep(now = Date.now()) {
-      // Checkouts created before `now - window` have `expires` before this (expires = created + TTL).
+      // Records made before holds had `heldUntil` end theirs at init + the hold: their `expires`
+      // (init + TTL) is then before this.
       const before = new Date(now - ABANDONED_CHECKOUT_MS + CHECKOUT_TTL_MS).toISOString()
       const filter = {
         status: { $in: ['pending', 'failed'] },
-        expires: { $lte: before },
         'discount.code': { $exists: true },
         'discount.released': { $exists: false },
+        $or: [
+          { 'discount.heldUntil': { $lte: new Date(now).toISOString() } },
+          { 'discount.heldUntil': { $exists: false }, expires: { $lte: before } },
+        ],
       }
       let released = 0
       let skipped = 0

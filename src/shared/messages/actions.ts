@@ -10,8 +10,6 @@ export const ACTION_TEXT = {
   timeLimitInvalid: 'timeLimitMs must be a whole number from 10 to 10,000',
   memoryLimitInvalid: 'memoryLimitBytes must be a whole number from 1 MB (1048576) to 64 MB (67108864)',
   runAsInvalid: 'runAs must be a user id',
-  runAsForbidden:
-    'Only a user who may update users (users:u) can save an action that runs as someone else; set runAs to yourself',
   runAsUnknown: (user: string): string => `runAs: no user '${user}'`,
   triggerInvalid: 'trigger.type must be one of CRON, EVENT, DELETE, GET, PATCH, POST, PUT',
   cronMissing: 'A CRON trigger needs trigger.cron, a cron expression',
@@ -37,6 +35,20 @@ export const ACTION_TEXT = {
     'action_runs must be {"keep": runs kept per action (1–100,000), "days": days a run is kept (1–3,650)}',
   eventLoop: (depth: number, cause: string): string =>
     `Stopped: this event was caused by a chain of ${depth} EVENT runs (the last: run ${cause}); an action whose writes trigger actions again is stopped at depth ${depth} so it cannot loop forever`,
+  /** Completes DELEGATION_TEXT.needs ("You cannot …") for the runAs field. */
+  actAsWhat: (user: string): string => `make this run as ${user}`,
+  /** Completes DELEGATION_TEXT.needs for an EVENT trigger's collection. */
+  watchWhat: (collection: string): string => `watch ${collection} for changes`,
+  runAsCannotRead: (user: string, permission: string): string =>
+    `trigger.collection: ${user}, whom this action runs as, cannot read what it watches (it needs ${permission}); their script would be passed every change`,
+  budgetChainRuns: (limit: number): string =>
+    `Stopped by the budget per causing change: the change that started this chain has already caused ${limit} runs (the limit)`,
+  budgetChainWrites: (limit: number): string =>
+    `Stopped by the budget per causing change: the runs caused by one change have made ${limit} writes (the limit)`,
+  budgetMinute: (limit: number): string =>
+    `Stopped by the budget per minute: this action has already run ${limit} times on changes in the last minute (the limit)`,
+  budgetLog: (action: string, message: string): string =>
+    `Action ${action}: ${message}. Further runs stopped by this budget are recorded in its run history only`,
   tokenGone:
     'The API token this action was saved with is revoked or expired; save the action again to run it with your rights',
   hostForbidden: (api: string, needed: string): string => `${api}: Requires one of: ${needed}`,
@@ -63,5 +75,6 @@ export const ACTIONS_CONSOLE_TEXT = {
   errorAt: (kind: string, line: number | undefined): string =>
     line ? `${kind} error at line ${line}` : `${kind} error`,
   dryRun: 'Dry run: writes are checked, not done',
+  budgetNotice: 'Its newest run was stopped by a budget, so its changes were not acted on:',
   enabledChanged: (name: string, on: boolean): string => `${name} ${on ? 'enabled' : 'disabled'}`,
 } as const

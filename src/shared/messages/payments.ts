@@ -13,6 +13,10 @@ export const PAYMENT_TEXT = {
   percentInvalid: 'percent must be a whole number from 1 to 100',
   amountInvalid: 'amount must be a whole number of minor units (cents), more than 0',
   dateInvalid: (field: string): string => `${field} must be a date such as 2027-12-31`,
+  windowInverted:
+    'The end date (expires) is before the start date (starts): a code cannot end before it starts',
+  codeUsedUpAtPay: (code: string): string =>
+    `The discount code ${code} was used up while this checkout was open; remove it to pay the full price`,
   maxUsesInvalid: 'maxUses must be a whole number, 1 or more, or null for unlimited',
   productsInvalid: 'products must be a list of product ids',
   transactionWrite:

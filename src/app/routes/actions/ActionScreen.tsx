@@ -3,7 +3,9 @@
  * completion), limits and run-as on the left; the debug panel and the live run history on the right
  * (stacked on a phone). Save (toolbar or Ctrl/Cmd+S) writes only the changed fields through the
  * outbox, so editing works offline; running needs the server and says so. Heading, Undo and Delete
- * come from the shared RecordScreen.
+ * come from the shared RecordScreen. An edit that would lend rights the user lacks (run as someone
+ * else, watch what its run-as user cannot read) says so beside the field and cannot be saved, and the
+ * server's refusal of a queued save shows there too; a run stopped by a budget is announced on top.
  */
 import { useMemo, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
@@ -11,17 +13,21 @@ import { ACTION_LIMITS } from '../../../shared/actions'
 import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
 import { grouped } from '../../../shared/plural'
 import { RecordScreen } from '../../components/RecordScreen'
+import { RefusalNote } from '../../components/RefusalNote'
 import { useMutate } from '../../data/sync-context'
+import { useSaveRefusal } from '../../data/use-save-refusal'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
+import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import type { ScreenProps } from '../screens'
 import { useCan } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'
-import { ACTIONS, useAction } from './action-data'
-import { type ActionForm, formOf, patchOf, problemsOf } from './action-form'
+import { ACTIONS, useAction, useRuns } from './action-data'
+import { type ActionForm, formOf, lackingOf, patchOf, problemsOf, REFUSAL_FIELDS } from './action-form'
+import { BudgetNotice } from './BudgetNotice'
 import { DebugPanel } from './DebugPanel'
 import { RunHistory } from './RunHistory'
 import { ScriptField } from './ScriptField'
@@ -50,8 +56,13 @@ function ActionPage({ id }: { id: string }) {
   const mutate = useMutate()
   const canEdit = allowed(`${ACTIONS}/${id}:u`)
   const reachable = useServerReachable()
-  const problems = problemsOf(edit.value)
+  const saver = useSession().user?._id ?? ''
+  const lacking = lackingOf(edit.base, edit.value, saver, allowed)
+  const problems = { ...problemsOf(edit.value), ...lacking }
   const invalid = Object.keys(problems).length > 0
+  const refusal = useSaveRefusal(ACTIONS, id)
+  const live = allowed('action-runs:r')
+  const runs = useRuns(id, live)
   const [goTo, setGoTo] = useState<{ line: number } | null>(null)
   const set =
     <K extends keyof ActionForm>(key: K) =>
@@ -93,72 +104,85 @@ function ActionPage({ id }: { id: string }) {
       )}
     >
       {() => (
-        <div className="action-columns">
-          <section className="panel action-editor" aria-labelledby="action-editor-heading">
-            <h2 id="action-editor-heading">Action</h2>
-            <fieldset className="action-fieldset" disabled={!canEdit}>
-              <Text id="action-name" label="Name" value={form.name} onChange={set('name')} />
-              <Text
-                id="action-description"
-                label="Description"
-                value={form.description}
-                onChange={set('description')}
-              />
-              <label className="check-row">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={form.enabled}
-                  aria-checked={form.enabled}
-                  onChange={(e) => set('enabled')(e.target.checked)}
+        <>
+          <BudgetNotice runs={runs} />
+          <div className="action-columns">
+            <section className="panel action-editor" aria-labelledby="action-editor-heading">
+              <h2 id="action-editor-heading">Action</h2>
+              <fieldset className="action-fieldset" disabled={!canEdit}>
+                <Text id="action-name" label="Name" value={form.name} onChange={set('name')} />
+                <Text
+                  id="action-description"
+                  label="Description"
+                  value={form.description}
+                  onChange={set('description')}
                 />
-                Enabled
-              </label>
-            </fieldset>
-            <TriggerFields id={id} form={form} readOnly={!canEdit} problems={problems} set={set} />
-            <ScriptField value={form.code} onChange={set('code')} readOnly={!canEdit} goTo={goTo} />
-            <fieldset className="action-fieldset action-limits" disabled={!canEdit}>
-              <legend>Limits and permissions</legend>
-              <Text
-                id="action-time"
-                label="Time limit (ms)"
-                inputMode="numeric"
-                value={form.timeLimitMs}
-                onChange={set('timeLimitMs')}
-                hint={`${ACTION_LIMITS.minTimeMs}–${grouped(ACTION_LIMITS.maxTimeMs)}; empty: ${ACTION_LIMITS.defaultTimeMs}`}
+                <label className="check-row">
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    checked={form.enabled}
+                    aria-checked={form.enabled}
+                    onChange={(e) => set('enabled')(e.target.checked)}
+                  />
+                  Enabled
+                </label>
+              </fieldset>
+              <TriggerFields
+                id={id}
+                form={form}
+                readOnly={!canEdit}
+                problems={problems}
+                set={set}
+                refusal={refusal}
               />
-              <Text
-                id="action-memory"
-                label="Memory limit (MB)"
-                inputMode="numeric"
-                value={form.memoryMb}
-                onChange={set('memoryMb')}
-                hint={`1–${ACTION_LIMITS.maxMemoryBytes / 1024 / 1024}; empty: ${ACTION_LIMITS.defaultMemoryBytes / 1024 / 1024}`}
+              <ScriptField value={form.code} onChange={set('code')} readOnly={!canEdit} goTo={goTo} />
+              <fieldset className="action-fieldset action-limits" disabled={!canEdit}>
+                <legend>Limits and permissions</legend>
+                <Text
+                  id="action-time"
+                  label="Time limit (ms)"
+                  inputMode="numeric"
+                  value={form.timeLimitMs}
+                  onChange={set('timeLimitMs')}
+                  hint={`${ACTION_LIMITS.minTimeMs}–${grouped(ACTION_LIMITS.maxTimeMs)}; empty: ${ACTION_LIMITS.defaultTimeMs}`}
+                />
+                <Text
+                  id="action-memory"
+                  label="Memory limit (MB)"
+                  inputMode="numeric"
+                  value={form.memoryMb}
+                  onChange={set('memoryMb')}
+                  hint={`1–${ACTION_LIMITS.maxMemoryBytes / 1024 / 1024}; empty: ${ACTION_LIMITS.defaultMemoryBytes / 1024 / 1024}`}
+                />
+                <Text
+                  id="action-run-as"
+                  label="Runs as (user id)"
+                  value={form.runAs}
+                  onChange={set('runAs')}
+                  error={problems.runAs}
+                  hint="Whose permissions db calls carry; another user than you needs the right to change their account and everything they hold"
+                />
+                <RefusalNote refusal={refusal} field="runAs" />
+              </fieldset>
+              {problems.form && (
+                <p className="field-error" role="alert">
+                  {problems.form}
+                </p>
+              )}
+              <RefusalNote refusal={refusal} field={null} fields={REFUSAL_FIELDS} />
+            </section>
+            <div className="action-side">
+              <DebugPanel
+                id={id}
+                modified={edit.modified}
+                pending={!!row?.pending}
+                onGoTo={(line) => setGoTo({ line })}
               />
-              <Text
-                id="action-run-as"
-                label="Runs as (user id)"
-                value={form.runAs}
-                onChange={set('runAs')}
-                hint="Whose permissions db calls carry; another user than you needs users:u"
-              />
-            </fieldset>
-            {problems.form && (
-              <p className="field-error" role="alert">
-                {problems.form}
-              </p>
-            )}
-          </section>
-          <div className="action-side">
-            <DebugPanel
-              id={id}
-              modified={edit.modified}
-              pending={!!row?.pending}
-              onGoTo={(line) => setGoTo({ line })}
-            />
-            <RunHistory id={id} onGoTo={(line) => setGoTo({ line })} />
+              <RunHistory runs={runs} live={live} onGoTo={(line) => setGoTo({ line })} />
+            </div>
           </div>
-        </div>
+        </>
       )}
     </RecordScreen>
   )

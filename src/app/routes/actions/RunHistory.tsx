@@ -1,25 +1,31 @@
 /**
  * The run history of one action, newest first, filtered by status and trigger. Read from the mirror,
  * so a run recorded on the server (a request, the schedule, a change, a debug) appears here as the
- * sync stream delivers it: the live tail. Each entry opens to its output, logs and error.
+ * sync stream delivers it: the live tail. Each entry opens to its output, logs and error. The runs are
+ * read by the action's page (action-data.ts useRuns), which also says when a budget stopped them.
  */
 import { useMemo, useState } from 'react'
 import { ACTION_TRIGGERS, type RunStatus as RunStatusValue } from '../../../shared/actions'
 import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
 import { countOfTotal } from '../../../shared/plural'
 import { FilterSelect } from '../../components/FilterSelect'
-import { useCan } from '../users/auth-data'
-import { useRuns } from './action-data'
+import type { RunDoc } from './action-data'
 import { RunDetails, RunStatus } from './RunDetails'
 
 const PAGE = 50
 const STATUSES = ['ok', 'error'] as const
 const TRIGGERS = [...ACTION_TRIGGERS, 'DEBUG'] as const
 
-export function RunHistory({ id, onGoTo }: { id: string; onGoTo: (line: number) => void }) {
-  const allowed = useCan()
-  const live = allowed('action-runs:r')
-  const runs = useRuns(id, live)
+export function RunHistory({
+  runs,
+  live,
+  onGoTo,
+}: {
+  runs: RunDoc[] | undefined
+  /** Mirrored (the session reads action-runs), else fetched and tailed. */
+  live: boolean
+  onGoTo: (line: number) => void
+}) {
   const [status, setStatus] = useState<'' | RunStatusValue>('')
   const [trigger, setTrigger] = useState<'' | (typeof TRIGGERS)[number]>('')
   const [shown, setShown] = useState(PAGE)

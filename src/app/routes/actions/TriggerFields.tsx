@@ -6,6 +6,8 @@
 import { useMemo } from 'react'
 import { ACTION_TRIGGERS, type ActionTriggerType, EVENT_OPERATIONS } from '../../../shared/actions'
 import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { RefusalNote } from '../../components/RefusalNote'
+import type { SaveRefusal } from '../../data/use-save-refusal'
 import { type ActionForm, isHttp, type Operation } from './action-form'
 import { cronPreview } from './cron'
 import { runPath } from './triggers'
@@ -20,9 +22,11 @@ interface Props {
   readOnly: boolean
   problems: Partial<Record<keyof ActionForm | 'form', string>>
   set: <K extends keyof ActionForm>(key: K) => (value: ActionForm[K]) => void
+  /** The server's refusal of a queued save, shown here when it names the watched collection. */
+  refusal?: SaveRefusal | null
 }
 
-export function TriggerFields({ id, form, readOnly, problems, set }: Props) {
+export function TriggerFields({ id, form, readOnly, problems, set, refusal = null }: Props) {
   return (
     <fieldset className="action-fieldset" disabled={readOnly}>
       <legend>Trigger</legend>
@@ -35,8 +39,10 @@ export function TriggerFields({ id, form, readOnly, problems, set }: Props) {
             label="Collection"
             value={form.collection}
             onChange={set('collection')}
-            hint="A Database collection such as orders, or a store name with a slash"
+            error={problems.collection}
+            hint="A Database collection such as orders, or a store name with a slash; whoever it runs as must be able to read it"
           />
+          <RefusalNote refusal={refusal} field="trigger.collection" />
           <fieldset
             className="action-ops"
             aria-describedby={problems.operations ? 'action-ops-error' : undefined}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { draftOf, formOf, patchOf, problemsOf, starterOf } from './action-form'
+import { ACTION_TEXT, DELEGATION_TEXT } from '../../../shared/messages'
+import { can } from '../../../shared/permissions'
+import { draftOf, formOf, lackingOf, patchOf, problemsOf, starterOf } from './action-form'
 import { cronPreview } from './cron'
 
 describe('action form', () => {
@@ -47,5 +49,21 @@ describe('action form', () => {
       '2026-01-02T00:30:00.000Z',
       '2026-01-03T00:30:00.000Z',
     ])
+  })
+
+  it('names the rights an edit would lend that the session lacks, by field', () => {
+    const mine = (perms: string[]) => (p: string) => can(perms, p)
+    const base = formOf({ name: 'a', code: '', trigger: { type: 'GET' }, runAs: 'ann' })
+    const event = { ...base, type: 'EVENT' as const, collection: 'contacts', operations: ['create' as const] }
+    expect(lackingOf(base, event, 'ann', mine(['actions:*']))).toEqual({
+      collection: DELEGATION_TEXT.needs(ACTION_TEXT.watchWhat('contacts'), 'data/contacts:r'),
+    })
+    expect(lackingOf(base, event, 'ann', mine(['actions:*', 'data/contacts:r']))).toEqual({})
+    // Someone else's action: its code needs the right to change that account; its name needs nothing.
+    expect(lackingOf(base, { ...base, code: 'return 1' }, 'bob', mine(['actions:*']))).toEqual({
+      runAs: DELEGATION_TEXT.needs(ACTION_TEXT.actAsWhat('ann'), 'users/ann:u'),
+    })
+    expect(lackingOf(base, { ...base, name: 'b' }, 'bob', mine(['actions:*']))).toEqual({})
+    expect(lackingOf(base, base, 'bob', mine([]))).toEqual({})
   })
 })

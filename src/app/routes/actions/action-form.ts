@@ -7,11 +7,13 @@ import {
   ACTION_LIMITS,
   type ActionTriggerType,
   actionError,
+  actionSaveNeeds,
   EVENT_OPERATIONS,
   HTTP_TRIGGERS,
+  heldNeeds,
 } from '../../../shared/actions'
 import { diffPatch } from '../../../shared/merge-patch'
-import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT, DELEGATION_TEXT } from '../../../shared/messages'
 import { cronPreview } from './cron'
 
 export type Operation = (typeof EVENT_OPERATIONS)[number]
@@ -118,6 +120,32 @@ export function problemsOf(form: ActionForm): Partial<Record<keyof ActionForm | 
   if (first) problems.form = first
   return problems
 }
+
+/**
+ * The rights the edit would lend that the session lacks, by the field they concern (the server's rule,
+ * shared/actions.ts actionSaveNeeds): shown beside the field before saving, which stays disabled. Acting
+ * as another user also needs every right they hold, which only the server knows; its refusal of the
+ * queued save is shown at the same field (use-save-refusal.ts).
+ */
+export function lackingOf(
+  base: ActionForm,
+  form: ActionForm,
+  saver: string,
+  can: (permission: string) => boolean,
+): Partial<Record<'runAs' | 'collection', string>> {
+  const touched = Object.keys(patchOf(base, form))
+  if (touched.length === 0) return {}
+  const needs = actionSaveNeeds(draftOf(form), saver, touched)
+  const out: Partial<Record<'runAs' | 'collection', string>> = {}
+  for (const need of heldNeeds(needs, form.collection.trim())) {
+    if (can(need.permission)) continue
+    out[need.field === 'runAs' ? 'runAs' : 'collection'] = DELEGATION_TEXT.needs(need.what, need.permission)
+  }
+  return out
+}
+
+/** The fields of the editor a server refusal may name (the rest are shown near Save). */
+export const REFUSAL_FIELDS = ['runAs', 'trigger.collection'] as const
 
 export const isHttp = (type: string): boolean => (HTTP_TRIGGERS as readonly string[]).includes(type)
 

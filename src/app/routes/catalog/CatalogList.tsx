@@ -94,6 +94,7 @@ function CreateRecord<F>({ kind, onDone }: { kind: CatalogKind<F>; onDone: (id: 
   const [id, setId] = useState('')
   const [form, setForm] = useState<F>(() => kind.formOf(null))
   const [error, setError] = useState<string | null>(null)
+  const [errors, setErrors] = useState<Record<string, string> | undefined>()
   const { Fields, idField, noun } = kind
   const prefix = `new-${kind.collection}`
 
@@ -101,9 +102,12 @@ function CreateRecord<F>({ kind, onDone }: { kind: CatalogKind<F>; onDone: (id: 
     e.preventDefault()
     const wanted = idField ? idField.normalize(id) : undefined
     const idProblem = idField && wanted !== undefined ? idField.check(wanted) : null
-    if (idProblem) return setError(idProblem)
     const checked = kind.fieldsOf(form)
-    if ('error' in checked) return setError(checked.error)
+    // Every problem at once: the code's beside the button, each field's beside its field.
+    setErrors('error' in checked ? checked.errors : undefined)
+    const formProblem = 'error' in checked && !checked.errors ? checked.error : null
+    setError(idProblem ?? formProblem)
+    if (idProblem || 'error' in checked) return
     try {
       const saved = await mutate.create(kind.collection, createBody(checked.fields), wanted)
       notifySaved(`${kind.label} ${kind.savedName(saved._id, checked.fields)}`, reachable)
@@ -127,7 +131,7 @@ function CreateRecord<F>({ kind, onDone }: { kind: CatalogKind<F>; onDone: (id: 
           />
         </div>
       )}
-      <Fields form={form} onChange={setForm} readOnly={false} prefix={prefix} />
+      <Fields form={form} onChange={setForm} readOnly={false} prefix={prefix} errors={errors} />
       {error && (
         <p className="field-error" role="alert">
           {error}

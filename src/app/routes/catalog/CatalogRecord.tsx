@@ -8,7 +8,9 @@
 import { type ReactNode, useMemo } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { RecordScreen } from '../../components/RecordScreen'
+import { RefusalNote } from '../../components/RefusalNote'
 import { useMutate } from '../../data/sync-context'
+import { useSaveRefusal } from '../../data/use-save-refusal'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
@@ -53,6 +55,13 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
   const canEdit = allowed(`${kind.collection}/${id}:u`)
   const checked = kind.fieldsOf(edit.value)
   const problem = 'error' in checked ? checked.error : null
+  const errors = 'error' in checked ? checked.errors : undefined
+  const refused = useSaveRefusal(kind.collection, id)
+  // The server names the record's field; the note stands beside the form field that edits it.
+  const refusal = useMemo(
+    () => (refused?.field ? { ...refused, field: kind.fieldOf?.[refused.field] ?? refused.field } : refused),
+    [refused, kind],
+  )
   const { Fields } = kind
 
   const save = async () => {
@@ -93,12 +102,15 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
               onChange={(next) => edit.setValue(next)}
               readOnly={!canEdit}
               prefix="edit"
+              errors={edit.modified ? errors : undefined}
+              refusal={refusal}
             />
-            {edit.modified && problem && (
+            {edit.modified && problem && !errors && (
               <p className="field-error" role="alert">
                 {problem}
               </p>
             )}
+            <RefusalNote refusal={refusal} field={null} fields={Object.keys(edit.value as object)} />
           </section>
         </>
       )}

@@ -8,7 +8,8 @@ import type { SyncDoc } from '../../../db/types'
 import type { CatalogCollection } from './catalog-data'
 import type { FieldsProps } from './fields'
 
-export type Checked = { fields: Record<string, unknown> } | { error: string }
+/** The record's fields, or the problems: `error` the first, `errors` each beside its form field. */
+export type Checked = { fields: Record<string, unknown> } | { error: string; errors?: Record<string, string> }
 
 export interface CatalogKind<F> {
   collection: CatalogCollection
@@ -20,9 +21,11 @@ export interface CatalogKind<F> {
   label: string
   listHref: string
   formOf: (doc: SyncDoc | null | undefined) => F
-  /** The record's fields (null = remove the field), or the server's message for the first problem. */
+  /** The record's fields (null = remove the field), or the server's messages for its problems. */
   fieldsOf: (form: F) => Checked
   Fields: ComponentType<FieldsProps<F>>
+  /** The form field a server refusal's `field` stands beside (absent: the same name). */
+  fieldOf?: Record<string, string>
   /** The name in "… was saved successfully": the code for discounts, the name for products. */
   savedName: (id: string, fields: Record<string, unknown>) => string
   /** The create form asks for the id (a discount code); absent, the server makes one. */

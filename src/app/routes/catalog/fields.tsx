@@ -4,6 +4,8 @@
  * own fields with these; the label/id wiring lives here once.
  */
 import type { InputHTMLAttributes, ReactNode } from 'react'
+import { RefusalNote } from '../../components/RefusalNote'
+import type { SaveRefusal } from '../../data/use-save-refusal'
 
 type TextKeys<F> = { [K in keyof F]: F[K] extends string ? K : never }[keyof F] & string
 type BoolKeys<F> = { [K in keyof F]: F[K] extends boolean ? K : never }[keyof F] & string
@@ -15,17 +17,23 @@ export interface FieldsProps<F> {
   readOnly: boolean
   /** Id prefix, so the create form and the editor never share ids. */
   prefix: string
+  /** The checks' problems by form field, shown beside each (all at once). */
+  errors?: Record<string, string>
+  /** A refused queued write of this record, with `field` already the form's field name. */
+  refusal?: SaveRefusal | null
 }
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'form'>
 
 /** `bind('name', 'Name')` → the props of a TextField for `form.name`. */
-export function binder<F>({ form, onChange, prefix }: FieldsProps<F>) {
+export function binder<F>({ form, onChange, prefix, errors, refusal }: FieldsProps<F>) {
   const text = <K extends TextKeys<F>>(key: K, label: string) => ({
     id: `${prefix}-${key}`,
     label,
     value: form[key] as string,
     onChange: (v: string) => onChange({ ...form, [key]: v }),
+    error: errors?.[key],
+    refusal: refusal?.field === key ? refusal : null,
   })
   const toggle = <K extends BoolKeys<F>>(key: K, label: string) => ({
     label,
@@ -43,6 +51,8 @@ export function TextField({
   hint,
   rows,
   upper,
+  error,
+  refusal,
   ...input
 }: InputProps & {
   id: string
@@ -54,8 +64,13 @@ export function TextField({
   rows?: number
   /** Upper-cases what is typed (currency codes, discount codes). */
   upper?: boolean
+  /** A check's problem with this field, shown under it before anything is sent. */
+  error?: string
+  /** The server's refusal of a queued write naming this field. */
+  refusal?: SaveRefusal | null
 }) {
   const change = (v: string) => onChange(upper ? v.toUpperCase() : v)
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -71,7 +86,8 @@ export function TextField({
         <input
           id={id}
           className="input"
-          aria-describedby={hint ? `${id}-hint` : undefined}
+          aria-describedby={described}
+          aria-invalid={error || refusal ? true : undefined}
           value={value}
           onChange={(e) => change(e.target.value)}
           {...input}
@@ -82,6 +98,12 @@ export function TextField({
           {hint}
         </p>
       )}
+      {error && (
+        <p id={`${id}-error`} className="field-error" data-testid={`${id}-error`}>
+          {error}
+        </p>
+      )}
+      <RefusalNote refusal={refusal ?? null} field={refusal?.field ?? null} />
     </div>
   )
 }

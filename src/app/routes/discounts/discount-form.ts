@@ -1,11 +1,13 @@
 /**
  * The discount code editor's form ↔ the stored record, and its checks. The messages are the server's
  * (PAYMENT_TEXT, the ones src/server/payments/catalog.ts answers with), so the console refuses what
- * the server would refuse, in the same words, before anything waits in the outbox.
+ * the server would refuse, in the same words, before anything waits in the outbox — every field's
+ * problem at once, each shown beside its field.
  */
 import type { SyncDoc } from '../../../db/types'
 import { PAYMENT_TEXT } from '../../../shared/messages'
-import { MAX_AMOUNT } from '../../../shared/payments'
+import { discountWindowInverted, MAX_AMOUNT } from '../../../shared/payments'
+import type { Checked } from '../catalog/catalog-kind'
 import { fromMinor, toMinor } from '../products/money'
 
 export interface DiscountForm {
@@ -46,32 +48,50 @@ export function discountFormOf(doc: SyncDoc | undefined | null): DiscountForm {
   }
 }
 
-/** The record's fields, or the first problem (a PAYMENT_TEXT message). */
-export function discountFields(f: DiscountForm): { fields: Record<string, unknown> } | { error: string } {
+/** The form's keys a refusal or a check can name (the record's `percent`/`amount` are `value`). */
+export const DISCOUNT_FIELD_OF: Record<string, keyof DiscountForm> = {
+  percent: 'value',
+  amount: 'value',
+  currency: 'currency',
+  starts: 'starts',
+  expires: 'expires',
+  maxUses: 'maxUses',
+}
+
+/**
+ * The record's fields, or every problem at once (PAYMENT_TEXT messages keyed by the form's field;
+ * `error` is the first, for the line near the button).
+ */
+export function discountFields(f: DiscountForm): Checked {
   const currency = f.currency.trim().toUpperCase()
+  const errors: Record<string, string> = {}
   const fields: Record<string, unknown> = { active: f.active }
   if (f.kind === 'percent') {
     const n = Number(f.value.trim())
-    if (!/^\d+$/.test(f.value.trim()) || n < 1 || n > 100) return { error: PAYMENT_TEXT.percentInvalid }
+    if (!/^\d+$/.test(f.value.trim()) || n < 1 || n > 100) errors.value = PAYMENT_TEXT.percentInvalid
     Object.assign(fields, { percent: n, amount: null, currency: null })
   } else {
-    if (!/^[A-Z]{3}$/.test(currency)) return { error: PAYMENT_TEXT.currencyInvalid }
+    if (!/^[A-Z]{3}$/.test(currency)) errors.currency = PAYMENT_TEXT.currencyInvalid
     const amount = toMinor(f.value, currency)
-    if (amount === null || amount < 1 || amount > MAX_AMOUNT) return { error: PAYMENT_TEXT.amountInvalid }
+    if (amount === null || amount < 1 || amount > MAX_AMOUNT) errors.value = PAYMENT_TEXT.amountInvalid
     Object.assign(fields, { amount, currency, percent: null })
   }
   for (const key of ['starts', 'expires'] as const) {
     const v = f[key].trim()
     if (v && (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v))))
-      return { error: PAYMENT_TEXT.dateInvalid(key) }
+      errors[key] = PAYMENT_TEXT.dateInvalid(key)
     fields[key] = v || null
   }
+  // The server's own rule (shared), so an inverted window never waits in the outbox to be refused.
+  if (!errors.starts && !errors.expires && discountWindowInverted(fields.starts, fields.expires))
+    errors.expires = PAYMENT_TEXT.windowInverted
   const max = f.maxUses.trim()
-  if (max && (!/^\d+$/.test(max) || Number(max) < 1)) return { error: PAYMENT_TEXT.maxUsesInvalid }
+  if (max && (!/^\d+$/.test(max) || Number(max) < 1)) errors.maxUses = PAYMENT_TEXT.maxUsesInvalid
   fields.maxUses = max ? Number(max) : null
   fields.description = f.description.trim() || null
   fields.products = f.products.length ? [...f.products].sort() : null
-  return { fields }
+  const first = Object.values(errors)[0]
+  return first ? { error: first, errors } : { fields }
 }
 
 /** "3 / 10", "3 / ∞": a code's uses against its limit. */

@@ -3,7 +3,7 @@ import { isValidId } from '../../../shared/ids'
 import { SERVER_TEXT } from '../../../shared/messages'
 import type { CatalogKind } from '../catalog/catalog-kind'
 import { DiscountFields } from './DiscountFields'
-import { type DiscountForm, discountFields, discountFormOf } from './discount-form'
+import { DISCOUNT_FIELD_OF, type DiscountForm, discountFields, discountFormOf } from './discount-form'
 
 export const DISCOUNTS: CatalogKind<DiscountForm> = {
   collection: 'discounts',
@@ -14,6 +14,7 @@ export const DISCOUNTS: CatalogKind<DiscountForm> = {
   formOf: discountFormOf,
   fieldsOf: discountFields,
   Fields: DiscountFields,
+  fieldOf: DISCOUNT_FIELD_OF,
   savedName: (id) => id,
   idField: {
     label: 'Code',

@@ -31,7 +31,8 @@ const EVENT_LABEL: Record<string, string> = {
   refund_requested: 'Refund requested',
   refunded: 'Refunded',
   refund_failed: 'Refund refused by the provider',
-  discount_released: 'Discount code given back (checkout abandoned)',
+  discount_released: 'Discount code given back (checkout left unpaid)',
+  discount_held: 'Discount code taken again to pay',
   amount_mismatch: 'The provider captured another amount',
   oversold: 'Sold beyond the stock',
 }

@@ -4,17 +4,21 @@
  * Filters by status, amount, customer and date; the chart of net takings per day and the CSV export
  * follow the same filters. The list is a VirtualTable: a busy shop's ledger costs one screenful.
  * Transactions are never created or deleted here (only the payment routes write them), so there is no
- * "New" and no bulk delete; a refund is on the detail screen (TransactionScreen.tsx).
+ * "New" and no bulk delete; a refund is on the detail screen (TransactionScreen.tsx). Abandoned
+ * checkouts (pending and idle for ABANDONED_CHECKOUT_MS: a shop visitor who started and left) are
+ * hidden by default, with a count and a button to show them; the records stay.
  */
 import { Download } from 'lucide-react'
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { countOfTotal } from '../../../shared/plural'
+import { checkoutAbandoned } from '../../../shared/payments'
+import { countOf, countOfTotal } from '../../../shared/plural'
 import { downloadBlob } from '../../components/format'
 import { type Column, VirtualTable } from '../../components/VirtualTable'
 import { useRows } from '../../data/collection-rows'
 import { toast } from '../../feedback/toast-store'
+import { useNow } from '../../hooks/use-now'
 import { useCan } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { formatMoney } from '../products/money'
@@ -68,9 +72,14 @@ function TransactionsList() {
   const [, navigate] = useLocation()
   const [filter, setFilter] = useState<TxFilter>(NO_FILTER)
   const [sort, setSort] = useState<{ by: SortKey; reverse: boolean }>({ by: 'created', reverse: true })
+  const [showAbandoned, setShowAbandoned] = useState(false)
+  const now = useNow(60_000).getTime()
 
-  const visible = useMemo(() => {
-    const docs = (rows?.docs ?? []).filter(txFilter(filter))
+  const [visible, abandoned] = useMemo(() => {
+    const matching = (rows?.docs ?? []).filter(txFilter(filter))
+    const isAbandoned = (d: SyncDoc) =>
+      checkoutAbandoned(d as unknown as Parameters<typeof checkoutAbandoned>[0], now)
+    const docs = showAbandoned ? matching : matching.filter((d) => !isAbandoned(d))
     const value = (d: SyncDoc): string | number =>
       sort.by === 'created'
         ? d._created
@@ -85,8 +94,8 @@ function TransactionsList() {
       return c || a._id.localeCompare(b._id)
     })
     if (sort.reverse) docs.reverse()
-    return docs
-  }, [rows, filter, sort])
+    return [docs, matching.filter(isAbandoned).length] as const
+  }, [rows, filter, sort, showAbandoned, now])
 
   const exportCsv = useCallback(async () => {
     try {
@@ -139,6 +148,22 @@ function TransactionsList() {
           <h1 id="page-heading">Transactions</h1>
           <p className="muted" aria-live="polite">
             {rows === undefined ? 'Loading…' : countOfTotal(visible.length, rows.docs.length, 'transaction')}
+            {abandoned > 0 && (
+              <>
+                {' · '}
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-pressed={showAbandoned}
+                  data-testid="abandoned-toggle"
+                  onClick={() => setShowAbandoned((v) => !v)}
+                >
+                  {showAbandoned
+                    ? `Hide ${countOf(abandoned, 'abandoned checkout')}`
+                    : `Show ${countOf(abandoned, 'abandoned checkout')}`}
+                </button>
+              </>
+            )}
           </p>
         </div>
         <div className="actions">
