@@ -14,6 +14,7 @@ import crypto from 'node:crypto'
 import { checkPassword } from '../shared/password-policy'
 import { hashPassword, PASSWORD_SECRET } from './auth/passwords'
 import { sampleWrites } from './seed'
+import { seedSampleFiles } from './seed-files'
 import type { Services } from './services'
 import type { Write } from './store/types'
 
@@ -90,6 +91,7 @@ export async function bootstrap(services: Services): Promise<BootstrapResult> {
     await store.secrets.set(PASSWORD_SECRET, user, await hashPassword(password))
   }
   await store.writeMany(writes, { user: null })
+  if (config.seed === 'sample') await seedSampleFiles(services)
   services.serverLog('INFO', 'First start: created the admin user and default settings')
   return { adminCreated: true, adminPassword, samplePasswords }
 }

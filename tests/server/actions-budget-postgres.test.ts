@@ -81,6 +81,7 @@ describePostgres('action budgets on two instances sharing PostgreSQL', () => {
       code: 'return input.event.id',
     })
     const count = ACTION_LIMITS.maxEventRunsPerMinute + 20
+    const started = Date.now()
     await pair.a.services.store.writeMany(
       Array.from({ length: count }, (_, i) => ({
         op: 'create' as const,
@@ -91,16 +92,26 @@ describePostgres('action budgets on two instances sharing PostgreSQL', () => {
       { user: 'admin' },
     )
     await settle('flood', Math.ceil(count / 50) + 10)
-    const runs = await runsOf('flood')
+    const took = Date.now() - started
+    const runs = (await runsOf('flood')) as Array<{ status: string; start: string; error?: unknown }>
     expect(runs).toHaveLength(count)
-    const ran = runs.filter((r) => r.status === 'ok').length
-    expect(ran).toBeGreaterThanOrEqual(ACTION_LIMITS.maxEventRunsPerMinute)
-    expect(ran).toBeLessThanOrEqual(ACTION_LIMITS.maxEventRunsPerMinute + IN_FLIGHT)
+    const ok = runs.filter((r) => r.status === 'ok').map((r) => Date.parse(r.start))
+    // The budget's own promise, whatever the machine's speed: no minute holds more counted runs than
+    // the limit (plus the runs that were in flight on the two instances when it was reached).
+    for (const t of ok) {
+      const inWindow = ok.filter((u) => u <= t && u > t - 60_000).length
+      expect(inWindow).toBeLessThanOrEqual(ACTION_LIMITS.maxEventRunsPerMinute + IN_FLIGHT)
+    }
     for (const run of runs.filter((r) => r.status !== 'ok'))
       expect(run.error).toEqual({
         kind: 'budget',
         message: ACTION_TEXT.budgetMinute(ACTION_LIMITS.maxEventRunsPerMinute),
       })
-    expect((await budgetLines('flood')).length).toBeGreaterThanOrEqual(1)
+    // Within one minute (a machine not loaded far past its cores) the flood met the budget itself.
+    if (took < 55_000) {
+      expect(ok.length).toBeGreaterThanOrEqual(ACTION_LIMITS.maxEventRunsPerMinute)
+      expect(ok.length).toBeLessThanOrEqual(ACTION_LIMITS.maxEventRunsPerMinute + IN_FLIGHT)
+      expect((await budgetLines('flood')).length).toBeGreaterThanOrEqual(1)
+    }
   }, 180_000)
 })
