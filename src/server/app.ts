@@ -17,6 +17,7 @@ import { SOCKET_DEFLATE } from './http/compressed'
 import { registerCors } from './http/cors'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSecurityLog } from './http/security-log'
+import { registerUnreadBodyDrain } from './http/unread-body'
 import { registerModules } from './modules'
 import { manifestRoute } from './modules/manifest'
 import { blobStoresOf } from './modules/storage'
@@ -103,6 +104,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(fastifyWebsocket, {
     options: { maxPayload: BODY_LIMIT_BYTES, perMessageDeflate: SOCKET_DEFLATE },
   })
+  // An answer sent before its body arrived (the guard's 401 above all): bounded discard, then close.
+  registerUnreadBodyDrain(app)
   registerGuard(app, services)
   registerBodyDepthCheck(app)
   registerSecurityLog(app, services)

@@ -108,3 +108,20 @@ describe('requirements and messages', () => {
     ])
   })
 })
+
+describe('permissionsGained / notGrantable (a group edit, issue 35)', () => {
+  it('counts what the new list allows that the stored one did not, and what the editor lacks of it', async () => {
+    const { notGrantable, parsePermissions, permissionsGained } = await import('./permissions')
+    expect(permissionsGained(['data:r', 'contacts:r'], ['data:r'])).toEqual([])
+    expect(permissionsGained(['data:r'], ['data:rw', 'users:n'])).toEqual([])
+    expect(permissionsGained(['data:r'], ['data:ru'])).toEqual(['data:u'])
+    expect(permissionsGained(['data:r', 'data/payroll:n'], ['data:r'])).toEqual(['data/payroll:r'])
+    const held = parsePermissions(['data/notes:crud', 'groups/team:u'])
+    expect(notGrantable(held, ['contacts:r'], ['contacts:r', 'data/notes:c', '*:*'])).toEqual([
+      'contacts:cud',
+      '*:crud',
+    ])
+    expect(notGrantable(held, ['contacts:r'], ['contacts:r', 'data/notes:c'])).toEqual([])
+    expect(notGrantable(held, [], ['data/notes:r'])).toEqual([])
+  })
+})

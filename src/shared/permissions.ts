@@ -185,3 +185,51 @@ export function methodLetter(httpMethod: string): Method {
       return 'r'
   }
 }
+
+/**
+ * What `target` may do that `holder` may not, as `path:letters` entries. Compared on every path either
+ * list names, so a narrower block on the holder's side (`data/secret:n`) counts as well as a wider
+ * grant on the target's side. Wildcard paths are compared as written, which errs towards refusing.
+ * (Delegated authority, server/auth/delegation.ts; here so the console asks the same question.)
+ */
+export function permissionsBeyond(holder: readonly Grant[], target: readonly Grant[]): string[] {
+  const paths = [...new Set([...holder, ...target].map((g) => g.path))]
+  const out: string[] = []
+  for (const path of paths) {
+    const missing = METHODS.filter((m) => decide(target, path, m).allowed && !decide(holder, path, m).allowed)
+    if (missing.length) out.push(`${path}:${missing.join('')}`)
+  }
+  return out
+}
+
+/**
+ * What saving the permission list `after` over `before` hands out (a group's edit, issue 35): what the
+ * new list allows that the stored one did not — an added entry, a widened one, or a removed `n` block.
+ * Its editor must hold each of them; what the group already held before the edit needs nothing, so
+ * renaming a group that holds more than its editor is still possible.
+ */
+export function permissionsGained(before: readonly string[], after: readonly string[]): string[] {
+  return permissionsBeyond(parsePermissions(before), parsePermissions(after))
+}
+
+/**
+ * Which of `wanted` (`path:letters` entries) `held` does not allow, judged on each entry's own path as
+ * the server's token and group checks judge them (auth/api-tokens.ts `beyond`); `n` entries narrow, so
+ * they never need holding.
+ */
+export function notHeld(held: readonly Grant[], wanted: readonly string[]): string[] {
+  return parsePermissions(wanted).flatMap((g) => {
+    if (g.none) return []
+    const missing = METHODS.filter((m) => g.methods.has(m) && !decide(held, g.path, m).allowed)
+    return missing.length ? [`${g.path}:${missing.join('')}`] : []
+  })
+}
+
+/** Of what saving `after` over `before` hands out, what `held` does not allow (the console's pre-check). */
+export function notGrantable(
+  held: readonly Grant[],
+  before: readonly string[],
+  after: readonly string[],
+): string[] {
+  return notHeld(held, permissionsGained(before, after))
+}

@@ -21,6 +21,12 @@ export const VIDEO_NAME_MAX = 80
 export const VIDEO_SDP_MAX = 64 * 1024
 /** The permission path of a room (method r): `video/{room}:r`, `video:r` for every room. */
 export const videoPath = (room: string): string => `video/${room}`
+/**
+ * What calling people into a named room needs from the caller (issue 35): this permission, or an
+ * invitation to the room (server/video/access.ts). A call that names no room gets a fresh one and
+ * needs nothing more than the right to call.
+ */
+export const callRoomPermission = (room: string): string => `${videoPath(room)}:r`
 /** The synced collection of call records, one per invitation per recipient (id = the message id). */
 export const CALLS_COLLECTION = 'calls'
 

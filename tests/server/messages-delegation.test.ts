@@ -90,6 +90,25 @@ describe('the send answer', () => {
     const shown = await email(wil, { to: 'uma', subject: 'Hi', text: 'Hello' })
     expect((shown.body as { messages: Array<{ to: string }> }).messages[0]?.to).toBe('uma@private.test')
   })
+
+  it("an action's messages.send answers the same way, with the run-as user's rights", async () => {
+    const ola = await server.userWith('ola', ['messages/email:c', 'actions:*'])
+    const code = "return await messages.send('email', { to: 'uma', subject: 'Hi', text: 'From a script' })"
+    const saved = await server.api('/api/actions', {
+      json: { _id: 'ola-mail', name: 'ola-mail', trigger: { type: 'POST' }, code },
+      token: ola,
+    })
+    expect(saved.status, saved.text).toBe(201)
+    const res = await server.api('/api/actions/run/ola-mail', { json: {}, token: ola })
+    expect(res.status, res.text).toBe(200)
+    expect(res.text, res.text).not.toContain('uma@private.test')
+    expect((res.body as { messages: Array<{ to: unknown }> }).messages[0]?.to).toBeNull()
+    // A debug run (nothing sent) hides the address too.
+    const debug = await server.api('/api/actions/debug/ola-mail', { json: { input: {} }, token: ola })
+    expect(debug.status, debug.text).toBe(200)
+    expect(debug.text).toContain('dryRun')
+    expect(debug.text).not.toContain('uma@private.test')
+  })
 })
 
 describe('the per-sender limit', () => {

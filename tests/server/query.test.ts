@@ -146,6 +146,8 @@ describe('$regex', () => {
       // RE2 has no backreferences and no lookahead: refused on every store, so every store answers alike.
       [{ $regex: '(a)\\1' }, 'invalid escape sequence'],
       [{ $regex: 'a(?=b)' }, 'unsupported Perl syntax'],
+      [{ $regex: '(?<=a)b' }, 'Lookbehind (?<=…) is not supported'],
+      [{ $regex: 'x(?<!a)b' }, 'Lookbehind (?<!…) is not supported'],
       [{ $regex: '\\cA' }, '\\c is not supported'],
       [{ $regex: 'a'.repeat(300) }, QUERY_TEXT.regexTooLong(256)],
       [{ $regex: 'a', $options: 'g' }, QUERY_TEXT.regexOptions],

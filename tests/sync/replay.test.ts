@@ -4,6 +4,7 @@
  */
 import 'fake-indexeddb/auto'
 import { expect, test } from 'vitest'
+import { refusalOf } from '../../src/sync/replay'
 import { suiteServer } from '../helpers/suite-server'
 import { expectConverged, harness, settle } from './harness'
 
@@ -153,6 +154,35 @@ test('(5) a rejected write goes to the inbox and does not block later writes', a
   expect(await engine.conflicts()).toEqual([])
   await expectConverged(engine, server, token, ['products', 'actions'])
   await engine.close()
+})
+
+test('(5b) a delegated-authority refusal keeps the field and permission it names, for the screen', async () => {
+  // groups:* without *:* : saving a group that grants everything is refused (auth/delegation.ts).
+  const token = await server.userWith('granter', ['groups:*'])
+  const h = harness(server, 'granter', token)
+  const engine = await h.open()
+  await settle(engine)
+  h.net.offline = true
+  await engine.mutate.create('groups', { name: 'Everything', permissions: ['*:*'] }, 'everything')
+  h.net.offline = false
+  await settle(engine)
+  const [item] = await engine.conflicts()
+  expect(item).toMatchObject({ kind: 'rejected', status: 403, docId: 'everything', field: 'permissions' })
+  expect(item!.permission).toEqual(['*:crud'])
+  expect(item!.message).toMatch(/grant permissions you do not have/)
+  await engine.close()
+})
+
+test('refusalOf: a 400 names its first field; no field named, nothing kept', () => {
+  expect(refusalOf({ message: 'x', fields: { city: 'Required', zip: 'Required' } })).toEqual({
+    field: 'city',
+  })
+  expect(refusalOf({ message: 'x', field: 'target', permission: 'data/payroll:c' })).toEqual({
+    field: 'target',
+    permission: ['data/payroll:c'],
+  })
+  expect(refusalOf({ message: 'x' })).toEqual({})
+  expect(refusalOf('text')).toEqual({})
 })
 
 test('(6) a local edit of a document deleted on the server is a conflict; take theirs', async () => {

@@ -23,6 +23,7 @@ import type { Method } from '../../shared/permissions'
 import { serverHmac } from '../auth/server-key'
 import { composeBatch } from '../messages/batch'
 import { kickMessageQueue } from '../messages/kick'
+import { shownTo } from '../messages/recipients'
 import { saveFile } from '../modules/storage/save-file'
 import { given, pdfSaveTarget, pdfSource, renderPdf } from '../pdf/request'
 import type { Services } from '../services'
@@ -212,14 +213,14 @@ async function sendMessage(ctx: HostContext, args: unknown[]): Promise<unknown> 
     )
     if (dryRun) {
       dryRun.push({ op: 'send', channel: channel as string, body })
-      const messages = writes.map((w) => ({ channel, to: 'body' in w ? w.body.to : null, dryRun: true }))
+      const messages = writes.map((w) => ({ channel, to: 'body' in w ? shownTo(rights.req, w.body as Doc) : null, dryRun: true }))
       return { batch, messages, skipped }
     }
     const results = await services.store.writeMany(writes, { user: rights.user })
     kickMessageQueue(services)
     const messages = results.map((r) => {
       const doc = r.body as Doc
-      return { _id: doc._id, channel: doc.channel, to: doc.to, status: doc.status }
+      return { _id: doc._id, channel: doc.channel, to: shownTo(rights.req, doc), status: doc.status }
     })
     return { batch, messages, skipped }
   })

@@ -18,7 +18,7 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { DELEGATION_TEXT } from '../../shared/messages'
-import { decide, type Grant, METHODS, parsePermissions } from '../../shared/permissions'
+import { type Grant, parsePermissions, permissionsBeyond } from '../../shared/permissions'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import { beyond, intersectPermissions, isExpired, TOKENS } from './api-tokens'
@@ -100,20 +100,8 @@ export function requireHeld(
   throw delegationRefused(DELEGATION_TEXT.needs(what, list.join(' or ')), field, list)
 }
 
-/**
- * What `target` may do that `holder` may not, as `path:letters` entries. Compared on every path either
- * list names, so a narrower block on the holder's side (`data/secret:n`) counts as well as a wider
- * grant on the target's side. Wildcard paths are compared as written, which errs towards refusing.
- */
-export function permissionsBeyond(holder: readonly Grant[], target: readonly Grant[]): string[] {
-  const paths = [...new Set([...holder, ...target].map((g) => g.path))]
-  const out: string[] = []
-  for (const path of paths) {
-    const missing = METHODS.filter((m) => decide(target, path, m).allowed && !decide(holder, path, m).allowed)
-    if (missing.length) out.push(`${path}:${missing.join('')}`)
-  }
-  return out
-}
+// permissionsBeyond lives with the matcher (shared/permissions.ts) so the console asks the same.
+export { permissionsBeyond }
 
 /** The grants a request really holds: for an API token, its owner's AND the token's. */
 function heldGrants(req: FastifyRequest): readonly Grant[] {

@@ -10,7 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ModuleName } from '../../shared/constants'
 import { isValidId } from '../../shared/ids'
 import { COLLECTION_TEXT, SERVER_TEXT } from '../../shared/messages'
-import { decide, PermissionSyntaxError, parsePermission } from '../../shared/permissions'
+import { decide, PermissionSyntaxError, parsePermission, permissionsGained } from '../../shared/permissions'
+import { requireGrantable } from '../auth/delegation'
 import { type Access, isLoggedIn, requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { parseListQuery } from '../http/list-query'
@@ -202,21 +203,41 @@ function isDoc(value: unknown): value is Doc {
   return typeof value === 'object' && value !== null && typeof (value as Doc)._id === 'string'
 }
 
-/** Groups hold the permissions users get (SPEC §6); a grant that does not parse would silently grant nothing. */
-function prepareGroup(body: Body): Prepared {
-  const perms = body.permissions
-  if (perms === undefined || perms === null) return { body }
-  if (!Array.isArray(perms)) throw badRequest(COLLECTION_TEXT.permissionsInvalid)
-  for (const p of perms) {
-    if (typeof p !== 'string') throw badRequest(COLLECTION_TEXT.permissionsInvalid)
-    try {
-      parsePermission(p)
-    } catch (error) {
-      if (error instanceof PermissionSyntaxError) throw badRequest(error.message)
-      throw error
+/**
+ * Groups hold the permissions users get (SPEC §6); a grant that does not parse would silently grant
+ * nothing. A group's editor (`groups/{id}:u`, `groups:c`) may hand out only what they hold themselves
+ * (issue 35, delegated authority), as an API token carries only its creator's rights: what the new
+ * list allows that the stored group did not (permissionsGained) must be the editor's, checked on
+ * create and on every patch. Only the change is checked, so an editor may still rename a group that
+ * holds more than they do, or take rights away from it.
+ */
+function groupPreparer(services: Services) {
+  return async (
+    body: Body,
+    op: 'create' | 'patch',
+    id: string | undefined,
+    req: FastifyRequest,
+  ): Promise<Prepared> => {
+    const perms = body.permissions
+    if (perms === undefined) return { body }
+    if (perms !== null && !Array.isArray(perms)) throw badRequest(COLLECTION_TEXT.permissionsInvalid)
+    const list = (perms ?? []) as unknown[]
+    for (const p of list) {
+      if (typeof p !== 'string') throw badRequest(COLLECTION_TEXT.permissionsInvalid)
+      try {
+        parsePermission(p)
+      } catch (error) {
+        if (error instanceof PermissionSyntaxError) throw badRequest(error.message)
+        throw error
+      }
     }
+    const stored = op === 'patch' && id ? await services.store.get('groups', id) : null
+    const before = Array.isArray(stored?.permissions)
+      ? stored.permissions.filter((p): p is string => typeof p === 'string')
+      : []
+    requireGrantable(req, permissionsGained(before, list as string[]), 'permissions')
+    return { body }
   }
-  return { body }
 }
 
 /** The modules with no behaviour of their own beyond the shared routes; users and settings have files. */
@@ -227,5 +248,5 @@ export async function collectionsModule(api: FastifyInstance, services: Services
   for (const name of ['schemas'] as const) {
     registerCollection(api, services, { name })
   }
-  registerCollection(api, services, { name: 'groups', prepare: prepareGroup })
+  registerCollection(api, services, { name: 'groups', prepare: groupPreparer(services) })
 }

@@ -43,7 +43,7 @@ export async function videoModule(api: FastifyInstance, services: Services): Pro
       : null
   const unregister = registerSignalling(
     hub,
-    store,
+    { store, permissionsOf: (user) => services.permissionsOf(user) },
     calls,
     rooms,
     relay && seats ? { relay, seats, aliveMs } : null,

@@ -40,6 +40,8 @@ for (const [prefix, bits] of [
   ['::', 128],
   ['::1', 128],
   ['64:ff9b::', 96], // NAT64 of any IPv4 address, private ones included
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215)
+  ['2001::', 32], // Teredo: a tunnel to an IPv4 address
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7], // unique local
@@ -50,14 +52,53 @@ for (const [prefix, bits] of [
   blocked.addSubnet(prefix, bits, 'ipv6')
 }
 
-/** True for an address the server must not post to (IPv4-mapped IPv6 is judged as its IPv4). */
+/**
+ * True for an address the server must not post to. An IPv6 address that carries an IPv4 one is judged
+ * as that IPv4 too (see `embeddedIpv4`), so `::10.0.0.1` or `2002:a00:1::` cannot reach the office
+ * network through a relay or a host's own 6to4 route.
+ */
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address)
   if (family === 4) return blocked.check(address, 'ipv4')
   if (family !== 6) return true
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1]
-  if (mapped) return blocked.check(mapped, 'ipv4')
-  return blocked.check(address, 'ipv6')
+  if (blocked.check(address, 'ipv6')) return true
+  const v4 = embeddedIpv4(address)
+  return v4 !== null && blocked.check(v4, 'ipv4')
+}
+
+/** The 16-bit groups of an IPv6 address (a zone and a dotted IPv4 tail are allowed), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.replace(/%.*$/, '').toLowerCase()
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number]
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  }
+  const halves = text.split('::')
+  if (halves.length > 2) return null
+  const part = (s: string) => (s === '' ? [] : s.split(':').map((g) => Number.parseInt(g, 16)))
+  const head = part(halves[0] ?? '')
+  const tail = halves.length === 2 ? part(halves[1] ?? '') : []
+  const fill = halves.length === 2 ? 8 - head.length - tail.length : 0
+  const groups = [...head, ...new Array<number>(Math.max(0, fill)).fill(0), ...tail]
+  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : null
+}
+
+const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`
+
+/**
+ * The IPv4 address an IPv6 one stands for: IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
+ * `::ffff:0:a.b.c.d`, IPv4-compatible `::a.b.c.d` (deprecated, still routed by some stacks) and 6to4
+ * `2002:AABB:CCDD::/16`. Teredo (2001::/32) and NAT64 (64:ff9b::/96) are refused whole in `blocked`.
+ */
+export function embeddedIpv4(address: string): string | null {
+  const g = ipv6Groups(address)
+  if (!g) return null
+  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0)
+  if (zeros(5) && (g[5] === 0xffff || g[5] === 0)) return v4(g[6]!, g[7]!)
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!)
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!)
+  return null
 }
 
 /** A URL's host without IPv6 brackets. */

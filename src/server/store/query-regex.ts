@@ -9,7 +9,8 @@
  * linear in the text — except patterns with no quantifier and no alternation, which cannot backtrack
  * and keep JavaScript's faster engine (backtrackFree). The pattern is rewritten from JavaScript syntax into RE2 syntax first
  * (regex-translate.ts), so `\s`, `.` and `^` keep their JavaScript meaning. RE2 has no backreferences
- * and no lookahead; such patterns are refused with a 400, on both stores, so both answer alike.
+ * and no lookahead, and a user's lookbehind is refused too (regex-translate.ts); such patterns are a 400,
+ * on both stores, so both answer alike.
  * See docs/decisions/security.md "Hardening (issue 10)".
  */
 import type { Database } from 'better-sqlite3'

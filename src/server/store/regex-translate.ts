@@ -5,7 +5,7 @@
  * PostgreSQL (postgres-regex.ts) — with the JavaScript meaning spelled out where the dialects differ:
  * `\d \w \s` are JavaScript's sets (an ARE's `\w` would also take é), `\b` is an ASCII word boundary,
  * `.` excludes line terminators unless `s`, `^ $` with `m` also match at line breaks. Features with no
- * exact equivalent (`\c`, `\k<name>`, `\u{…}`, `\p`) are refused with a 400.
+ * exact equivalent (`\c`, `\k<name>`, `\u{…}`, `\p`) and lookbehind are refused with a 400.
  */
 import { QUERY_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
@@ -147,6 +147,9 @@ class Translator {
           i += named[0].length
         } else {
           const head = /^\((\?(:|=|!|<=|<!))?/.exec(pattern.slice(i))![0]
+          // re2js runs lookbehind (the m flag's `^` needs it), but a user's is refused as lookahead is
+          // (by RE2): the stores answer alike, and the documented grammar stays RE2's.
+          if (head === '(?<=' || head === '(?<!') unsupported(`Lookbehind ${head}…)`)
           out += head
           i += head.length
         }

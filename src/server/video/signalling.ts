@@ -27,8 +27,7 @@ import {
   type VideoRefusal,
 } from '../../shared/video'
 import type { Hub, HubClient } from '../realtime/hub'
-import type { DocumentStore } from '../store/types'
-import { mayJoin } from './access'
+import { mayJoin, type RoomAccess } from './access'
 import type { CallBook } from './calls'
 import type { Relay, RelayMessage } from './relay'
 import { type LocalMember, type Member, newPeerId, type Rooms } from './rooms'
@@ -68,11 +67,12 @@ export interface Spanning {
 
 export function registerSignalling(
   hub: Hub,
-  store: DocumentStore,
+  access: RoomAccess,
   calls: CallBook,
   rooms: Rooms,
   spanning: Spanning | null = null,
 ): () => void {
+  const { store } = access
   const relay = spanning?.relay ?? null
   const seats = spanning?.seats ?? null
   /** Sockets that closed: a join still awaiting the store or its place must not add them after. */
@@ -125,7 +125,7 @@ export function registerSignalling(
       const room = body.room
       if (!isValidRoom(room))
         return refuse(client, typeof room === 'string' ? room.slice(0, 128) : '', 'invalid')
-      if (!(await mayJoin(store, client.grants, client.user, room))) return refuse(client, room, 'forbidden')
+      if (!(await mayJoin(access, client.grants, client.user, room))) return refuse(client, room, 'forbidden')
       const ice = await iceServersFor(store, client.user, client.host ?? null)
       // A socket already in the room (a rejoin after a reload of the page's state) leaves first, so
       // it never counts twice; its place is given back before the new one is asked for.

@@ -5,10 +5,18 @@
 export const VIDEO_TEXT = {
   roomInvalid: 'A room name is 1 to 128 letters, digits and . _ @ + -',
   forbidden: 'You are not invited to this room',
+  /** A call for a named room its sender may not enter (issue 35): the invitation would lend a way in. */
+  callRoomForbidden: (room: string, permission: string): string =>
+    `You cannot call people into the room ${room}: it needs the permission ${permission} or an invitation to the room`,
   full: (max: number): string => `This room is full (${max} people)`,
   notJoined: 'Join the room first',
   callNotRinging: (status: string): string => `The call is already ${status}`,
   callNotFound: 'No such call',
+  /** The composer's note beside a named room the session holds no right to (an invitation may do). */
+  callRoomNeeds: (room: string, permission: string): string =>
+    `Calling people into the room ${room} needs the permission ${permission}, or an invitation to the room`,
+  /** "Call" reached nobody (every recipient was skipped), so there is no room to go to. */
+  callReachedNobody: 'Nobody was called: none of the recipients can receive a call',
   noCamera: 'No camera or microphone could be opened. Check the browser permission, or join without them.',
   insecure: 'Camera and microphone need a secure page (https:// or localhost).',
   reconnecting: 'Reconnecting…',

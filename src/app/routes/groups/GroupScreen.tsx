@@ -6,15 +6,24 @@
  * Both are computed against the version the edit started from (its base): only the fields and the
  * memberships the user changed are written, the group patch with that version as base (If-Match), so
  * a concurrent change by someone else is kept or reported, never reverted.
+ *
+ * Delegated authority (issue 35): an editor may grant only what they hold. What the edit hands out
+ * compared with that base (shared notGrantable, the server's rule in modules/collections.ts) is
+ * checked against the session's permissions before saving, listed next to the permissions and blocks
+ * Save; a refusal the server sent later for a queued save shows there too (useSaveRefusal).
  */
 import { useMemo } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import { DELEGATION_TEXT, SCREENS_TEXT } from '../../../shared/messages'
+import { notGrantable, parsePermissions } from '../../../shared/permissions'
 import { RecordScreen } from '../../components/RecordScreen'
+import { RefusalNote } from '../../components/RefusalNote'
 import { useMutate } from '../../data/sync-context'
+import { useSaveRefusal } from '../../data/use-save-refusal'
 import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
+import { useSession } from '../../session/use-session'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import type { ScreenProps } from '../screens'
@@ -68,7 +77,14 @@ function GroupPage({ id }: { id: string }) {
   const canEdit = allowed(`groups/${id}:u`)
   const reachable = useServerReachable()
   const entries = edit.value.permissions
-  const invalid = checkEntries(entries.filter((e) => e.trim())).some((c) => c.error)
+  const { permissions: held } = useSession()
+  const basePermissions = edit.base.permissions
+  const beyondOwn = useMemo(
+    () => notGrantable(parsePermissions(held), basePermissions, entries.map((e) => e.trim()).filter(Boolean)),
+    [held, basePermissions, entries],
+  )
+  const refusal = useSaveRefusal('groups', id)
+  const invalid = checkEntries(entries.filter((e) => e.trim())).some((c) => c.error) || beyondOwn.length > 0
 
   const save = async () => {
     if (!edit.modified || invalid) return
@@ -137,6 +153,7 @@ function GroupPage({ id }: { id: string }) {
           <div className="card-columns">
             <section className="panel" aria-labelledby="group-details-heading">
               <h2 id="group-details-heading">Details</h2>
+              <RefusalNote refusal={refusal} field={null} fields={['permissions']} />
               <div className="field">
                 <label htmlFor="group-name">Name</label>
                 <input
@@ -179,6 +196,12 @@ function GroupPage({ id }: { id: string }) {
                 disabled={!canEdit}
                 onChange={(permissions) => edit.setValue((v) => ({ ...v, permissions }))}
               />
+              {canEdit && beyondOwn.length > 0 && (
+                <p className="field-error" role="alert" data-testid="grant-beyond-own">
+                  {DELEGATION_TEXT.grantBeyondOwn(beyondOwn)}
+                </p>
+              )}
+              <RefusalNote refusal={refusal} field="permissions" />
             </section>
           </div>
         </>

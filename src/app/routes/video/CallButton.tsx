@@ -1,22 +1,22 @@
 /**
  * "Call" (issue 18): invites users to a new room with POST /api/call and opens the room, where the
- * caller waits for them. The room id is made here, so the caller knows where to go without a round
- * trip to read it back; the invitation is what lets the invitees in (server: video/access.ts).
- * Needs the network: a call is now or never, so it is not queued in the outbox.
+ * caller waits for them. No room is named: the server makes a fresh one, which is the caller's
+ * (naming a room would need its right, video/{room}:r — server/video/access.ts), and says it in the
+ * answer. Needs the network: a call is now or never, so it is not queued in the outbox.
  */
 import { Phone } from 'lucide-react'
 import { useState } from 'react'
 import { useLocation } from 'wouter'
+import { VIDEO_TEXT } from '../../../shared/messages'
 import { api } from '../../api/client'
 import { useCan } from '../../session/use-can'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 
 export const CALL_PERMISSION = 'messages/call:c'
 
-/** An unguessable room id of the server's room alphabet. */
-export function newRoomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(9))
-  return `call-${Array.from(bytes, (b) => b.toString(36).padStart(2, '0')).join('')}`
+/** What POST /api/call answers, as far as the button reads it. */
+interface CallAnswer {
+  messages?: Array<{ room?: string | null }>
 }
 
 export function CallButton(props: { to: string[]; label?: string; className?: string }) {
@@ -29,10 +29,11 @@ export function CallButton(props: { to: string[]; label?: string; className?: st
   const call = async () => {
     setBusy(true)
     setError(null)
-    const room = newRoomId()
     try {
-      await api.request('/api/call', { method: 'POST', body: { to: props.to, room } })
-      navigate(`/video/${room}`)
+      const answer = await api.request<CallAnswer>('/api/call', { method: 'POST', body: { to: props.to } })
+      const room = answer.messages?.find((m) => m.room)?.room
+      if (!room) throw new Error(VIDEO_TEXT.callReachedNobody)
+      navigate(`/video/${encodeURIComponent(room)}`)
     } catch (e) {
       setError(e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? e))
       setBusy(false)
