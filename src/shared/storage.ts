@@ -3,6 +3,9 @@
  * entry, §7, §9): the two roots, an entry as the API answers it, and the file-name stamp.
  */
 
+import { STORAGE_NAME_MAX_BYTES } from './constants'
+import { STORAGE_TEXT } from './messages'
+
 /** The two roots, also their permission keys and the collections their entries sync in. */
 export type StorageRoot = 'storage' | 'static'
 export const STORAGE_ROOTS: readonly StorageRoot[] = ['storage', 'static']
@@ -37,6 +40,18 @@ export interface StorageEntryDoc {
   size: number
   modified: string
   description?: string
+}
+
+/** A name's length as filesystems count it: UTF-8 bytes. */
+export const nameBytes = (name: string): number => new TextEncoder().encode(name).length
+
+/**
+ * The one rule on a name's length (STORAGE_NAME_MAX_BYTES), judged by the server for every path and by
+ * the console before it sends or queues one: the refusal's message, or null.
+ */
+export function nameLengthProblem(name: string): string | null {
+  const bytes = nameBytes(name)
+  return bytes > STORAGE_NAME_MAX_BYTES ? STORAGE_TEXT.nameTooLong(bytes) : null
 }
 
 const TIMESTAMP_TOKEN = /\{\{TIMESTAMP\}\}/g

@@ -3,10 +3,11 @@
  * endpoint: a fresh upload lands with its entry; an upload half sent earlier resumes at the server's
  * offset and sends only the rest, also when its address was never stored (the item's `key` makes the
  * creation answer the same upload); a finished upload whose last answer was lost sends nothing again;
- * a refused creation (no such folder) fails with the server's message.
+ * a refused creation (no such folder, a name over 255 bytes) fails with the server's message.
  */
 import { beforeAll, expect, test } from 'vitest'
 import { TUS_PATH } from '../../src/shared/constants'
+import { STORAGE_TEXT } from '../../src/shared/messages'
 import type { Sender } from '../../src/sync/files/queue-core'
 import { encodeMetadata, fetchTusUpload, uploadMetadata } from '../../src/sync/files/tus-fetch'
 import type { QueueRow } from '../../src/sync/files/types'
@@ -144,4 +145,12 @@ test('a finished upload whose answer was lost sends nothing again; a refused one
   const lost = row('x.bin', 3, 'no-such-folder')
   const outcome = await fetchTusUpload(countingSender(), lost, new Blob(['abc']), { onUrl: async () => {} })
   expect(outcome).toMatchObject({ kind: 'failed', error: expect.any(String) })
+})
+
+test('a name over 255 bytes, queued by a console that did not check it, fails with the reason instead of waiting', async () => {
+  const long = `${'n'.repeat(300)}.bin`
+  const outcome = await fetchTusUpload(countingSender(), row(long, 3), new Blob(['abc']), {
+    onUrl: async () => {},
+  })
+  expect(outcome).toEqual({ kind: 'failed', error: STORAGE_TEXT.nameTooLong(304) })
 })

@@ -10,14 +10,14 @@ import { useLiveQuery } from 'dexie-react-hooks'
 import { STORAGE_QUEUE_TEXT } from '../../shared/messages'
 import { type StorageRoot, stampFileName } from '../../shared/storage'
 import { isQuotaError } from '../../sync/files/disk-full'
-import { addRows, dropBlob, isOpen, newItemId } from '../../sync/files/queue-core'
+import { addRows, dropBlob, isOpen, namesProblem, newItemId } from '../../sync/files/queue-core'
 import type { QueueItem, QueueRow, StorageOp, UploadInput } from '../../sync/files/types'
 import { requestStorageSync } from './background'
 import { requireFilesDb, useFilesDb } from './files-session'
 import { installFilesHandle } from './handle'
 import { abortActive, cleanupNow, kickQueue, onPassEnd } from './runner'
 
-export { opTarget } from '../../sync/files/queue-core'
+export { namesProblem, opTarget } from '../../sync/files/queue-core'
 export type { ItemStatus, QueueItem, StorageOp, UploadInput, UploadOp } from '../../sync/files/types'
 export { dropOffline, fileBlob, keepOffline, useKeptOffline } from './kept'
 
@@ -70,6 +70,8 @@ function settled(id: string): Promise<QueueRow | undefined> {
 export async function runStorageOp(
   op: StorageOp,
 ): Promise<{ queued: true } | { queued: false; result: unknown }> {
+  const refused = namesProblem(op)
+  if (refused) throw new Error(refused)
   const row: QueueRow = {
     id: newItemId(),
     root: op.root,
@@ -99,7 +101,8 @@ export async function runStorageOp(
 
 /**
  * Stored in IndexedDB before it resolves (with the items' ids, in order: a form follows its files by
- * them); a full disk rejects with STORAGE_QUEUE_TEXT.diskFull.
+ * them); a full disk rejects with STORAGE_QUEUE_TEXT.diskFull, a name the server would refuse (after
+ * stamping) with its reason, and then none is stored.
  */
 export async function enqueueUploads(root: StorageRoot, items: UploadInput[]): Promise<string[]> {
   if (!items.length) return []
@@ -125,6 +128,10 @@ export async function enqueueUploads(root: StorageRoot, items: UploadInput[]): P
       attempts: 0,
     }
   })
+  for (const row of rows) {
+    const refused = namesProblem(row.op)
+    if (refused) throw new Error(refused)
+  }
   await store(rows, blobs)
   kickQueue()
   return rows.map((r) => r.id)

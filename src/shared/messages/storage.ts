@@ -1,5 +1,6 @@
 // Storage and Web Server files: API refusals, downloads, the file browser and the offline queue.
 // One definition of each text; src/shared/messages.ts re-exports this file.
+import { STORAGE_NAME_MAX_BYTES } from '../constants'
 
 /** Storage and Web Server files (SPEC §5 "Storage operations need a path; move needs a source and a destination"). */
 export const STORAGE_TEXT = {
@@ -7,6 +8,10 @@ export const STORAGE_TEXT = {
   moveMissing: 'Cannot move, missing source or destination',
   pathInvalid:
     'Invalid path: names separated by /, without empty, . or .. parts, a leading /, control characters or \\',
+  nameTooLong: (bytes: number): string =>
+    `This name is ${bytes.toLocaleString('en')} bytes long: a file or folder name may be at most ${STORAGE_NAME_MAX_BYTES} bytes (a letter with an accent takes 2, most emoji 4). Shorten it and try again`,
+  nameRefused:
+    "The server's filesystem refused this name or path as too long or not valid. Shorten it and try again",
   outsideRoot: 'This path leads outside the storage root',
   symlinkRefused: 'This path goes through a symbolic link, which the server does not follow',
   notFound: 'No file or folder at this path',
@@ -88,6 +93,8 @@ export const STORAGE_BROWSER_TEXT = {
   rootName: { storage: 'Storage', static: 'Web Server' },
   nameInvalid: 'A name cannot be empty, contain / or \\, or be . or ..',
   nameTaken: 'A file or folder with this name is already here',
+  notUploaded: (n: number, first: string, reason: string): string =>
+    `${n === 1 ? `${first} was` : `${first} and ${n - 1} more were`} not uploaded. ${reason}`,
 } as const
 
 /** The storage queue: offline and resumable writes of Storage and Web Server files (docs/storage-offline.md). */

@@ -6,8 +6,9 @@
  */
 import { STORAGE_OP_TIMEOUT_MS } from '../../shared/constants'
 import { UI_TEXT } from '../../shared/messages'
+import { nameLengthProblem } from '../../shared/storage'
 import type { FilesDb } from './files-db'
-import type { QueueRow, StorageOp } from './types'
+import type { QueueRow, StorageOp, UploadOp } from './types'
 
 export type Lane = 'ops' | 'uploads'
 
@@ -107,6 +108,29 @@ export function opTarget(op: StorageOp): string {
     default:
       return op.path
   }
+}
+
+/**
+ * Why the server would refuse a name this write touches (the shared length rule, paths.ts), or null.
+ * Checked before a write is stored: a name that can never be accepted is refused on the spot, not
+ * kept waiting in the queue for a server that will say no.
+ */
+export function namesProblem(op: StorageOp | UploadOp): string | null {
+  const paths =
+    op.kind === 'upload' || op.kind === 'mkdir'
+      ? [join(op.folder, op.name)]
+      : op.kind === 'move'
+        ? [op.path, op.to]
+        : op.kind === 'copy'
+          ? [op.from, op.to]
+          : [op.path]
+  for (const path of paths) {
+    for (const name of path.split('/')) {
+      const problem = nameLengthProblem(name)
+      if (problem) return problem
+    }
+  }
+  return null
 }
 
 /**

@@ -5,10 +5,16 @@
  * toasts. A batch (move, copy or delete of a selection) runs one op after the other, in order.
  */
 import { STORAGE_BROWSER_TEXT, savedToast } from '../../../shared/messages'
-import type { StorageRoot } from '../../../shared/storage'
+import { type StorageRoot, stampFileName } from '../../../shared/storage'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
-import { enqueueUploads, runStorageOp, type StorageOp, type UploadInput } from '../../storage/queue'
+import {
+  enqueueUploads,
+  namesProblem,
+  runStorageOp,
+  type StorageOp,
+  type UploadInput,
+} from '../../storage/queue'
 import { baseName, type Entry, joinPath } from './entries'
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
@@ -136,6 +142,7 @@ export async function upload(
   known: ReadonlySet<string>,
   reachable: boolean,
 ): Promise<void> {
+  picked = withoutRefusedNames(folder, picked)
   if (!picked.length) return
   const dirs = new Set<string>()
   for (const p of picked) {
@@ -173,6 +180,29 @@ export async function upload(
   }
   if (sending) toast.success(STORAGE_BROWSER_TEXT.uploading(items.length))
   else toast.warning(STORAGE_BROWSER_TEXT.uploadsQueued(items.length))
+}
+
+/** A name in a toast: the start of a 300-character one says which file it is. */
+const shortName = (name: string) => (name.length > 40 ? `${name.slice(0, 40)}…` : name)
+
+/**
+ * The picked files whose names (and sub-folders') the server will take; the others are left out
+ * before anything is made or queued, and named in an error toast with the shared rule's reason.
+ */
+function withoutRefusedNames(folder: string, picked: readonly Picked[]): Picked[] {
+  const now = new Date()
+  const refused: { name: string; reason: string }[] = []
+  const kept = picked.filter((p) => {
+    const name = stampFileName(p.file.name, now)
+    const reason = namesProblem({ kind: 'upload', folder: joinPath(folder, p.dir), name, size: 0, type: '' })
+    if (reason) refused.push({ name: p.file.name, reason })
+    return !reason
+  })
+  if (refused.length) {
+    const [first] = refused
+    toast.error(STORAGE_BROWSER_TEXT.notUploaded(refused.length, shortName(first!.name), first!.reason))
+  }
+  return kept
 }
 
 /** Files of an <input type=file> (webkitdirectory gives each its relative path). */

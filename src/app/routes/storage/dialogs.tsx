@@ -5,7 +5,7 @@
 import { Folder } from 'lucide-react'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
-import type { StorageRoot } from '../../../shared/storage'
+import { nameLengthProblem, type StorageRoot } from '../../../shared/storage'
 import '../../feedback/feedback.css'
 
 function FormDialog({
@@ -69,6 +69,8 @@ export function nameProblem(name: string, taken: ReadonlySet<string>, current?: 
   if (!n || n === '.' || n === '..' || /[/\\]/.test(n) || /[\u0000-\u001f]/.test(n)) {
     return STORAGE_BROWSER_TEXT.nameInvalid
   }
+  const tooLong = nameLengthProblem(n)
+  if (tooLong) return tooLong
   if (n !== current && taken.has(n)) return STORAGE_BROWSER_TEXT.nameTaken
   return null
 }

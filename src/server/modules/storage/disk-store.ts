@@ -5,7 +5,8 @@
  * whose target lies outside the root would leave it; one inside would be judged by the link's path
  * (`storage/public/x:r`) while serving another file (`storage/private/…`), so neither is followed.
  * Listings leave links out and a copy skips them, so a link is never read through nor copied. Uploads are staged in a hidden folder of the same root (so the final rename stays on one
- * filesystem and is atomic) that paths.ts never lets a client name.
+ * filesystem and is atomic) that paths.ts never lets a client name. The filesystem's refusals of a
+ * name (ENAMETOOLONG, EILSEQ) come out as 400s, a second fence behind paths.ts's length rule.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -22,6 +23,36 @@ const notFound = () => new ApiError('not_found', STORAGE_TEXT.notFound)
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code
   return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+/**
+ * The filesystem's refusals of a name or a path, as the client error they are: what paths.ts cannot
+ * judge (a path past the system's PATH_MAX, a filesystem that takes only UTF-8 names) must still be a
+ * 400 the queues show, never a 500 they retry as a passing fault.
+ */
+const NAME_REFUSALS = new Set(['ENAMETOOLONG', 'EILSEQ'])
+
+function asClientError(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  return code && NAME_REFUSALS.has(code) ? badRequest(STORAGE_TEXT.nameRefused) : error
+}
+
+/** Every operation of `store` with the filesystem's name refusals turned into 400s. */
+function fenced(store: BlobStore): BlobStore {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(store)) {
+    out[key] =
+      typeof value === 'function'
+        ? async (...args: unknown[]) => {
+            try {
+              return await value(...args)
+            } catch (error) {
+              throw asClientError(error)
+            }
+          }
+        : value
+  }
+  return out as unknown as BlobStore
 }
 
 export function diskBlobStore(rootDir: string): BlobStore {
@@ -101,7 +132,7 @@ export function diskBlobStore(rootDir: string): BlobStore {
     }
   }
 
-  return {
+  return fenced({
     stat: statOf,
 
     async list(rel, recursive) {
@@ -189,5 +220,5 @@ export function diskBlobStore(rootDir: string): BlobStore {
       await existing(rel)
       await fs.promises.rm(await resolve(rel), { recursive: true, force: true })
     },
-  }
+  })
 }

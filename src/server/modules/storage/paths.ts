@@ -8,13 +8,16 @@
  * elsewhere), and the blob store's own staging folder. A trailing `/` is dropped (a folder's URL).
  * The router has already decoded the URL, so `%2e%2e` arrives as `..` and `%2F` as `/`, and is refused
  * like them.
+ * A name longer than STORAGE_NAME_MAX_BYTES is refused here too (the shared rule the console checks
+ * first), so no route hands the filesystem a name it would answer ENAMETOOLONG to: a 500 is retried
+ * by every queue as a passing fault, a 400 is failed with its reason.
  */
 import type { FastifyRequest } from 'fastify'
 import { STORAGE_PATH_MAX } from '../../../shared/constants'
 import { STORAGE_TEXT } from '../../../shared/messages'
 import { methodLetter } from '../../../shared/permissions'
 /** The two roots: Storage (`{MOMENTUM_DATA}/storage`) and the Web Server (`config.staticDir`). */
-import type { StorageRoot } from '../../../shared/storage'
+import { nameLengthProblem, type StorageRoot } from '../../../shared/storage'
 import { badRequest } from '../../errors'
 
 export { STORAGE_ROOTS, type StorageRoot } from '../../../shared/storage'
@@ -35,6 +38,8 @@ export function parsePath(raw: unknown): string {
   for (const name of names) {
     if (name === '' || name === '.' || name === '..' || name === STAGING_NAME || name.trim() === '')
       throw badRequest(STORAGE_TEXT.pathInvalid)
+    const tooLong = nameLengthProblem(name)
+    if (tooLong) throw badRequest(tooLong)
   }
   return names.join('/')
 }

@@ -113,8 +113,9 @@ export function postJsonRoute(ctx: RootContext) {
         let target = await landing(ctx, from, here)
         if (!target) throw badRequest(STORAGE_TEXT.pathMissing)
         // A name clash gets the SPEC §9 suffix, as often as needed: `a (COPY).txt`, `a (COPY) (COPY).txt`.
+        // The suffix may take a name past the length rule: the same 400 as a name sent that long.
         while (await ctx.blobs.stat(target)) {
-          target = joinPath(parentOf(target), withSuffix(baseName(target), STORAGE_COPY_SUFFIX))
+          target = parsePath(joinPath(parentOf(target), withSuffix(baseName(target), STORAGE_COPY_SUFFIX)))
         }
         if (source.type === 'directory' && isWithin(target, from)) throw badRequest(STORAGE_TEXT.intoItself)
         needAt(req, ctx, from, target, copied)
