@@ -126,6 +126,10 @@ export interface Visit {
   ip: string
   /** ISO 3166-1 alpha-2, '' when unknown (private address, not in the database). */
   country: string
+  /** The autonomous system the address belonged to at the time of the visit; null when unknown. */
+  asn: number | null
+  /** That AS's organisation ("Google LLC"), '' when unknown. */
+  org: string
   language: string
   tzOffset: number
   cpu: number | null
@@ -187,8 +191,11 @@ export interface TraceResult {
   /** The stored form searched: the address itself and its anonymised /24 or /48. */
   matched: string
   country: string | null
-  /** The network prefix the offline database matched, e.g. 192.0.2.0/24; no ASN (the database has none). */
+  /** The network prefix the offline country database matched, e.g. 192.0.2.0/24. */
   network: string | null
+  /** The autonomous system announcing the address now (offline ASN database), and its organisation. */
+  asn: number | null
+  org: string | null
   total: number
   first: string | null
   last: string | null

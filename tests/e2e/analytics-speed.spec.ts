@@ -2,13 +2,17 @@
  * The network speed test (SPEC §9, docs/analytics-console.md) in real Chromium: on the loopback link
  * the 1 MB step runs faster than 10 MB/s and the 20 MB step follows; under a connection throttled
  * through the DevTools protocol (Network.emulateNetworkConditions) the reported speed is within 25 % of
- * the throttle and the 20 MB step is skipped. The speed reaches the server on the visit.
+ * the throttle and the 20 MB step is skipped. The speed reaches the server on the visit. It runs at
+ * most once per device (a second tab reuses the first one's result) and never on a cellular or
+ * Save-Data connection (issue 36 #11).
  */
 import {
   SPEED_TEST_FAST_BYTES_PER_S,
   SPEED_TEST_FIRST_BYTES,
   SPEED_TEST_SECOND_BYTES,
+  SPEED_TEST_START_DELAY_MS,
 } from '../../src/shared/constants'
+import { SPEED_TEXT } from '../../src/shared/messages'
 import { expect, openLoggedIn, test } from './fixtures'
 import { AnalyticsPage, storedVisits } from './pages/analytics'
 
@@ -29,6 +33,67 @@ test('a connection marked Save-Data is never tested', async ({ page, server }) =
   await expect(analytics.speedResult).toHaveAttribute('data-status', 'skipped')
   await expect(analytics.speedResult).toContainText('save data')
   expect(sizes).toEqual([])
+})
+
+test('a cellular connection is never tested, and the panel says what a test costs', async ({
+  page,
+  server,
+}) => {
+  // What Chromium on Android reports on a mobile network.
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'connection', {
+      get: () => Object.assign(new EventTarget(), { saveData: false, type: 'cellular', effectiveType: '4g' }),
+    })
+  })
+  const sizes: string[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('/api/tools/dummy-file')) sizes.push(r.url())
+  })
+  const analytics = new AnalyticsPage(page)
+  await openLoggedIn(page, server, await server.login(), '/analytics/users')
+  await expect(page.getByTestId('speed-cost')).toHaveText(SPEED_TEXT.cost())
+  await page.getByRole('button', { name: 'Test speed' }).click()
+  await expect(analytics.speedResult).toHaveAttribute('data-status', 'skipped')
+  await expect(analytics.speedResult).toHaveText(SPEED_TEXT.cellular)
+  expect(sizes).toEqual([])
+})
+
+test('once per device: a second tab shows the first tab’s result and does not download again', async ({
+  page,
+  server,
+}) => {
+  const sizes: string[] = []
+  const count = (r: { url(): string }) => {
+    if (r.url().includes('/api/tools/dummy-file')) sizes.push(r.url())
+  }
+  page.on('request', count)
+  const token = await server.login()
+  const analytics = new AnalyticsPage(page)
+  await openLoggedIn(page, server, token, '/analytics/users')
+  await page.getByRole('button', { name: 'Test speed' }).click()
+  await expect(analytics.speedResult).toHaveAttribute('data-status', 'done', { timeout: 30_000 })
+  const measured = sizes.length
+  const shown = await analytics.speedResult.textContent()
+
+  // A second tab of the same browser, open past the delay after which a tab used to measure again.
+  const second = await page.context().newPage()
+  second.on('request', count)
+  await second.clock.install()
+  await openLoggedIn(second, server, token, '/analytics/users')
+  const other = new AnalyticsPage(second)
+  await expect(other.speedResult).toHaveAttribute('data-status', 'done')
+  await expect(other.speedResult).toHaveText(shown!)
+  await second.clock.runFor(SPEED_TEST_START_DELAY_MS + 5_000)
+  await second.waitForTimeout(1_000)
+  expect(sizes).toHaveLength(measured)
+  for (const [p, width] of [
+    [page, 1280],
+    [second, 375],
+  ] as const) {
+    await p.setViewportSize({ width, height: 800 })
+    await p.getByRole('region', { name: SPEED_TEXT.title }).scrollIntoViewIfNeeded()
+    await p.screenshot({ path: `/tmp/shots/analytics-speed-${width}.png` })
+  }
 })
 
 /** 1 MB/s = 8 Mbit/s: well under the 10 MB/s that earns the 20 MB step. */

@@ -1,9 +1,10 @@
 /**
  * Mounted once beside every console page (App.tsx overlays): records a visit for each route the tab
- * shows, and starts the tab's speed test once the user is logged in. The first view's referrer is the
- * page that linked here; later views are moves inside the console, not referrals, and send none.
- * The view is recorded after the first paint (the collector's first sessionStorage read is slow on a
- * cold tab, issue 20), in order and never dropped: a page left before then records it on pagehide.
+ * shows, and starts the speed test once the user is logged in (at most once a day per device,
+ * speed-store.ts). The first view's referrer is the page that linked here; later views are moves
+ * inside the console, not referrals, and send none. The view is recorded after the first paint (the
+ * collector's first sessionStorage read is slow on a cold tab, issue 20), in order and never dropped:
+ * a page left before then records it on pagehide.
  */
 import { useEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
@@ -28,7 +29,7 @@ export function AnalyticsCollector() {
 
   useEffect(() => {
     if (!authenticated) return
-    const timer = window.setTimeout(() => consoleSpeedTest().runOnce(), SPEED_TEST_START_DELAY_MS)
+    const timer = window.setTimeout(() => void consoleSpeedTest().runOnce(), SPEED_TEST_START_DELAY_MS)
     return () => window.clearTimeout(timer)
   }, [authenticated])
 

@@ -17,7 +17,7 @@ export type AnalyticsArray = [
 
 interface NavigatorExtras {
   deviceMemory?: number
-  connection?: { saveData?: boolean }
+  connection?: { saveData?: boolean; type?: string }
   doNotTrack?: string | null
   globalPrivacyControl?: boolean
 }
@@ -45,7 +45,17 @@ export function trackingRefused(win: Window = window): boolean {
   return dnt === '1' || dnt === 'yes' || nav.globalPrivacyControl === true
 }
 
-/** A connection marked metered (Save-Data): the speed test would spend the user's data, so it never runs. */
-export function saveData(win: Window = window): boolean {
-  return (win.navigator as Navigator & NavigatorExtras).connection?.saveData === true
+/** Why this connection's data is the user's to spare, or null: the speed test never runs on one. */
+export type MeteredReason = 'save-data' | 'cellular'
+
+/**
+ * Save-Data (the user's data saver) or a mobile network (`connection.type`, which Chromium reports on
+ * Android and ChromeOS): 21 MB there comes out of a data plan. Browsers that say nothing count as
+ * unmetered, as a desktop on Wi-Fi or a cable is.
+ */
+export function meteredConnection(win: Window = window): MeteredReason | null {
+  const connection = (win.navigator as Navigator & NavigatorExtras).connection
+  if (connection?.saveData === true) return 'save-data'
+  if (connection?.type === 'cellular') return 'cellular'
+  return null
 }

@@ -13,7 +13,7 @@ export interface BulkVisit extends StoredVisit {
 }
 
 const COLUMNS =
-  'id, ts, visitor, session, path, referrer, ip, country, language, tz, cpu, memory, width, height, speed, duration'
+  'id, ts, visitor, session, path, referrer, ip, country, language, tz, cpu, memory, width, height, speed, duration, asn, org'
 const PLACEHOLDERS = `(${COLUMNS.split(',')
   .map(() => '?')
   .join(', ')})`
@@ -39,9 +39,11 @@ export const visitParams = (v: BulkVisit): unknown[] => [
   v.height,
   v.speed,
   v.durationMs,
+  v.asn ?? null,
+  v.org ?? '',
 ]
 
-/** Rows per statement: 16 columns each stays under SQLite's 32766 and PostgreSQL's 65535 parameters. */
+/** Rows per statement: 18 columns each stays under SQLite's 32766 and PostgreSQL's 65535 parameters. */
 const CHUNK = 1000
 
 export async function insertVisits(db: SqlDb, rows: Iterable<BulkVisit>): Promise<number> {

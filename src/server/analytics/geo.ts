@@ -1,8 +1,9 @@
 /**
  * Addresses: their country and network from the offline database that ships in an npm package
  * (@ip-location-db/geo-whois-asn-country-mmdb, read with mmdb-lib), and their anonymised form. Nothing
- * is looked up on the internet. That database maps prefixes to a country code only: it has no AS
- * numbers or names, so "network" is the matched prefix (docs/analytics.md "Trace by IP").
+ * is looked up on the internet. That database maps prefixes to a country code only, so "network" is
+ * the matched prefix; the autonomous system (number and organisation) comes from a second offline
+ * database, asn.ts (docs/analytics.md "Trace by IP").
  *
  * Private, loopback, link-local and shared (CGNAT) ranges are never looked up: the database assigns
  * some of them a country (192.168.0.0/16 comes back as AU), which would be wrong for every LAN visitor.
@@ -11,6 +12,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import net from 'node:net'
 import { Reader, type Response } from 'mmdb-lib'
+import { type AsnRecord, lookupAsn } from './asn'
 
 /** This database's record: only a country code (mmdb-lib's types describe MaxMind's layouts). */
 interface CountryRecord {
@@ -125,4 +127,12 @@ export function lookupIp(address: string): GeoResult {
   const record = found as CountryRecord | null
   if (!record?.country_code) return { country: null, network: null }
   return { country: record.country_code, network: `${networkOf(ip, bits)}/${bits}` }
+}
+
+/** The autonomous system of a public address; null for private ones (never looked up) or no match. */
+export async function lookupAs(address: string): Promise<AsnRecord | null> {
+  const ip = normalizeIp(address)
+  const family = net.isIPv4(ip) ? 'ipv4' : net.isIPv6(ip) ? 'ipv6' : null
+  if (!family || PRIVATE.check(ip, family)) return null
+  return lookupAsn(ip)
 }

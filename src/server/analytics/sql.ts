@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS analytics_visits (
   id TEXT PRIMARY KEY, ts ${t.big} NOT NULL, visitor TEXT NOT NULL, session TEXT NOT NULL,
   path TEXT NOT NULL, referrer TEXT NOT NULL, ip TEXT NOT NULL, country TEXT NOT NULL,
   language TEXT NOT NULL, tz INTEGER NOT NULL, cpu INTEGER, memory ${t.real},
-  width INTEGER NOT NULL, height INTEGER NOT NULL, speed ${t.real}, duration ${t.big});
+  width INTEGER NOT NULL, height INTEGER NOT NULL, speed ${t.real}, duration ${t.big},
+  asn ${t.big}, org TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS analytics_visits_ts ON analytics_visits (ts);
 CREATE INDEX IF NOT EXISTS analytics_visits_ip ON analytics_visits (ip, ts);
 CREATE INDEX IF NOT EXISTS analytics_visits_visitor ON analytics_visits (visitor, ts);
@@ -53,6 +54,16 @@ CREATE TABLE IF NOT EXISTS analytics_sketch_hour (bucket ${t.big} PRIMARY KEY, r
 CREATE TABLE IF NOT EXISTS analytics_sketch_day (bucket ${t.big} PRIMARY KEY, regs ${t.blob} NOT NULL);
 `
 
+/**
+ * Columns added after a table's first release, for databases made before them (CREATE TABLE IF NOT
+ * EXISTS leaves an existing table as it was): each is added once when missing.
+ */
+const ADDED_COLUMNS: Array<{ table: string; column: string; type: (t: { big: string }) => string }> = [
+  // Issue 36 #12: the visit's autonomous system; older visits keep null / ''.
+  { table: 'analytics_visits', column: 'asn', type: (t) => t.big },
+  { table: 'analytics_visits', column: 'org', type: () => "TEXT NOT NULL DEFAULT ''" },
+]
+
 const SQLITE_SCHEMA = TABLES({ big: 'INTEGER', real: 'REAL', blob: 'BLOB' })
 const POSTGRES_SCHEMA = TABLES({ big: 'bigint', real: 'double precision', blob: 'bytea' })
 /** pg_advisory_lock key of the analytics schema ("analytic" in ASCII), distinct from the store's. */
@@ -70,6 +81,11 @@ export function openSqliteAnalytics(dataDir: string): SqlDb {
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 5000')
   db.exec(SQLITE_SCHEMA)
+  for (const { table, column, type } of ADDED_COLUMNS) {
+    const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]
+    if (!columns.some((c) => c.name === column))
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type({ big: 'INTEGER' })}`)
+  }
   const exec: SqlExec = {
     async all<T>(sql: string, params: unknown[] = []) {
       return db.prepare(sql).all(...params) as T[]
@@ -117,6 +133,8 @@ export async function openPostgresAnalytics(connectionString: string): Promise<S
     // Several instances may start at once; CREATE … IF NOT EXISTS alone can race.
     await setup.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK])
     await setup.query(POSTGRES_SCHEMA)
+    for (const { table, column, type } of ADDED_COLUMNS)
+      await setup.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type({ big: 'bigint' })}`)
   } finally {
     await setup.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK]).catch(() => {})
     setup.release()

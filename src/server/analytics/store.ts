@@ -23,6 +23,9 @@ import type { IncomingVisit, Range, VisitPatch } from './validate'
 export interface StoredVisit extends IncomingVisit {
   ip: string
   country: string
+  /** The address's autonomous system (geo.ts lookupAs); absent or null when unknown. */
+  asn?: number | null
+  org?: string
 }
 
 export interface VisitQuery {
@@ -41,6 +44,8 @@ interface RawRow extends VisitRow {
   session: string
   ip: string
   duration: number | string | null
+  asn: number | string | null
+  org: string | null
 }
 
 const toVisit = (r: RawRow): Visit => ({
@@ -52,6 +57,8 @@ const toVisit = (r: RawRow): Visit => ({
   session: r.session,
   ip: r.ip,
   country: r.country,
+  asn: r.asn === null || r.asn === undefined ? null : Number(r.asn),
+  org: r.org ?? '',
   language: r.language,
   tzOffset: Number(r.tz),
   cpu: r.cpu === null ? null : Number(r.cpu),

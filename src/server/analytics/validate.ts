@@ -19,8 +19,13 @@ import {
 import { ANALYTICS_TEXT } from '../../shared/messages'
 import { badRequest } from '../errors'
 
-/** A visit as the collector describes it (epoch ms time), before the server adds id, address and country. */
-export type IncomingVisit = Omit<Visit, 'id' | 'time' | 'ip' | 'country' | 'durationMs'> & { time: number }
+/**
+ * A visit as the collector describes it (epoch ms time), before the server adds id, address, country
+ * and autonomous system.
+ */
+export type IncomingVisit = Omit<Visit, 'id' | 'time' | 'ip' | 'country' | 'asn' | 'org' | 'durationMs'> & {
+  time: number
+}
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 const isInt = (v: unknown): v is number => Number.isInteger(v)

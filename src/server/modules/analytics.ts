@@ -7,7 +7,7 @@
  *   PATCH /api/analytics/{id}            public, rate-limited, CORS *: [durationMs, speedMbps]
  *   GET   /api/analytics/summary         analytics/summary:r  rollups for a range and granularity
  *   GET   /api/analytics/visits          analytics/visits:r   raw visits (a visitor's, a session's, recent)
- *   GET   /api/analytics/trace/{ip}      analytics/trace:r    an address's visits, country and network
+ *   GET   /api/analytics/trace/{ip}      analytics/trace:r    an address's visits, country, network and AS
  *   GET   /api/analytics/settings        analytics/settings:r
  *   PUT   /api/analytics/settings        analytics/settings:u privacy settings
  *
@@ -26,7 +26,7 @@ import {
 } from '../../shared/analytics'
 import { ANALYTICS_TEXT } from '../../shared/messages'
 import { insertVisits } from '../analytics/bulk'
-import { anonymizeIp, isIp, lookupIp, normalizeIp } from '../analytics/geo'
+import { anonymizeIp, isIp, lookupAs, lookupIp, normalizeIp } from '../analytics/geo'
 import { createRateLimiter } from '../analytics/rate-limit'
 import { sampleVisits } from '../analytics/sample'
 import { openPostgresAnalytics, openSqliteAnalytics } from '../analytics/sql'
@@ -115,9 +115,17 @@ export async function analyticsModule(api: FastifyInstance, services: Services):
     if (settings.honourDnt && optedOut(req)) return reply.status(200).send({ id: null })
     const ip = normalizeIp(req.ip)
     const country = lookupIp(ip).country ?? ''
+    // From the whole address, before it is anonymised: the AS is a network's, not a person's.
+    const as = await lookupAs(ip)
     const key = req.headers['idempotency-key']
     const id = await store.ingest(
-      { ...visit, ip: settings.anonymizeIp ? anonymizeIp(ip) : ip, country },
+      {
+        ...visit,
+        ip: settings.anonymizeIp ? anonymizeIp(ip) : ip,
+        country,
+        asn: as?.asn ?? null,
+        org: as?.org ?? '',
+      },
       typeof key === 'string' && ANALYTICS_ID_PATTERN.test(key) ? key : undefined,
     )
     return reply.status(201).send({ id })
@@ -173,9 +181,10 @@ export async function analyticsModule(api: FastifyInstance, services: Services):
         VISITS_LIMIT_DEFAULT,
         VISITS_LIMIT_MAX,
       )
-      const [{ total, visits }, { first, last }] = await Promise.all([
+      const [{ total, visits }, { first, last }, as] = await Promise.all([
         store.visits({ ip: forms, limit }),
         store.span(forms),
+        lookupAs(ip),
       ])
       const geo = lookupIp(ip)
       return {
@@ -183,6 +192,8 @@ export async function analyticsModule(api: FastifyInstance, services: Services):
         matched,
         country: geo.country,
         network: geo.network,
+        asn: as?.asn ?? null,
+        org: as ? as.org : null,
         total,
         first: first === null ? null : new Date(first).toISOString(),
         last: last === null ? null : new Date(last).toISOString(),

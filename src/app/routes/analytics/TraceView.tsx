@@ -1,18 +1,32 @@
 /**
- * The trace of one address (GET /api/analytics/trace/{ip}: its country and network from the offline
- * database, and its visits over time) or of one visitor id (GET /api/analytics/visits?visitor=…).
+ * The trace of one address (GET /api/analytics/trace/{ip}: its country, network and autonomous system
+ * from the offline databases, and its visits over time) or of one visitor id (GET /api/analytics/visits?visitor=…).
  * Shown on /analytics/users with ?ip= or ?visitor=, so a trace is a link that can be shared.
  */
 import { Link } from 'wouter'
 import type { TraceResult, VisitList } from '../../../shared/analytics'
+import { ASN_SOURCE_TEXT } from '../../../shared/messages'
 import { useBreadcrumbs } from '../../shell/page-chrome'
 import { DashboardStatus } from './DashboardStatus'
-import { countryName } from './labels'
+import { asLabel, countryName } from './labels'
 import { useDashboard } from './use-dashboard'
 import { VisitsTable } from './VisitsTable'
 import '../../components/ui.css'
 import '../users/auth.css'
 import './analytics.css'
+
+/** The ASN database's sources, as its CC BY 4.0 licence asks wherever a result is shown. */
+export function AsnSource() {
+  return (
+    <p className="muted analytics-source">
+      {ASN_SOURCE_TEXT.before}
+      <a href={ASN_SOURCE_TEXT.href} target="_blank" rel="noopener noreferrer">
+        {ASN_SOURCE_TEXT.link}
+      </a>
+      {ASN_SOURCE_TEXT.after}
+    </p>
+  )
+}
 
 export function TraceView({ kind, value }: { kind: 'ip' | 'visitor'; value: string }) {
   const label = kind === 'ip' ? `Address ${value}` : `Visitor ${value}`
@@ -44,6 +58,16 @@ export function TraceView({ kind, value }: { kind: 'ip' | 'visitor'; value: stri
                 <dt>Network</dt>
                 <dd className="mono">{trace.network ?? 'Unknown'}</dd>
               </div>
+              <div>
+                <dt>{ASN_SOURCE_TEXT.label}</dt>
+                <dd data-testid="trace-asn">
+                  {typeof trace.asn === 'number' ? `AS${trace.asn}` : asLabel(null, null)}
+                  {/* An organisation's name can be long: smaller, so it does not wrap to many lines. */}
+                  {typeof trace.asn === 'number' && trace.org && (
+                    <span className="analytics-org"> {trace.org}</span>
+                  )}
+                </dd>
+              </div>
               {trace.matched !== trace.ip && (
                 <div>
                   <dt>Stored as</dt>
@@ -67,6 +91,7 @@ export function TraceView({ kind, value }: { kind: 'ip' | 'visitor'; value: stri
           )}
         </dl>
       )}
+      {trace && <AsnSource />}
       {state.data && (
         <section className="panel analytics-panel" aria-label="Visits">
           <h2>Visits, newest first</h2>

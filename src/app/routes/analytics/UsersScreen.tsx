@@ -10,7 +10,7 @@ import { countryName, speedLabel, timezoneLabel, unknownOr } from './labels'
 import { rangeBounds, rangeKey } from './range'
 import { SpeedPanel } from './SpeedPanel'
 import { TopChart } from './TopChart'
-import { TraceView } from './TraceView'
+import { AsnSource, TraceView } from './TraceView'
 import { useDashboard } from './use-dashboard'
 import { useSummary } from './use-summary'
 import { VisitsTable } from './VisitsTable'
@@ -52,6 +52,7 @@ function UsersDashboard() {
               <h2>Recent visits</h2>
               <p className="muted">Select a visitor or an address to trace it.</p>
               <VisitsTable visits={visits.data.visits} caption="Recent visits" />
+              <AsnSource />
             </section>
           )}
         </>

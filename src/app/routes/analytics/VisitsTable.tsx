@@ -4,7 +4,8 @@
  */
 import { Link } from 'wouter'
 import type { Visit } from '../../../shared/analytics'
-import { countryName, speedText } from './labels'
+import { ASN_SOURCE_TEXT } from '../../../shared/messages'
+import { asLabel, countryName, speedText } from './labels'
 
 export const traceHref = (kind: 'ip' | 'visitor', value: string) =>
   `/analytics/users?${new URLSearchParams({ [kind]: value })}`
@@ -22,6 +23,7 @@ export function VisitsTable({ visits, caption }: { visits: readonly Visit[]; cap
             <th scope="col">Visitor</th>
             <th scope="col">Address</th>
             <th scope="col">Country</th>
+            <th scope="col">{ASN_SOURCE_TEXT.column}</th>
             <th scope="col">Language</th>
             <th scope="col">Window</th>
             <th scope="col">Speed</th>
@@ -50,6 +52,7 @@ export function VisitsTable({ visits, caption }: { visits: readonly Visit[]; cap
                 )}
               </td>
               <td>{countryName(v.country)}</td>
+              <td>{typeof v.asn === 'number' ? asLabel(v.asn, v.org) : '—'}</td>
               <td>{v.language}</td>
               <td>
                 {v.width}×{v.height}

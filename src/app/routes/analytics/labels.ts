@@ -31,3 +31,10 @@ export function timezoneLabel(offset: string): string {
 export function speedText(mbps: number | null): string {
   return mbps === null ? '—' : `${mbps >= 10 ? Math.round(mbps) : mbps.toFixed(1)} Mbit/s`
 }
+
+/** An autonomous system as network people write it: `AS15169 · Google LLC`. */
+export function asLabel(asn: number | null | undefined, org: string | null | undefined): string {
+  // undefined: a visit or trace cached on this device before the server looked ASes up.
+  if (typeof asn !== 'number') return 'Unknown'
+  return org ? `AS${asn} · ${org}` : `AS${asn}`
+}

@@ -1,10 +1,12 @@
 /**
  * One dashboard request with its offline copy: shows the cached answer for the same key at once,
  * replaces it with the server's, and keeps showing it (stale, with its "as of") when the server cannot
- * be reached. Errors other than the network's (403, 400) are shown as they are.
+ * be reached; with no copy, "Not loaded on this device yet — needs the network". Errors other than
+ * the network's (403, 400) are shown as the server words them.
  */
 import { useCallback, useEffect, useState } from 'react'
 import { ApiError, api, type Query } from '../../api/client'
+import { loadErrorText } from '../../sync-ui/online-only'
 import { readCached, writeCached } from './dashboard-cache'
 
 export interface DashboardState<T> {
@@ -42,7 +44,7 @@ export function useDashboard<T>(path: string | null, query: Query, key: string):
       .catch(async (e: unknown) => {
         const cached = await readCached<T>(key)
         if (!live) return
-        const message = e instanceof Error ? e.message : String(e)
+        const message = loadErrorText(e)
         const network = !(e instanceof ApiError)
         if (cached && network) setState({ data: cached.data, asOf: cached.asOf, stale: true, loading: false })
         else setState({ stale: false, loading: false, error: message })
