@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Page } from '@playwright/test'
+import { listenForViolations, violationsInPage, watchViolations } from './csp'
 import { ADMIN_PASSWORD, expect, openLoggedIn, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'
@@ -14,28 +14,8 @@ import { type PartnerSite, startPartnerSite } from './partner-site'
 
 test.use({ seed: 'sample' })
 
-/** Every CSP violation and page error the page meets, across navigations. */
-function watchViolations(page: Page): string[] {
-  const seen: string[] = []
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) seen.push(`console: ${m.text()}`)
-  })
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`))
-  return seen
-}
-
-async function violationsInPage(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as never as { cspViolations?: string[] }).cspViolations ?? [])
-}
-
 test('the console logs in and works under its CSP with no violation', async ({ page, context, server }) => {
-  await context.addInitScript(() => {
-    const list: string[] = []
-    ;(window as never as { cspViolations: string[] }).cspViolations = list
-    document.addEventListener('securitypolicyviolation', (e) =>
-      list.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
-    )
-  })
+  await listenForViolations(context)
   const seen = watchViolations(page)
   const response = await page.goto(`${server.ui}/login`)
   const csp = response?.headers()['content-security-policy'] ?? ''

@@ -1,6 +1,6 @@
 /**
- * Renders the toast store: a stack below the toolbar on the right (at the bottom on phones, so the
- * toolbar stays usable), each with title, message, a close button and a bar showing the time left.
+ * Renders the toast store: a stack at the bottom right, clear of the toolbar and the page heading's
+ * buttons (feedback.css), each with title, message, a close button and a bar showing the time left.
  * Errors and warnings are `role="alert"` (announced at once), successes `role="status"`. Hovering
  * or focusing a toast pauses its timer (SPEC §4), so it can be read or its text copied.
  */

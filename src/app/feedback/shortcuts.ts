@@ -82,8 +82,11 @@ function onKeyDown(e: KeyboardEvent) {
   const name = shortcutOf(e)
   if (!name) return
   const reg = stacks.get(name)?.at(-1)
-  if (name !== 'save' && isTextEntry(e.target)) {
-    const owned = reg?.inTextFields && (name === 'undo' || name === 'redo') && !keepsNativeUndo(e.target)
+  // The element really typed in: `e.target` is retargeted to the host of a shadow root (the code
+  // editors live in one, templates/EditorRoot.tsx), which is no text field.
+  const target = e.composedPath?.()[0] ?? e.target
+  if (name !== 'save' && isTextEntry(target)) {
+    const owned = reg?.inTextFields && (name === 'undo' || name === 'redo') && !keepsNativeUndo(target)
     if (!owned) return
   }
   if (!reg) return

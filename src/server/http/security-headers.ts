@@ -3,8 +3,9 @@
  *
  * - The console (/ui and below): a Content-Security-Policy the built console runs under — scripts,
  *   workers (the sync worker, the service worker) and styles from this origin only; React sets inline
- *   styles through the CSSOM, which CSP does not govern, and no code injects <style> elements, so
- *   `style-src 'self'` holds. Connections go to this origin only (`'self'` covers the same-origin
+ *   styles through the CSSOM, which CSP does not govern, and no code injects <style> elements (the code
+ *   editors' generated themes go to a constructed stylesheet: app/routes/templates/EditorRoot.tsx), so
+ *   `style-src 'self'` holds with no nonce and no 'unsafe-inline'. Connections go to this origin only (`'self'` covers the same-origin
  *   websocket, ws: and wss:, in CSP 3). Images may also come from other http(s) hosts and data:/blob:,
  *   because the `logo` setting may be any address and avatars are previewed from blobs.
  *   `frame-ancestors 'self'` (and X-Frame-Options for older browsers) keeps another port or

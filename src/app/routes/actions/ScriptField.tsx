@@ -1,14 +1,14 @@
 /**
  * The action's script in CodeMirror 6 with the JavaScript mode and completion of the host API
  * (host-api.ts). Imported only by the action editor, which is loaded only on /actions/{id}, so
- * CodeMirror and the JavaScript grammar stay off every other route. The editor's generated theme is
- * adopted under the console's CSP the way the template editor does it (templates/csp-styles.ts).
+ * CodeMirror and the JavaScript grammar stay off every other route. Mounted in a shadow root, as the
+ * template editor is (templates/EditorRoot.tsx), so its generated styles stay within the console's CSP.
  * `goTo` (a line number) moves the cursor to the line a run's error points at.
  */
 import { javascript, javascriptLanguage } from '@codemirror/lang-javascript'
 import CodeMirror, { EditorSelection, EditorView } from '@uiw/react-codemirror'
-import { useEffect, useId, useMemo, useRef } from 'react'
-import { adoptEditorStyles } from '../templates/csp-styles'
+import { useEffect, useMemo, useRef } from 'react'
+import { EditorRoot, editorAria, editorFrame } from '../templates/EditorRoot'
 import { hostCompletions } from './host-api'
 
 export interface ScriptFieldProps {
@@ -21,23 +21,17 @@ export interface ScriptFieldProps {
 }
 
 export function ScriptField({ value, onChange, readOnly, error, goTo }: ScriptFieldProps) {
-  const labelId = useId()
-  const errorId = useId()
   const view = useRef<EditorView | null>(null)
-  useEffect(() => adoptEditorStyles(), [])
   const extensions = useMemo(
     () => [
       javascript(),
       javascriptLanguage.data.of({ autocomplete: hostCompletions }),
       // Long lines wrap: a phone shows the whole script without a sideways scroll.
       EditorView.lineWrapping,
-      EditorView.contentAttributes.of({
-        'aria-labelledby': labelId,
-        'aria-multiline': 'true',
-        ...(error ? { 'aria-describedby': errorId, 'aria-invalid': 'true' } : {}),
-      }),
+      editorFrame,
+      editorAria('Code', error),
     ],
-    [labelId, errorId, error],
+    [error],
   )
   useEffect(() => {
     const v = view.current
@@ -49,25 +43,25 @@ export function ScriptField({ value, onChange, readOnly, error, goTo }: ScriptFi
 
   return (
     <div className={`field code-field${error ? ' has-error' : ''}`}>
-      <span className="code-field-label" id={labelId}>
-        Code
-      </span>
-      <CodeMirror
-        value={value}
-        onChange={onChange}
-        onCreateEditor={(v) => {
-          view.current = v
-        }}
-        extensions={extensions}
-        readOnly={readOnly}
-        editable={!readOnly}
-        minHeight="220px"
-        maxHeight="560px"
-        theme="none"
-        basicSetup={{ closeBrackets: false, autocompletion: true, highlightActiveLine: false }}
-      />
+      <span className="code-field-label">Code</span>
+      <EditorRoot>
+        <CodeMirror
+          value={value}
+          onChange={onChange}
+          onCreateEditor={(v) => {
+            view.current = v
+          }}
+          extensions={extensions}
+          readOnly={readOnly}
+          editable={!readOnly}
+          minHeight="220px"
+          maxHeight="560px"
+          theme="none"
+          basicSetup={{ closeBrackets: false, autocompletion: true, highlightActiveLine: false }}
+        />
+      </EditorRoot>
       {error ? (
-        <p className="field-error" id={errorId} role="alert">
+        <p className="field-error" role="alert">
           {error}
         </p>
       ) : (

@@ -3,13 +3,14 @@
  * module, and with it CodeMirror, is imported only by the template editor, which is itself loaded
  * only on /templates/{id}, so the editor's ~150 KB stay out of the shell (docs/decisions/templates.md).
  * Bracket closing and autocompletion are off: they fight typing, pasting and phone keyboards here.
+ * Mounted in a shadow root (EditorRoot), so its generated styles stay within the console's CSP.
  */
 import { html } from '@codemirror/lang-html'
 import { json } from '@codemirror/lang-json'
 import { liquid } from '@codemirror/lang-liquid'
 import CodeMirror, { EditorView } from '@uiw/react-codemirror'
-import { useEffect, useId, useMemo } from 'react'
-import { adoptEditorStyles } from './csp-styles'
+import { useMemo } from 'react'
+import { EditorRoot, editorAria, editorFrame } from './EditorRoot'
 
 export type CodeLanguage = 'html' | 'liquid' | 'json'
 
@@ -28,47 +29,41 @@ export interface CodeFieldProps {
 
 export function CodeField(props: CodeFieldProps) {
   const { label, language, singleLine, error, readOnly } = props
-  const labelId = useId()
-  const errorId = useId()
-  useEffect(() => adoptEditorStyles(), [])
   const extensions = useMemo(
     () => [
       language === 'json' ? json() : language === 'html' ? liquid({ base: html() }) : liquid(),
       EditorView.lineWrapping,
-      EditorView.contentAttributes.of({
-        'aria-labelledby': labelId,
-        'aria-multiline': singleLine ? 'false' : 'true',
-        ...(error ? { 'aria-describedby': errorId, 'aria-invalid': 'true' } : {}),
-      }),
+      editorFrame,
+      editorAria(label, error, !singleLine),
     ],
-    [language, labelId, errorId, singleLine, error],
+    [language, label, singleLine, error],
   )
   return (
     <div className={`field code-field${error ? ' has-error' : ''}`}>
-      <span className="code-field-label" id={labelId}>
-        {label}
-      </span>
-      <CodeMirror
-        value={props.value}
-        onChange={props.onChange}
-        extensions={extensions}
-        readOnly={readOnly}
-        editable={!readOnly}
-        minHeight={singleLine ? undefined : '120px'}
-        maxHeight="480px"
-        theme="none"
-        basicSetup={{
-          lineNumbers: !singleLine,
-          foldGutter: !singleLine,
-          closeBrackets: false,
-          autocompletion: false,
-          highlightActiveLine: false,
-          searchKeymap: true,
-        }}
-      />
+      <span className="code-field-label">{label}</span>
+      <EditorRoot>
+        <CodeMirror
+          value={props.value}
+          onChange={props.onChange}
+          extensions={extensions}
+          readOnly={readOnly}
+          editable={!readOnly}
+          minHeight={singleLine ? undefined : '120px'}
+          maxHeight="480px"
+          theme="none"
+          basicSetup={{
+            lineNumbers: !singleLine,
+            foldGutter: !singleLine,
+            closeBrackets: false,
+            autocompletion: false,
+            highlightActiveLine: false,
+            searchKeymap: true,
+          }}
+        />
+      </EditorRoot>
       {props.hint && !error && <p className="field-hint">{props.hint}</p>}
       {error && (
-        <p className="field-error" id={errorId} role="alert">
+        <p className="field-error" role="alert">
           {error}
         </p>
       )}
