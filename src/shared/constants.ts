@@ -15,6 +15,12 @@ export const SPEED_TEST_FAST_BYTES_PER_S = 10_000_000
  * so a quick look does not spend 21 MB of the user's bandwidth.
  */
 export const SPEED_TEST_START_DELAY_MS = 30_000
+/**
+ * The console measures a device's connection on its own at most this often, across all its tabs
+ * (localStorage): one run costs up to 21 MB, and a connection's speed changes over days, not minutes.
+ * Every tab open 30 s measured again before, 147 MB in an hour of use (issue 36 #11).
+ */
+export const SPEED_TEST_EVERY_MS = 24 * 3600_000
 export const SOCIAL_PREVIEW = { width: 1200, height: 630 } as const
 export const DEFAULT_LOG_LEVEL = 'ERROR'
 export const SDK_VERSION = '0.55.2'
@@ -166,6 +172,12 @@ export const UPLOAD_FILES_MAX = 20
 /** Longest storage path, in characters: far above real folder trees, well under the filesystem's PATH_MAX. */
 export const STORAGE_PATH_MAX = 1024
 /**
+ * Longest name of one file or folder, in UTF-8 bytes (not characters): what ext4, XFS and Btrfs allow
+ * (NAME_MAX), and within what APFS, NTFS and S3 keys take, so a name accepted here can be stored on
+ * any of them and downloaded to any desktop. An accented letter takes 2 bytes, most emoji 4.
+ */
+export const STORAGE_NAME_MAX_BYTES = 255
+/**
  * Share links (POST /api/share): how long a link lives when the caller does not say, and the bounds it
  * may ask for, in seconds. A week covers "send it to a colleague"; past 30 days a link outlives the
  * reason it was made, and a longer-lived copy belongs in the Web Server root instead. The floor is one
@@ -252,6 +264,16 @@ export const SOCKET_COMPRESS_MIN_BYTES = 16 * 1024
 export const HEADERS_TIMEOUT_MS = 30_000
 export const BODY_IDLE_TIMEOUT_MS = 30_000
 export const REQUEST_MAX_MS = 2 * 3600_000
+/**
+ * An answer given before its request body has arrived (a 401, 403, 413 or 415 decided on the headers or
+ * the first bytes): the server reads and discards at most this much of the rest, then closes the
+ * connection (server/http/unread-body.ts). Twice the JSON limit: a body that overshoots the limit by
+ * up to the limit again is read to its end, so its client finishes sending and reads the answer
+ * cleanly (a connection cut while a client sends is EPIPE there instead of the status); a longer one
+ * is cut, its client having had the answer all that while, and a refusal never costs the server more
+ * reading than two accepted bodies.
+ */
+export const UNREAD_BODY_DISCARD_MAX_BYTES = 2 * BODY_LIMIT_BYTES
 /** Largest /api/tools/dummy-file: above the 20 MB second speed-test download (SPEC §9), no more. */
 export const DUMMY_FILE_MAX_BYTES = 25_000_000
 /**

@@ -295,6 +295,17 @@ export function pruneHidden(
   return out
 }
 
+/**
+ * The answers without empty and whitespace-only strings: those are unanswered, so a required field
+ * left "" or "   " gets the same "Required" as one left out (issue 36), on the fill page and the
+ * server alike, and an optional one is not stored as "".
+ */
+export function withoutBlankAnswers(answers: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(answers).filter(([, v]) => typeof v !== 'string' || v.trim() !== ''),
+  )
+}
+
 type Schema = Record<string, unknown>
 
 function fieldSchema(f: FormField): Schema {

@@ -75,6 +75,10 @@ export interface CallContent {
   body: string | null
   url: string
   from: string | null
+  /** The caller's display name (their id when they have none): what the ring shows. */
+  fromName?: string | null
+  /** The room was made for this call (none was named): it is its sender's (server/video/access.ts). */
+  roomCreated?: boolean
 }
 
 /** One record of `messages`: one recipient of one request (`batch`). */
@@ -116,4 +120,16 @@ export interface CallInvitation {
   body: string | null
   url: string
   from: string | null
+  /** The caller's display name (CallContent.fromName). */
+  fromName?: string | null
+}
+
+/**
+ * GET /api/messages/channels (any session): which channels have a provider on this server. A record
+ * of a channel without one stays `queued` until one is configured, and the console says so
+ * ("Queued: e-mail is not configured on this server") instead of a success.
+ */
+export const MESSAGE_CHANNELS_PATH = '/api/messages/channels'
+export interface MessageChannelsInfo {
+  configured: Record<MessageChannel, boolean>
 }

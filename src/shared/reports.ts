@@ -315,6 +315,15 @@ export const cellText = (v: unknown): string =>
         ? v
         : JSON.stringify(v)
 
-/** Up to 6 decimals, without trailing zeros; the same on every device and the server (no locale grouping). */
-export const formatNumber = (n: number): string =>
-  Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6)))
+/**
+ * As a person reads a figure (issue 36 #13: an average showed "3.333333"): two decimals, and three
+ * significant digits below 1 so that 0.00125 does not read 0; no trailing zeros. The same on every
+ * device and the server (no locale grouping); the computed value itself, in the result and the CSV,
+ * keeps every digit.
+ */
+export const formatNumber = (n: number): string => {
+  if (!Number.isFinite(n) || Number.isInteger(n)) return String(n)
+  const size = Math.abs(n)
+  const decimals = size >= 1 ? 2 : Math.min(6, 2 - Math.floor(Math.log10(size)))
+  return String(Number(n.toFixed(decimals)))
+}

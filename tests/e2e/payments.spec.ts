@@ -235,7 +235,10 @@ test.describe('transactions at 375 px', () => {
     await expect(ledger.row('Grace Hopper')).toContainText('Paid')
     await expect(ledger.chart).toBeVisible()
     expect(await fits(page)).toBe(true)
+    // The customer on screen too: a card per row, not five columns scrolled sideways (issue 36 #13).
+    await expect(ledger.row('Grace Hopper').getByText('Grace Hopper').first()).toBeInViewport({ ratio: 1 })
     await page.screenshot({ path: testInfo.outputPath('transactions-375.png'), fullPage: true })
+    await page.screenshot({ path: '/tmp/shots/transactions-cards-375.png' })
     // Dark mode (as the theme setting applies it): the chart re-reads its colours from the theme.
     await page.evaluate(() => {
       document.documentElement.dataset.theme = 'dark'

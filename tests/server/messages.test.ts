@@ -192,6 +192,8 @@ describe('POST /api/call', () => {
       expect(ring.payload).toMatchObject({
         room: 'daily-standup',
         from: 'admin',
+        // The display name, not the id (issue 36 #13): "Administrator invites you to a call".
+        fromName: 'Administrator',
         url: '/ui/video/daily-standup',
       } satisfies Partial<CallInvitation>)
       const [doc] = await settled(server.services.store, { batch: (res.body as SendAnswer).batch })
@@ -200,7 +202,7 @@ describe('POST /api/call', () => {
       expect(received).toHaveLength(1)
       expect(received[0]!.payload).toMatchObject({
         type: 'notification',
-        title: MESSAGING_TEXT.callTitle('admin'),
+        title: MESSAGING_TEXT.callTitle('Administrator'),
         url: '/ui/video/daily-standup',
       })
     } finally {

@@ -9,7 +9,9 @@ import { SCREENS_TEXT } from '../../shared/messages'
 export function NameCell(props: { href: string; name: string; id: string; pending: boolean }) {
   return (
     <span className="user-cell-text">
-      <Link href={props.href}>{props.name || props.id}</Link>
+      <Link href={props.href} title={props.name || props.id}>
+        {props.name || props.id}
+      </Link>
       <span className="muted">
         {props.id}
         {props.pending && (

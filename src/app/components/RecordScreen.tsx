@@ -70,7 +70,9 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
     <section className={`screen auth-screen ${props.className}`} aria-labelledby="page-heading">
       <header className="screen-head screen-head-row">
         <div>
-          <h1 id="page-heading">{text(doc.name) || id}</h1>
+          <h1 id="page-heading" title={text(doc.name) || id}>
+            {text(doc.name) || id}
+          </h1>
           <p className="muted">
             {props.meta(doc)}
             {row?.pending && <SyncMarker conflict={conflicts.get(id)} />}

@@ -10,25 +10,30 @@ export function RefusalNote({
   refusal,
   field,
   fields,
+  words = REFUSAL_TEXT.refused,
+  discardLabel = REFUSAL_TEXT.discard,
 }: {
   refusal: SaveRefusal | null
   /** The field this note stands beside; null: the note for refusals that name no known field. */
   field: string | null
   /** With field null: the fields that have notes of their own elsewhere on the screen. */
   fields?: readonly string[]
+  /** The screen's own words around the server's (a send is "not sent", not "not saved"). */
+  words?: (message: string) => string
+  discardLabel?: string
 }) {
   if (!refusal) return null
   const mine = field === null ? !refusal.field || !fields?.includes(refusal.field) : refusal.field === field
   if (!mine) return null
   return (
     <div className="field-error refusal-note" role="alert" data-testid="refusal-note">
-      <span>{REFUSAL_TEXT.refused(refusal.message)}</span>{' '}
+      <span>{words(refusal.message)}</span>{' '}
       <button
         type="button"
         className="button button-small button-quiet"
         onClick={() => void refusal.discard()}
       >
-        {REFUSAL_TEXT.discard}
+        {discardLabel}
       </button>
     </div>
   )

@@ -4,7 +4,7 @@
  * link, say so in the same words everywhere; otherwise show the server's own message. Beside
  * useServerReachable, which decides whether such a call is offered at all.
  */
-import { AUTH_SCREENS_TEXT } from '../../shared/messages'
+import { AUTH_SCREENS_TEXT, SYNC_UI_TEXT } from '../../shared/messages'
 
 /** A fetch that failed for lack of a network (the browser's TypeError), not a server answer. */
 export function isNetworkError(error: unknown): boolean {
@@ -16,5 +16,14 @@ export function onlineOnlyError(what: string, error: unknown): string {
   if (isNetworkError(error) || (typeof navigator !== 'undefined' && !navigator.onLine)) {
     return AUTH_SCREENS_TEXT.needsNetwork(what)
   }
+  return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * The message for a screen's own load from the server (a dashboard, a server list): "Not loaded on
+ * this device yet — needs the network" when there is no link, else the server's words.
+ */
+export function loadErrorText(error: unknown): string {
+  if (isNetworkError(error)) return SYNC_UI_TEXT.notLoaded
   return error instanceof Error ? error.message : String(error)
 }

@@ -5,7 +5,7 @@
  * (schemas/enforce.ts) when the submission is written, with the same 400 shape (`fields`).
  */
 import type { FastifyRequest } from 'fastify'
-import { type FormDoc, formSchema } from '../../shared/forms'
+import { type FormDoc, formSchema, withoutBlankAnswers } from '../../shared/forms'
 import { FORMS_TEXT } from '../../shared/messages'
 import { hasFieldErrors } from '../../shared/schema-validation'
 import { badRequest } from '../errors'
@@ -15,12 +15,17 @@ import { validateOnServer } from '../schemas/ajv-engine'
 import type { Services } from '../services'
 import type { Write } from '../store/types'
 
-/** The answers when they fit the form, else 400 with one message per field (`fields`). */
+/**
+ * The answers when they fit the form, else 400 with one message per field (`fields`). A blank string
+ * is no answer (withoutBlankAnswers): a required field sent as "" is "Required", and what is stored
+ * has no blank answers.
+ */
 export function validateAnswers(form: FormDoc, answers: Record<string, unknown>): Record<string, unknown> {
-  const fields = validateOnServer(formSchema(form, answers), answers)
+  const given = withoutBlankAnswers(answers)
+  const fields = validateOnServer(formSchema(form, given), given)
   if (hasFieldErrors(fields))
     throw badRequest(FORMS_TEXT.answersInvalid(Object.keys(fields).length), { fields })
-  return answers
+  return given
 }
 
 /**

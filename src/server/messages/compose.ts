@@ -1,14 +1,17 @@
 /**
  * From a POST body to the content of each recipient's record: free content is checked once; a
  * template is rendered once per recipient (LiquidJS in the render pool, src/server/templates) with the
- * caller's data plus `recipient` ({address, user, group}), so "Hello {{ recipient.user }}" works in a
- * mail to a group. Rendering happens here, before anything is stored, so a template error is the
- * request's 400 and the worker only ever sends finished content, the same on every retry.
+ * caller's data plus `recipient` ({address, user, group, name, email}), and the recipient's own name
+ * and e-mail in `name` and `email` over the template's sample data (templateDataFor), so "Hello
+ * {{ name }}" greets each member of a group, never every one as the sample's "Ada". Rendering
+ * happens here, before anything is stored, so a template error is the request's 400 and the worker
+ * only ever sends finished content, the same on every retry.
  */
 import crypto from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { isValidEmail } from '../../shared/email'
 import { isValidId } from '../../shared/ids'
+import { type TemplateRecipient, templateDataFor } from '../../shared/message-recipients'
 import { MESSAGING_TEXT } from '../../shared/messages'
 import {
   type CallContent,
@@ -28,6 +31,7 @@ import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import type { Doc } from '../store/types'
 import { renderTemplate, TEMPLATES } from '../templates/render'
+import { requireMayCallInto } from '../video/access'
 import { entries, type Recipient } from './recipients'
 
 export type Content = EmailContent | SmsContent | PushContent | CallContent
@@ -38,6 +42,8 @@ export interface Draft {
   bcc: string[]
   template: Doc | null
   data: Record<string, unknown>
+  /** `data` is the template's sample (the sender gave none): each recipient's own fields go over it. */
+  fromSample?: boolean
   /** Free content (no template). */
   content: Content | null
 }
@@ -71,12 +77,16 @@ async function templateOf(
   return doc
 }
 
-function dataOf(body: Record<string, unknown>, template: Doc | null): Record<string, unknown> {
+/** The data a template renders with: the sender's, or the template's sample when they gave none. */
+function dataOf(
+  body: Record<string, unknown>,
+  template: Doc | null,
+): { data: Record<string, unknown>; fromSample: boolean } {
   if (body.data === undefined || body.data === null) {
-    return template && isPlainObject(template.sample) ? template.sample : {}
+    return { data: template && isPlainObject(template.sample) ? template.sample : {}, fromSample: true }
   }
   if (!isPlainObject(body.data)) throw badRequest(MESSAGING_TEXT.dataInvalid)
-  return body.data
+  return { data: body.data, fromSample: false }
 }
 
 export async function parseDraft(
@@ -95,7 +105,7 @@ export async function parseDraft(
     const text = optionalString(body, 'text', EMAIL_BODY_MAX)
     if (template) {
       if (subject || html || text) throw badRequest(MESSAGING_TEXT.contentAndTemplate)
-      return { channel, bcc, template, data: dataOf(body, template), content: null }
+      return { channel, bcc, template, ...dataOf(body, template), content: null }
     }
     if (!subject?.trim()) throw badRequest(MESSAGING_TEXT.subjectMissing)
     if (!html && !text) throw badRequest(MESSAGING_TEXT.bodyMissing)
@@ -106,7 +116,7 @@ export async function parseDraft(
     const text = optionalString(body, 'text', SMS_TEXT_MAX * 4)
     if (template) {
       if (text) throw badRequest(MESSAGING_TEXT.contentAndTemplate)
-      return { channel, bcc: [], template, data: dataOf(body, template), content: null }
+      return { channel, bcc: [], template, ...dataOf(body, template), content: null }
     }
     if (!text?.trim()) throw badRequest(MESSAGING_TEXT.smsTextMissing)
     if (text.length > SMS_TEXT_MAX) throw badRequest(MESSAGING_TEXT.smsTooLong(SMS_TEXT_MAX))
@@ -119,15 +129,19 @@ export async function parseDraft(
     const link = optionalString(body, 'link', 2000)
     if (template) {
       if (title || text || link) throw badRequest(MESSAGING_TEXT.contentAndTemplate)
-      return { channel, bcc: [], template, data: dataOf(body, template), content: null }
+      return { channel, bcc: [], template, ...dataOf(body, template), content: null }
     }
     return { channel, bcc: [], template: null, data: {}, content: pushContent(title, text, link) }
   }
-  // No room named: a fresh one, so "Call" on a user needs nothing else (issue 18).
-  const room = body.room === undefined || body.room === null || body.room === '' ? newRoom() : body.room
+  // No room named: a fresh one, so "Call" on a user needs nothing else (issue 18); it is the caller's,
+  // and its invitations say so. A named room lends the caller's way in: they must have one (issue 35).
+  const roomCreated = body.room === undefined || body.room === null || body.room === ''
+  const room = roomCreated ? newRoom() : body.room
   if (!isValidId(room) || room.length > 128) throw badRequest(MESSAGING_TEXT.roomMissing)
-  const caller = req.auth.user ?? 'Someone'
-  const title = optionalString(body, 'title', 200) ?? MESSAGING_TEXT.callTitle(caller)
+  if (!roomCreated) await requireMayCallInto(services, req, room)
+  // The ring names the caller as people know them, not by id (issue 36 #13).
+  const fromName = await displayNameOf(services, req.auth.user)
+  const title = optionalString(body, 'title', 200) ?? MESSAGING_TEXT.callTitle(fromName ?? 'Someone')
   const text = optionalString(body, 'body', 1000)
   const content: CallContent = {
     room,
@@ -135,13 +149,22 @@ export async function parseDraft(
     body: text,
     url: `/ui/video/${encodeURIComponent(room)}`,
     from: req.auth.user,
+    fromName,
+    roomCreated,
   }
   return { channel, bcc: [], template: null, data: {}, content }
 }
 
-/** A room id nobody can guess: the invitation, not the name, is what lets people in. */
+/** A user's display name, or their id when they have none (or null for no user). */
+async function displayNameOf(services: Services, user: string | null): Promise<string | null> {
+  if (!user) return null
+  const name = (await services.store.get('users', user))?.name
+  return typeof name === 'string' && name.trim() ? name : user
+}
+
+/** A room id nobody can guess (96 bits, in lower-case hex so it reads well in a URL). */
 function newRoom(): string {
-  return `call-${crypto.randomBytes(9).toString('base64url')}`
+  return `call-${crypto.randomBytes(12).toString('hex')}`
 }
 
 /**
@@ -157,10 +180,8 @@ export async function contentFor(
   grants: readonly Grant[],
 ): Promise<Content> {
   if (!draft.template) return draft.content!
-  const data = {
-    ...draft.data,
-    recipient: { address: recipient.to, user: recipient.user, group: recipient.group },
-  }
+  const who = templateRecipient(draft, recipient, grants)
+  const data = templateDataFor(draft.data, draft.fromSample === true, who)
   const { parts } = await renderTemplate(services, draft.template, data, grants)
   if (draft.channel === 'push')
     return pushContent(parts.title ?? null, parts.body ?? null, parts.link ?? null)
@@ -179,6 +200,24 @@ export async function contentFor(
     throw badRequest(MESSAGING_TEXT.tooLong('The rendered e-mail'))
   }
   return { subject: subject.slice(0, EMAIL_SUBJECT_MAX), html, text }
+}
+
+/**
+ * The `recipient` of one record (src/shared/message-recipients.ts): a user's name always, their
+ * e-mail only when the sender may read the user, since the rendered content stays in the sender's
+ * history (the same rule as the address in the send's answer, recipients.ts shownTo); a typed
+ * address is the sender's own knowledge.
+ */
+function templateRecipient(draft: Draft, r: Recipient, grants: readonly Grant[]): TemplateRecipient {
+  const typedEmail = r.user === null && draft.channel === 'email' ? r.to : null
+  const mayRead = r.user !== null && decide(grants, `users/${r.user}`, 'r').allowed
+  return {
+    address: r.to,
+    user: r.user,
+    group: r.group,
+    name: r.name ?? null,
+    email: typedEmail ?? (mayRead ? (r.email ?? null) : null),
+  }
 }
 
 /**

@@ -5,8 +5,9 @@
  *   `user:{id}` or `group:{id}`        explicit
  *   a bare id                          the user with that id, else the group with that id
  * A user is reached at their `email` (email), `phone` (sms) or their own id (push: their push
- * subscriptions; call: push subscriptions and open consoles). A group stands for its members (users whose `groups` holds it). One delivery per
- * distinct address, so a member named twice, or directly and through a group, gets one message.
+ * subscriptions; call: push subscriptions and open consoles): src/shared/message-recipients.ts, which
+ * the console's check before sending uses too. A group stands for its members (users whose `groups`
+ * holds it). One delivery per distinct address, so a member named twice, or directly and through a group, gets one message.
  *
  * A user named directly without the address the channel needs is a 400: the sender can fix it. A
  * group member without one is skipped and listed in the answer: one member without a phone number
@@ -15,6 +16,7 @@
 import type { FastifyRequest } from 'fastify'
 import { isValidEmail } from '../../shared/email'
 import { isValidId } from '../../shared/ids'
+import { normalPhone, recipientName, userAddress } from '../../shared/message-recipients'
 import { MESSAGING_TEXT } from '../../shared/messages'
 import { isE164, MESSAGE_RECIPIENTS_MAX, type MessageChannel } from '../../shared/messaging'
 import { allowed } from '../auth/guard'
@@ -25,6 +27,9 @@ export interface Recipient {
   to: string
   user: string | null
   group: string | null
+  /** The user's name and e-mail, for the template's `recipient` (compose.ts); never stored. */
+  name?: string | null
+  email?: string | null
 }
 
 export interface Resolved {
@@ -57,13 +62,20 @@ export function entries(value: unknown, message: string, max = MESSAGE_RECIPIENT
   return list.map((v) => v.trim())
 }
 
-/** The address of a user on a channel, or null when they have none. */
-function addressOf(user: Doc, channel: MessageChannel): string | null {
-  if (channel === 'call' || channel === 'push') return user._id
-  if (channel === 'email') return isValidEmail(user.email) ? user.email : null
-  const phone = typeof user.phone === 'string' ? user.phone.replace(/[\s().-]/g, '') : ''
-  return isE164(phone) ? phone : null
-}
+/**
+ * A recipient's refusal names `to`, so the console shows it next to its recipients field (a queued
+ * send refused on replay, src/app/routes/messages).
+ */
+const refused = (message: string) => badRequest(message, { field: 'to' })
+
+/** A user as a recipient reached at `to`: the user's own fields ride along for the template. */
+const userRecipient = (user: Doc, to: string, group: string | null): Recipient => ({
+  to,
+  user: user._id,
+  group,
+  name: recipientName(user),
+  email: isValidEmail(user.email) ? user.email : null,
+})
 
 export async function resolveRecipients(
   store: DocumentStore,
@@ -79,15 +91,15 @@ export async function resolveRecipients(
 
   for (const entry of list) {
     if (entry.includes('@') && !entry.startsWith('user:') && !entry.startsWith('group:')) {
-      if (!isValidEmail(entry)) throw badRequest(MESSAGING_TEXT.emailInvalid(entry))
-      if (channel !== 'email') throw badRequest(MESSAGING_TEXT.notForChannel(entry, channel))
+      if (!isValidEmail(entry)) throw refused(MESSAGING_TEXT.emailInvalid(entry))
+      if (channel !== 'email') throw refused(MESSAGING_TEXT.notForChannel(entry, channel))
       add({ to: entry, user: null, group: null })
       continue
     }
     if (entry.startsWith('+')) {
-      const phone = entry.replace(/[\s().-]/g, '')
-      if (!isE164(phone)) throw badRequest(MESSAGING_TEXT.phoneInvalid(entry))
-      if (channel !== 'sms') throw badRequest(MESSAGING_TEXT.notForChannel(entry, channel))
+      const phone = normalPhone(entry)
+      if (!isE164(phone)) throw refused(MESSAGING_TEXT.phoneInvalid(entry))
+      if (channel !== 'sms') throw refused(MESSAGING_TEXT.notForChannel(entry, channel))
       add({ to: phone, user: null, group: null })
       continue
     }
@@ -96,31 +108,31 @@ export async function resolveRecipients(
       : entry.startsWith('group:')
         ? (['group', entry.slice(6)] as const)
         : (['any', entry] as const)
-    if (!isValidId(id)) throw badRequest(MESSAGING_TEXT.recipientInvalid(entry))
+    if (!isValidId(id)) throw refused(MESSAGING_TEXT.recipientInvalid(entry))
     const user = kind === 'group' ? null : await store.get('users', id)
     if (user) {
-      const address = addressOf(user, channel)
-      if (!address) throw badRequest(MESSAGING_TEXT.noAddress(id, channel))
-      add({ to: address, user: id, group: null })
+      const address = userAddress(user, channel)
+      if (!address) throw refused(MESSAGING_TEXT.noAddress(id, channel))
+      add(userRecipient(user, address, null))
       continue
     }
     const group = kind === 'user' ? null : await store.get('groups', id)
-    if (!group) throw badRequest(MESSAGING_TEXT.recipientInvalid(entry))
+    if (!group) throw refused(MESSAGING_TEXT.recipientInvalid(entry))
     const { items } = await store.list('users', {
       filter: { groups: id },
       sort: [['_id', 1]],
       limit: MESSAGE_RECIPIENTS_MAX + 1,
     })
     for (const member of items) {
-      const address = addressOf(member, channel)
-      if (address) add({ to: address, user: member._id, group: id })
+      const address = userAddress(member, channel)
+      if (address) add(userRecipient(member, address, id))
       else
         skipped.push({ user: member._id, group: id, reason: MESSAGING_TEXT.noAddress(member._id, channel) })
     }
     if (byAddress.size > MESSAGE_RECIPIENTS_MAX) {
-      throw badRequest(MESSAGING_TEXT.tooManyRecipients(MESSAGE_RECIPIENTS_MAX))
+      throw refused(MESSAGING_TEXT.tooManyRecipients(MESSAGE_RECIPIENTS_MAX))
     }
   }
-  if (byAddress.size === 0) throw badRequest(MESSAGING_TEXT.noRecipients)
+  if (byAddress.size === 0) throw refused(MESSAGING_TEXT.noRecipients)
   return { recipients: [...byAddress.values()], skipped }
 }

@@ -6,6 +6,7 @@
  *   POST /api/push   {to, title, body?, link? | template, data?}           messages/push:c
  *   POST /api/call   {to, room, title?, body?}                             messages/call:c
  *   GET  /api/messages[?filter…], GET /api/messages/{id}                   messages/{id}:r
+ *   GET  /api/messages/channels   which channels have a provider             any session
  *   POST /api/messages/{id}/resend                                         messages/{id}:u
  *   POST /api/message-requests  the console's send, a synced document (message-requests.ts)
  * A send resolves the recipients, renders the content per recipient, and writes one `queued` record
@@ -30,6 +31,7 @@ import {
   MESSAGE_CHANNELS,
   MESSAGES_COLLECTION,
   type MessageChannel,
+  type MessageChannelsInfo,
   sendPermission,
 } from '../../shared/messaging'
 import { ApiError, badRequest } from '../errors'
@@ -55,7 +57,8 @@ const COLLECTION = MESSAGES_COLLECTION
 
 /**
  * What a send answers per record: enough to follow it in the history, not the content again, and a
- * user's address only to a sender who may read that user (shownTo, messages/recipients.ts).
+ * user's address only to a sender who may read that user (shownTo, messages/recipients.ts). A call
+ * says its room, which the server makes when none was named (the caller goes there next).
  */
 const summary = (req: FastifyRequest) => (doc: Doc) => ({
   _id: doc._id,
@@ -64,6 +67,7 @@ const summary = (req: FastifyRequest) => (doc: Doc) => ({
   user: doc.user,
   group: doc.group,
   status: doc.status,
+  ...(doc.channel === 'call' ? { room: (doc.content as { room?: unknown } | null)?.room ?? null } : {}),
 })
 
 export async function messagesModule(api: FastifyInstance, services: Services): Promise<void> {
@@ -157,6 +161,22 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
     const result = await listVisible(store, COLLECTION, q, visible)
     reply.header('x-total-count', String(result.total))
     return result.items
+  })
+
+  // Which channels can send now: any session may ask (the console says "not configured" where it
+  // matters); the answer names no address, key or host, only a yes or no per channel.
+  api.get(`/${COLLECTION}/channels`, { config: { access: 'session' } }, async (_req, reply) => {
+    reply.header('cache-control', 'no-store')
+    const info: MessageChannelsInfo = {
+      configured: {
+        email: providers.channels.includes('email'),
+        sms: providers.channels.includes('sms'),
+        push: pushSenderOf(services) !== undefined,
+        // A call rings open consoles over the websocket even without Web Push.
+        call: true,
+      },
+    }
+    return info
   })
 
   api.get(`/${COLLECTION}/:id`, async (req) => {

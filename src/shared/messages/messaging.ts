@@ -47,3 +47,39 @@ export const MESSAGING_TEXT = {
   senderLimit: (max: number, per: 'minute' | 'day', seconds: number): string =>
     `You may send at most ${max} messages per ${per}; try again in ${seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`}`,
 } as const
+
+const channelNoun = (channel: string): string =>
+  channel === 'sms' ? 'SMS' : channel === 'push' ? 'push' : channel === 'call' ? 'calling' : 'e-mail'
+const addressNoun = (channel: string): string => (channel === 'sms' ? 'phone number' : 'e-mail address')
+
+/**
+ * The Messages screen's words (docs/messages-console.md, issue 36): a send is neutral while it waits,
+ * and turns to sent or refused on the same status row; what the mirror can tell is said before Send.
+ */
+export const MESSAGES_CONSOLE_TEXT = {
+  queuedOffline:
+    'You are offline: the message is queued on this device and goes out once when you are back online.',
+  sending: 'Sending: waiting for the server to accept it…',
+  sent: 'Sent to the queue: follow it in the history below.',
+  /** The server took it, but no provider is set for the channel: it stays queued (GET /api/messages/channels). */
+  notConfigured: (channel: string): string =>
+    `Queued: ${channelNoun(channel)} is not configured on this server`,
+  refused: (message: string): string => `Not sent: the server refused this message. ${message}`,
+  refusedRow: 'Not sent: the server refused this message. Edit it and send again, or discard it.',
+  refusedEarlier: (count: number): string =>
+    count === 1
+      ? 'A message sent from this device was refused by the server:'
+      : `${count} messages sent from this device were refused by the server:`,
+  editAndResend: 'Edit and resend',
+  discard: 'Discard',
+  waitingOffline: (count: number): string =>
+    `${count === 1 ? '1 message waits' : `${count} messages wait`} on this device to be sent when the network is back.`,
+  /** Group members the server skips (messages/recipients.ts): the send goes to the others. */
+  membersSkipped: (group: string, users: string[], channel: string): string =>
+    `${users.length === 1 ? `${users[0]} (in ${group}) has` : `${users.length} members of ${group} have`} no ${addressNoun(channel)} and ${users.length === 1 ? 'is' : 'are'} skipped${users.length > 1 ? `: ${users.join(', ')}` : ''}`,
+  previewNotSent: (reason: string): string => `Not sent: ${reason}`,
+  fixRecipients: 'Not sent: a recipient cannot receive this message (see the recipients above).',
+  /** A template sent without data renders its sample data (messages/compose.ts templateDataFor). */
+  sampleData: (fields: string[]): string =>
+    `This uses the template’s sample data for every recipient${fields.length ? `: ${fields.join(', ')} as in the sample` : ''}. Each recipient’s own name and e-mail replace the sample’s; give Data (JSON) for anything else.`,
+} as const

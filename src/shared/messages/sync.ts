@@ -58,6 +58,11 @@ export const SYNC_UI_TEXT = {
   storageFailed:
     'The local database is unavailable: new changes cannot be saved. Reload the page; queued changes are kept.',
   engineFailed: (reason: string): string => `Offline data is unavailable in this browser: ${reason}`,
+  /**
+   * A screen whose data this device has never loaded, opened while the server is out of reach
+   * (issue 36, "The rule"): said instead of the browser's "Failed to fetch".
+   */
+  notLoaded: 'Not loaded on this device yet — needs the network',
   sessionExpiredKept: (n: number): string =>
     `Your session has expired. ${n} change${n === 1 ? ' is' : 's are'} kept on this device and will be sent after you log in again.`,
   logoutTitle: 'Unsent changes',

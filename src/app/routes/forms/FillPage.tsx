@@ -7,7 +7,7 @@
 import { CloudOff } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link } from 'wouter'
-import { type FormDoc, formOf } from '../../../shared/forms'
+import { type FormDoc, formOf, visibleFields } from '../../../shared/forms'
 import { FORMS_TEXT } from '../../../shared/messages'
 import { countOf } from '../../../shared/plural'
 import { ApiError, api } from '../../api/client'
@@ -106,6 +106,9 @@ function Filler({
   const [done, setDone] = useState<{ text: string; queued: boolean } | null>(null)
   const [refused, setRefused] = useState<string | null>(null)
   const [sending, setSending] = useState(false)
+  // The required fields shown for the answers so far: a hidden conditional one is not counted (issue 36 #13).
+  const [answers, setAnswers] = useState<Record<string, unknown>>({})
+  const required = visibleFields(form, answers).filter((f) => f.required).length
   const queued = useQueued(id) ?? []
   const waiting = queued.filter((q) => q.status === 'waiting')
   const rejected = queued.filter((q) => q.status === 'rejected')
@@ -166,12 +169,16 @@ function Filler({
               {refused}
             </p>
           )}
-          <FormFill form={form} idPrefix={`fill-${id}`} onSubmit={send} disabled={sending} />
+          <FormFill
+            form={form}
+            idPrefix={`fill-${id}`}
+            onSubmit={send}
+            disabled={sending}
+            onAnswers={setAnswers}
+          />
         </div>
       )}
-      <p className="muted form-fill-foot">
-        {countOf(form.fields.filter((f) => f.required).length, 'required field')}, marked *
-      </p>
+      <p className="muted form-fill-foot">{countOf(required, 'required field')}, marked *</p>
     </section>
   )
 }

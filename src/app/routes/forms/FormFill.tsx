@@ -6,8 +6,8 @@
  */
 import Form from '@rjsf/core'
 import type { ErrorSchema } from '@rjsf/utils'
-import { useMemo, useRef, useState } from 'react'
-import { type FormDoc, formSchema, pruneHidden } from '../../../shared/forms'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { type FormDoc, formSchema, pruneHidden, withoutBlankAnswers } from '../../../shared/forms'
 import type { FilesContext } from './FileWidget'
 import { defaultsOf, formUi } from './form-ui'
 import { consoleTemplates, consoleWidgets } from './rjsf-theme'
@@ -31,10 +31,13 @@ export interface FormFillProps {
   onSubmit: (answers: Answers, files: Map<string, File>) => Promise<SubmitResult> | SubmitResult
   submitText?: string
   disabled?: boolean
+  /** Told the answers as they change (hidden fields' dropped): the filler counts what is required now. */
+  onAnswers?: (answers: Answers) => void
 }
 
-export function FormFill({ form, idPrefix, onSubmit, submitText, disabled }: FormFillProps) {
+export function FormFill({ form, idPrefix, onSubmit, submitText, disabled, onAnswers }: FormFillProps) {
   const [data, setData] = useState<Answers>(() => defaultsOf(form))
+  useEffect(() => onAnswers?.(data), [data, onAnswers])
   const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>()
   const schema = useMemo(() => formSchema(form, data), [form, data])
   const ui = useMemo(() => formUi(form, data, submitText), [form, data, submitText])
@@ -61,7 +64,8 @@ export function FormFill({ form, idPrefix, onSubmit, submitText, disabled }: For
         setData(pruneHidden(form, (e.formData ?? {}) as Answers))
       }}
       onSubmit={async (e) => {
-        const answers = pruneHidden(form, (e.formData ?? {}) as Answers)
+        // Blank answers are none (the server drops them too): an optional field left "  " is not sent.
+        const answers = withoutBlankAnswers(pruneHidden(form, (e.formData ?? {}) as Answers))
         // Only files whose field is still shown and answered: a hidden field's file is not sent.
         const picked = new Map([...files.files].filter(([name]) => answers[name] !== undefined))
         const { reset, fields } = await onSubmit(answers, picked)

@@ -13,6 +13,7 @@ import {
   type ValidationData,
   type ValidatorType,
 } from '@rjsf/utils'
+import { withoutBlankAnswers } from '../../../shared/forms'
 import {
   fieldPath,
   interpretedIssues,
@@ -23,9 +24,15 @@ import {
 
 type Data = Record<string, unknown>
 
+/** Blank strings are no answer, as on the server (withoutBlankAnswers): "   " when required is "Required". */
+function answered(data: unknown): unknown {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return data ?? {}
+  return withoutBlankAnswers(data as Data)
+}
+
 function issuesOf(schema: RJSFSchema, data: unknown) {
   try {
-    return interpretedIssues(schema as JsonSchema, data ?? {})
+    return interpretedIssues(schema as JsonSchema, answered(data))
   } catch {
     // A schema the engine cannot read: the server, which checks every submission, stays the judge.
     return []

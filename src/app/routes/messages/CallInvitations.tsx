@@ -60,7 +60,9 @@ export function CallInvitations() {
         >
           <PhoneCall size={20} aria-hidden="true" />
           <div className="call-invitation-text">
-            <strong id={`call-${c.message}`}>{`${c.from ?? 'Someone'} invites you to a call`}</strong>
+            <strong id={`call-${c.message}`}>
+              {c.fromName ?? c.from ?? 'Someone'} invites you to a call
+            </strong>
             {c.title && <span className="muted">{c.title}</span>}
             {c.body && <span id={`call-body-${c.message}`}>{c.body}</span>}
           </div>

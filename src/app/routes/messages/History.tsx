@@ -7,12 +7,14 @@
  */
 import { useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
+import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../../shared/messaging'
 import { api } from '../../api/client'
 import { useCan } from '../../session/use-can'
 import { onlineOnlyError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { formatDate } from '../users/auth-data'
+import { notConfigured, useChannelsInfo } from './channels'
 import { HISTORY_LIMIT, type HistoryFilter, useHistory } from './use-messages'
 
 const CHANNEL_LABEL: Record<string, string> = { email: 'Email', sms: 'SMS', push: 'Push', call: 'Call' }
@@ -30,6 +32,7 @@ export function History() {
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState<string | null>(null)
   const reachable = useServerReachable()
+  const channels = useChannelsInfo()
 
   const resend = async (id: string) => {
     setErrors(({ [id]: _, ...rest }) => rest)
@@ -125,7 +128,11 @@ export function History() {
                 )}
               </div>
             )}
-            {d.status === 'queued' && d.lastError ? (
+            {d.status === 'queued' && notConfigured(channels, d.channel) ? (
+              <p className="muted" data-testid="not-configured">
+                {MESSAGES_CONSOLE_TEXT.notConfigured(String(d.channel))}
+              </p>
+            ) : d.status === 'queued' && d.lastError ? (
               <p className="muted">Retrying: {String(d.lastError)}</p>
             ) : null}
             {errors[d._id] && (

@@ -3,8 +3,11 @@
  * messages composed on this device that still wait in the outbox. Everything it reads comes from the
  * local mirror, so the screen opens and composes offline.
  */
+import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
 import { MESSAGE_CHANNELS } from '../../../shared/messaging'
-import { useCan } from '../../session/use-can'
+import { useCan, useMayUnder } from '../../session/use-can'
+import { useDisplayStatus } from '../../sync-ui/use-display-status'
+import { NoAccess } from '../users/NoAccess'
 import { Composer } from './Composer'
 import { History } from './History'
 import { useAll, usePendingRequests } from './use-messages'
@@ -17,8 +20,14 @@ export function MessagesScreen() {
   const groups = useAll('groups') ?? []
   const templates = useAll('templates') ?? []
   const pending = usePendingRequests()
+  // "…when the network is back" only while it is away: online, a waiting send is on its way, and the
+  // composer's status row says so (issue 36).
+  const offline = useDisplayStatus().network === 'offline'
   const can = useCan()
   const sends = MESSAGE_CHANNELS.some((c) => can(`messages/${c}:c`))
+  const reads = useMayUnder('messages', 'r')
+  // Neither a composer nor a history: say why in the shared words, not an empty page (issue 36).
+  if (!sends && !reads) return <NoAccess section="Messages" needed="messages:r" />
 
   return (
     <div className="messages-screen">
@@ -26,10 +35,9 @@ export function MessagesScreen() {
         <h1 id="page-heading">Messages</h1>
         <p className="muted">Send e-mail, SMS, push and call invitations; follow what happened to each.</p>
       </header>
-      {pending && pending.length > 0 && (
+      {offline && pending && pending.length > 0 && (
         <p className="panel messages-pending" role="status">
-          {pending.length === 1 ? '1 message waits' : `${pending.length} messages wait`} on this device to be
-          sent when the network is back.
+          {MESSAGES_CONSOLE_TEXT.waitingOffline(pending.length)}
         </p>
       )}
       {sends && <Composer users={users} groups={groups} templates={templates} />}

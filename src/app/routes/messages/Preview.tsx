@@ -1,58 +1,41 @@
 /**
  * The composer's preview, one per recipient (groups expanded from the mirror, the first few shown): a
- * template is rendered by the server (POST /api/templates/{id}/render with the data plus `recipient`,
- * as the send will), so it needs the network; free text is shown as typed. HTML is shown in a
- * sandboxed iframe (srcdoc, no scripts), never in the console's own document.
+ * template is rendered by the server (POST /api/templates/{id}/render with the data the send renders
+ * it with, src/shared/message-recipients.ts templateDataFor), so it needs the network; free text is
+ * shown as typed. Recipients the send will not reach (recipient-check.ts) are listed first, "Not
+ * sent: …". HTML is shown in a sandboxed iframe (srcdoc, no scripts), never in the console's own
+ * document.
  */
 import { useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
+import { type TemplateRecipient, templateDataFor } from '../../../shared/message-recipients'
+import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
 import { api } from '../../api/client'
 import { onlineOnlyError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { type Draft, type Pick, parseData } from './compose'
+import { type Draft, parseData } from './compose'
+import type { RecipientCheck } from './recipient-check'
 
 /** Previews rendered at once: enough to check a group mail, not a request per member of a big group. */
 const PREVIEW_MAX = 5
 
-interface Target {
-  address: string
-  user: string | null
-  group: string | null
-}
+type Target = TemplateRecipient
 
 interface Rendered {
   target: Target
   parts: Record<string, string | null | undefined>
 }
 
-function addressOf(user: SyncDoc, tab: Draft['tab']): string {
-  if (tab === 'email') return typeof user.email === 'string' ? user.email : ''
-  if (tab === 'sms') return typeof user.phone === 'string' ? user.phone : ''
-  return user._id
-}
-
-/** The recipients a send will reach, as far as this device knows (the server decides in the end). */
-export function expandTargets(picks: Pick[], users: SyncDoc[], tab: Draft['tab']): Target[] {
-  const out: Target[] = []
-  for (const p of picks) {
-    if (p.kind === 'address') out.push({ address: p.entry, user: null, group: null })
-    else if (p.kind === 'user') {
-      const id = p.entry.slice(5)
-      const user = users.find((u) => u._id === id)
-      out.push({ address: user ? addressOf(user, tab) : id, user: id, group: null })
-    } else {
-      const id = p.entry.slice(6)
-      for (const u of users) {
-        if (Array.isArray(u.groups) && u.groups.includes(id) && addressOf(u, tab)) {
-          out.push({ address: addressOf(u, tab), user: u._id, group: id })
-        }
-      }
-    }
-  }
-  return out
-}
-
-export function Preview({ draft, users }: { draft: Draft; users: SyncDoc[] }) {
+export function Preview({
+  draft,
+  template,
+  check,
+}: {
+  draft: Draft
+  /** The chosen template's document from the mirror (its sample data), when there is one. */
+  template: SyncDoc | null
+  check: RecipientCheck
+}) {
   const [items, setItems] = useState<Rendered[] | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -61,8 +44,8 @@ export function Preview({ draft, users }: { draft: Draft; users: SyncDoc[] }) {
   const run = async () => {
     setError(null)
     setItems(null)
-    const targets = expandTargets(draft.to, users, draft.tab).slice(0, PREVIEW_MAX)
-    if (targets.length === 0) {
+    const targets = check.targets.slice(0, PREVIEW_MAX)
+    if (targets.length === 0 && check.errors.length + check.warnings.length === 0) {
       setError('Pick a recipient to preview the message for them.')
       return
     }
@@ -85,13 +68,16 @@ export function Preview({ draft, users }: { draft: Draft; users: SyncDoc[] }) {
       setError('The preview of a template needs the network; the message can still be sent (it is queued).')
       return
     }
+    // As the send: the sender's data, or the template's sample with each recipient's own fields.
+    const sample = template?.sample && typeof template.sample === 'object' ? template.sample : {}
+    const base = (data.value ?? sample) as Record<string, unknown>
     setBusy(true)
     try {
       const out: Rendered[] = []
       for (const target of targets) {
         const res = await api.request<{ parts: Rendered['parts'] }>(
           `/api/templates/${encodeURIComponent(draft.template)}/render`,
-          { method: 'POST', body: { data: { ...(data.value ?? {}), recipient: target } } },
+          { method: 'POST', body: { data: templateDataFor(base, data.value === undefined, target) } },
         )
         out.push({ target, parts: res.parts })
       }
@@ -115,6 +101,15 @@ export function Preview({ draft, users }: { draft: Draft; users: SyncDoc[] }) {
         <p className="field-error" role="alert">
           {error}
         </p>
+      )}
+      {items && check.errors.length + check.warnings.length > 0 && (
+        <ul className="preview-problems" aria-label="Not sent" data-testid="preview-problems">
+          {[...check.errors, ...check.warnings].map((m) => (
+            <li key={m} className="field-error">
+              {MESSAGES_CONSOLE_TEXT.previewNotSent(m)}
+            </li>
+          ))}
+        </ul>
       )}
       {items && (
         <ul className="preview-list" aria-label="Previews">

@@ -6,7 +6,9 @@
  * Transactions are never created or deleted here (only the payment routes write them), so there is no
  * "New" and no bulk delete; a refund is on the detail screen (TransactionScreen.tsx). Abandoned
  * checkouts (pending and idle for ABANDONED_CHECKOUT_MS: a shop visitor who started and left) are
- * hidden by default, with a count and a button to show them; the records stay.
+ * hidden by default, with a count and a button to show them; the records stay. On a phone each row is
+ * a card (total and status, the customer, the items and date) in one column, as Storage's grid is:
+ * five columns scrolled sideways hid the customer at 375 px (issue 36 #13).
  */
 import { Download } from 'lucide-react'
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react'
@@ -21,6 +23,7 @@ import { toast } from '../../feedback/toast-store'
 import { useNow } from '../../hooks/use-now'
 import { useCan } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import { useNarrow } from '../../shell/use-narrow'
 import { formatMoney } from '../products/money'
 import { NoAccess } from '../users/NoAccess'
 import { StatusPill } from './StatusPill'
@@ -54,6 +57,9 @@ const shortDate = (iso: string) => {
 
 type SortKey = 'created' | 'customer' | 'status' | 'total'
 
+/** The card column on a phone: inside a 360 px screen less the page's padding, so nothing scrolls sideways. */
+const CARD_WIDTH = 320
+
 export function TransactionsScreen() {
   usePageTitle('Transactions')
   useBreadcrumbs(['Payments', 'Transactions'])
@@ -69,6 +75,7 @@ function itemsText(d: SyncDoc): string {
 
 function TransactionsList() {
   const rows = useRows('transactions')
+  const narrow = useNarrow()
   const [, navigate] = useLocation()
   const [filter, setFilter] = useState<TxFilter>(NO_FILTER)
   const [sort, setSort] = useState<{ by: SortKey; reverse: boolean }>({ by: 'created', reverse: true })
@@ -141,6 +148,30 @@ function TransactionsList() {
     },
   ]
 
+  const cards: Column<SyncDoc>[] = [
+    {
+      key: 'created',
+      label: 'Transactions by date',
+      width: CARD_WIDTH,
+      sortable: true,
+      render: (d) => (
+        <span className="tx-card">
+          <span className="tx-card-top">
+            <Link className="num" href={transactionHref(d._id)}>
+              {formatMoney(d.total, d.currency)}
+            </Link>
+            <StatusPill doc={d} />
+          </span>
+          <span>{customerText(d) || '—'}</span>
+          <span className="muted">
+            {[itemsText(d), shortDate(d._created)].filter(Boolean).join(' · ')}
+            {minor(d.refunded) ? ` · Refunded ${formatMoney(d.refunded, d.currency)}` : ''}
+          </span>
+        </span>
+      ),
+    },
+  ]
+
   return (
     <section className="screen screen-table auth-screen payments-screen" aria-labelledby="page-heading">
       <header className="screen-head screen-head-row">
@@ -189,7 +220,7 @@ function TransactionsList() {
         rowCount={visible.length}
         rowAt={(i) => visible[i]}
         rowKey={(d) => d._id}
-        columns={columns}
+        columns={narrow ? cards : columns}
         sort={sort}
         onSort={(key) =>
           setSort((s) =>
@@ -199,7 +230,7 @@ function TransactionsList() {
           )
         }
         onOpen={(d) => navigate(transactionHref(d._id))}
-        rowHeight={48}
+        rowHeight={narrow ? 84 : 48}
         empty={
           rows === undefined
             ? 'Loading…'

@@ -119,7 +119,9 @@ function ReportBody({
     <section className="screen report-screen" aria-labelledby="page-heading">
       <header className="screen-head screen-head-row">
         <div>
-          <h1 id="page-heading">{draft.title || id}</h1>
+          <h1 id="page-heading" title={draft.title || id}>
+            {draft.title || id}
+          </h1>
           <p className="muted">
             {draft.collection}
             {pending && ` · ${SCREENS_TEXT.notSynced}`}

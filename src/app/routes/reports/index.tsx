@@ -5,6 +5,7 @@
 import { lazy, Suspense } from 'react'
 import { Loading } from '../data'
 import type { ScreenProps } from '../screens'
+import { WithAccess } from '../users/NoAccess'
 
 const List = lazy(async () => ({ default: (await import('./ReportsScreen')).ReportsScreen }))
 const One = lazy(async () => ({ default: (await import('./ReportScreen')).ReportScreen }))
@@ -17,10 +18,14 @@ export function ReportsRoute(_props: ScreenProps) {
   )
 }
 
+/** Without reports/{id}:r the mirror has no such report: say why, not "deleted" (issue 36). */
 export function ReportRoute({ params }: ScreenProps) {
+  const id = params.id ?? ''
   return (
-    <Suspense fallback={<Loading />}>
-      <One key={params.id} id={params.id ?? ''} />
-    </Suspense>
+    <WithAccess section={`Report ${id}`} needed={`reports/${id}:r`}>
+      <Suspense fallback={<Loading />}>
+        <One key={id} id={id} />
+      </Suspense>
+    </WithAccess>
   )
 }

@@ -186,7 +186,10 @@ function Actions({
     if (!user) return
     setBusy(true)
     try {
-      toast.success(await sendTestToMe(draftOf(form, kind), sampleOf(form) ?? undefined, user))
+      const test = await sendTestToMe(draftOf(form, kind), sampleOf(form) ?? undefined, user)
+      // Only queued (no provider for the channel): a warning, not a green success (issue 36).
+      if (test.sent) toast.success(test.text)
+      else toast.warning(test.text)
     } catch (e) {
       toast.error(TEMPLATES_CONSOLE_TEXT.testNotSent(onlineOnlyError('Sending a test', e)))
     } finally {

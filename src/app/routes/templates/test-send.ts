@@ -2,12 +2,27 @@
  * "Send a test to me": the draft as it is on screen (saved or not) is rendered by the server with the
  * sample data and sent to the logged-in user over the template's channel (docs/messages.md): e-mail
  * to their address, SMS to their phone, push to their subscriptions. Online only, like every send.
+ * A mail or SMS on a server without that provider is only queued, and the answer says so ("Queued:
+ * e-mail is not configured on this server", issue 36) rather than a success.
  */
-import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
+import { MESSAGES_CONSOLE_TEXT, TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
 import type { TemplateDoc } from '../../../shared/templates'
 import { api } from '../../api/client'
 import type { CurrentUser } from '../../session/session'
+import { fetchChannels, notConfigured } from '../messages/channels'
 import { renderDraft } from './template-data'
+
+/** What became of a test: `sent` false when it only waits in the queue (no provider for the channel). */
+export interface TestOutcome {
+  text: string
+  sent: boolean
+}
+
+async function queuedOrSent(kind: 'email' | 'sms', sentText: string): Promise<TestOutcome> {
+  if (notConfigured(await fetchChannels(), kind))
+    return { text: MESSAGES_CONSOLE_TEXT.notConfigured(kind), sent: false }
+  return { text: sentText, sent: true }
+}
 
 /** The permission each kind's test needs, or null when the kind has no test message. */
 export function testPermission(kind: string): string | null {
@@ -17,12 +32,12 @@ export function testPermission(kind: string): string | null {
   return null
 }
 
-/** Sends the test; resolves to the success text, rejects with the reason as an Error. */
+/** Sends the test; resolves to what became of it, rejects with the reason as an Error. */
 export async function sendTestToMe(
   draft: TemplateDoc,
   data: Record<string, unknown> | undefined,
   me: CurrentUser,
-): Promise<string> {
+): Promise<TestOutcome> {
   const kind = draft.kind
   if (kind === 'email' && !me.email) throw new Error(TEMPLATES_CONSOLE_TEXT.testNoAddress('e-mail address'))
   if (kind === 'sms' && typeof me.phone !== 'string')
@@ -36,11 +51,11 @@ export async function sendTestToMe(
       method: 'POST',
       body: { to, subject: parts.subject ?? '', ...pick(parts, ['html', 'text']) },
     })
-    return TEMPLATES_CONSOLE_TEXT.testSent(me.email as string)
+    return queuedOrSent('email', TEMPLATES_CONSOLE_TEXT.testSent(me.email as string))
   }
   if (kind === 'sms') {
     await api.request('/api/sms', { method: 'POST', body: { to, text: parts.text ?? '' } })
-    return TEMPLATES_CONSOLE_TEXT.testSent(me.phone as string)
+    return queuedOrSent('sms', TEMPLATES_CONSOLE_TEXT.testSent(me.phone as string))
   }
   if (kind === 'push') {
     const res = await api.request<{ results?: Array<{ status?: string }> }>('/api/notifications', {
@@ -54,7 +69,7 @@ export async function sendTestToMe(
     })
     const status = res.results?.[0]?.status
     if (status && status !== 'sent' && status !== 'partial') throw new Error(status.replace(/_/g, ' '))
-    return TEMPLATES_CONSOLE_TEXT.testSent('your devices')
+    return { text: TEMPLATES_CONSOLE_TEXT.testSent('your devices'), sent: true }
   }
   throw new Error(TEMPLATES_CONSOLE_TEXT.noTestForKind)
 }
