@@ -28,7 +28,8 @@ export const PUSH_USER_VISIBLE_ONLY = true
 export const STORAGE_COPY_SUFFIX = ' (COPY)'
 export const TOAST_TIMEOUT_MS = 5000
 export const TOAST_TICK_MS = 10
-export const TOAST_COLOURS = { success: 'green', error: 'red', warning: 'orange' } as const
+/** SPEC §9's three, and a neutral one for queued or started work (issue 36: never green before the server says so). */
+export const TOAST_COLOURS = { success: 'green', error: 'red', warning: 'orange', info: 'grey' } as const
 export type ToastColour = (typeof TOAST_COLOURS)[keyof typeof TOAST_COLOURS]
 export const NARROW_BREAKPOINT_PX = 576
 /** The media query of the narrow layout (below NARROW_BREAKPOINT_PX): the shell and the first frame. */

@@ -224,7 +224,11 @@ test('an edit that would lend rights the user lacks is refused next to its field
   await page.goto(`${server.ui}/actions/as-helper`)
   await editor.setCode('return 3')
   await expect(save).toBeEnabled()
-  await editor.save('as-helper')
+  await page.keyboard.press('ControlOrMeta+s')
+  // The save's toast is neutral while queued and says the refusal when the server gives it, never
+  // "saved successfully" (issue 36).
+  await expect(page.getByText(/^Action as-helper was not saved: .*data\/payroll:r/)).toBeVisible()
+  await expect(page.getByText('Action as-helper was saved successfully')).toHaveCount(0)
   const note = page.getByTestId('refusal-note')
   await expect(note).toContainText('they hold permissions you do not have (data/payroll:r)')
   await expect(note.locator('xpath=..')).toContainText('Runs as (user id)')

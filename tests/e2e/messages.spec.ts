@@ -265,7 +265,7 @@ test('a call invitation rings in the invitee’s console with accept and decline
   await messages.addRecipient('user:ann', 'Ann')
   await messages.field('Room').fill('standup-42')
   await messages.send()
-  const invite = annPage.getByRole('alertdialog', { name: 'admin invites you to a call' })
+  const invite = annPage.getByRole('alertdialog', { name: 'Administrator invites you to a call' })
   await expect(invite).toBeVisible({ timeout: 20_000 })
   await expect(invite.getByRole('link', { name: 'Accept' })).toHaveAttribute('href', '/ui/video/standup-42')
   await expect(invite.getByRole('button', { name: 'Decline' })).toBeVisible()

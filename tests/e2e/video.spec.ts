@@ -164,7 +164,7 @@ test('an invitation rings, and Accept joins the room', async ({ browser, server 
   const callerVideo = new VideoPage(caller)
   await callerVideo.join('Cal')
 
-  const invite = cora.getByRole('alertdialog', { name: 'caller invites you to a call' })
+  const invite = cora.getByRole('alertdialog', { name: 'Cal invites you to a call' })
   await expect(invite).toBeVisible({ timeout: 20_000 })
   await invite.getByRole('link', { name: 'Accept' }).click()
   await expect(cora).toHaveURL(new RegExp(`/ui/video/${room}$`))

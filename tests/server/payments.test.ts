@@ -120,7 +120,9 @@ describe('payments with the TEST provider', () => {
       token: server.admin,
     })
     expect(over.status).toBe(400)
-    expect((over.body as { message: string }).message).toBe(PAYMENT_TEXT.refundTooLarge(5000))
+    expect((over.body as { message: string }).message).toBe(PAYMENT_TEXT.refundTooLarge('50.00 EUR'))
+    // In the currency's units, not minor units (issue 36 #13: "2900" read as €2,900).
+    expect((over.body as { message: string }).message).toContain('(50.00 EUR)')
     const part = await server.api(`/api/transactions/${id}?amount=1500`, {
       method: 'DELETE',
       token: server.admin,

@@ -41,7 +41,7 @@ export function useCreateRecord(
     if (typeof body === 'string') return setError(body)
     try {
       await mutate.create(collection, body, id)
-      notifySaved(`${noun} ${id}`, reachable)
+      notifySaved(`${noun} ${id}`, reachable, { collection, id })
       onDone(id)
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err))

@@ -55,10 +55,10 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
     try {
       await mutate.delete(collection, id)
       edit.commit(edit.original)
-      notifyDeleted(1, 1, reachable)
+      notifyDeleted(1, 1, reachable, { collection, id })
       navigate(props.listHref)
     } catch (e) {
-      notifyDeleted(0, 1, reachable)
+      notifyDeleted(0, 1, reachable, [])
       toast.error(e instanceof Error ? e.message : String(e))
     }
   }

@@ -7,6 +7,7 @@ import { Trash2 } from 'lucide-react'
 import { useMemo } from 'react'
 import type { WriteRefusal } from '../../shared/write-permission'
 import { useMutate } from '../data/sync-context'
+import type { WrittenDoc } from '../data/write-outcome'
 import { confirmDelete, notifyDeleted } from '../feedback/notify'
 import { toast } from '../feedback/toast-store'
 import { DeniedButton } from '../session/ReadOnly'
@@ -45,12 +46,16 @@ export function useBulkDelete(
       return
     }
     if (!(await confirmDelete(ids.length, ids.length === 1 ? noun[0] : noun[1]))) return
+    const written: WrittenDoc[] = []
     const result = await runBatches(
       ids,
-      (id) => mutate.delete(collection, id),
+      async (id) => {
+        await mutate.delete(collection, id)
+        written.push({ collection, id })
+      },
       () => {},
     )
-    notifyDeleted(result.done, ids.length, reachable)
+    notifyDeleted(result.done, ids.length, reachable, written)
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
     clear()
   }

@@ -1,7 +1,7 @@
 /**
  * Renders the toast store: a stack at the bottom right, clear of the toolbar and the page heading's
  * buttons (feedback.css), each with title, message, a close button and a bar showing the time left.
- * Errors and warnings are `role="alert"` (announced at once), successes `role="status"`. Hovering
+ * Errors and warnings are `role="alert"` (announced at once), successes and pending work `role="status"`. Hovering
  * or focusing a toast pauses its timer (SPEC §4), so it can be read or its text copied.
  */
 import { useSyncExternalStore } from 'react'
@@ -27,7 +27,7 @@ function ToastCard({ toast, store }: { toast: Toast; store: ToastStore }) {
     // biome-ignore lint/a11y/noStaticElementInteractions: hover only pauses the timer; the close button is the control.
     <div
       className="mc-toast"
-      role={toast.kind === 'success' ? 'status' : 'alert'}
+      role={toast.kind === 'success' || toast.kind === 'info' ? 'status' : 'alert'}
       data-kind={toast.kind}
       data-colour={toast.colour}
       data-paused={toast.paused || undefined}

@@ -40,6 +40,7 @@ const DEFAULT_TITLES: Record<ToastKind, string> = {
   success: FEEDBACK_TEXT.success,
   error: FEEDBACK_TEXT.error,
   warning: FEEDBACK_TEXT.warning,
+  info: FEEDBACK_TEXT.pending,
 }
 
 export function createToastStore(timers: ToastTimers) {
@@ -98,7 +99,24 @@ export function createToastStore(timers: ToastTimers) {
     success: (message: string, title?: string, link?: ToastLink) => show('success', message, title, link),
     error: (message: string, title?: string) => show('error', message, title),
     warning: (message: string, title?: string) => show('warning', message, title),
+    /** Neutral: queued or started work; `change` turns it into the outcome when that is known. */
+    info: (message: string, title?: string) => show('info', message, title),
     show,
+    /**
+     * Turns a shown toast into another kind and message in place (a queued save the server then
+     * accepted or refused), with its full time again. False when that toast has closed already.
+     */
+    change(id: number, kind: ToastKind, message: string): boolean {
+      if (!toasts.some((t) => t.id === id)) return false
+      update(id, {
+        kind,
+        colour: TOAST_COLOURS[kind],
+        title: DEFAULT_TITLES[kind],
+        message,
+        remaining: TOAST_TIMEOUT_MS,
+      })
+      return true
+    },
     dismiss: (id: number) => set(toasts.filter((t) => t.id !== id)),
     pause: (id: number) => update(id, { paused: true }),
     resume: (id: number) => update(id, { paused: false }),

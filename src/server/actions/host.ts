@@ -213,7 +213,11 @@ async function sendMessage(ctx: HostContext, args: unknown[]): Promise<unknown> 
     )
     if (dryRun) {
       dryRun.push({ op: 'send', channel: channel as string, body })
-      const messages = writes.map((w) => ({ channel, to: 'body' in w ? shownTo(rights.req, w.body as Doc) : null, dryRun: true }))
+      const messages = writes.map((w) => ({
+        channel,
+        to: 'body' in w ? shownTo(rights.req, w.body as Doc) : null,
+        dryRun: true,
+      }))
       return { batch, messages, skipped }
     }
     const results = await services.store.writeMany(writes, { user: rights.user })

@@ -15,6 +15,7 @@
  */
 
 import { PAYMENT_TEXT, VALIDATION } from '../../shared/messages'
+import { fromMinor } from '../../shared/money'
 import type { Transaction, TransactionEvent, TransactionRefund } from '../../shared/payments'
 import { ApiError, badRequest } from '../errors'
 import { stripMeta } from '../store/doc'
@@ -144,7 +145,8 @@ export async function refundTransaction(
     }
     const left = refundable(tx)
     const wanted = amount ?? left
-    if (wanted > left || wanted <= 0) throw badRequest(PAYMENT_TEXT.refundTooLarge(left))
+    if (wanted > left || wanted <= 0)
+      throw badRequest(PAYMENT_TEXT.refundTooLarge(`${fromMinor(left, tx.currency)} ${tx.currency}`))
     entry = { id: refundId, amount: wanted, status: 'pending', providerRef: null, time: nowIso(), user }
     return {
       ...tx,

@@ -73,6 +73,13 @@ export const SCREENS_TEXT = {
   /** The delete toast while offline: SPEC §8's "Deleted N item(s)", and that the server learns it later. */
   deletedOffline: (n: number): string =>
     `${deletedToast(n)} on this device; it will be sent when you are online`,
+  /** A save on its way while the server is in reach: neutral until the server answers (issue 36). */
+  saving: (thing: string): string => `Saving ${thing}…`,
+  deleting: (n: number): string => `Deleting ${n} item(s)…`,
+  savingBatch: (n: number, things: string): string => `Saving ${n} ${things}…`,
+  /** The same toast (or a new one, if it has closed) when the server refused the queued write. */
+  notSaved: (thing: string, message: string): string => `${thing} was not saved: ${message}`,
+  notDeleted: (message: string): string => `Not deleted: ${message}`,
   importProgress: (done: number, total: number): string => `Importing ${done} / ${total}`,
   exportProgress: (done: number, total: number): string => `Exporting ${done} / ${total}`,
   importNothing: 'The file holds no documents.',

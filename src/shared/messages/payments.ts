@@ -39,7 +39,7 @@ export const PAYMENT_TEXT = {
   unknownProvider: (id: string): string => `No payment provider ${id} is configured`,
   signatureInvalid: 'Webhook signature verification failed',
   refundAmountInvalid: 'amount must be a whole number of minor units (cents), more than 0',
-  refundTooLarge: (left: number): string => `A refund cannot exceed what is left of the payment (${left})`,
+  refundTooLarge: (left: string): string => `A refund cannot exceed what is left of the payment (${left})`,
   refundFailed: 'The payment provider refused the refund',
   initRateLimited: (seconds: number): string =>
     `Too many checkouts started from here; try again in ${seconds} s`,

@@ -6,6 +6,8 @@ export const FEEDBACK_TEXT = {
   success: 'Success',
   error: 'Error',
   warning: 'Warning',
+  /** The neutral toast's title: work queued or started whose outcome is not known yet. */
+  pending: 'Pending',
   close: 'Close',
   cancel: 'Cancel',
   confirmDelete: 'Confirm Delete',

@@ -77,7 +77,7 @@ function ActionPage({ id }: { id: string }) {
       })
       edit.commit(formOf(saved), saved)
       // The server may be out of reach while the browser still reports a link: say where it went.
-      notifySaved(`Action ${id}`, reachable)
+      notifySaved(`Action ${id}`, reachable, { collection: ACTIONS, id })
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

@@ -110,7 +110,10 @@ function CreateRecord<F>({ kind, onDone }: { kind: CatalogKind<F>; onDone: (id: 
     if (idProblem || 'error' in checked) return
     try {
       const saved = await mutate.create(kind.collection, createBody(checked.fields), wanted)
-      notifySaved(`${kind.label} ${kind.savedName(saved._id, checked.fields)}`, reachable)
+      notifySaved(`${kind.label} ${kind.savedName(saved._id, checked.fields)}`, reachable, {
+        collection: kind.collection,
+        id: saved._id,
+      })
       onDone(saved._id)
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err))

@@ -71,7 +71,10 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
     try {
       const saved = await mutate.patch(kind.collection, id, patch, { base: edit.baseVersion ?? undefined })
       edit.commit(kind.formOf(saved), saved)
-      notifySaved(`${kind.label} ${kind.savedName(id, checked.fields)}`, reachable)
+      notifySaved(`${kind.label} ${kind.savedName(id, checked.fields)}`, reachable, {
+        collection: kind.collection,
+        id,
+      })
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

@@ -6,7 +6,7 @@ import type { Transaction } from '../../../shared/payments'
 import { api } from '../../api/client'
 
 // One money formatter for the console (the products screen's): minor units → "€12.50", digits by Intl.
-export { formatMoney } from '../products/money'
+export { formatMoney } from '../../../shared/money'
 
 /** GET /api/transactions/checkout/{id}: the order, plus the provider's public part. */
 export type CheckoutView = Pick<

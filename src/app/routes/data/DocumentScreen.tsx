@@ -118,14 +118,14 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
       if (creating) {
         const doc = await mutate.create(collection, body, newId.trim() || undefined)
         edit.commit(body)
-        notifySaved(`Document ${doc._id}`, reachable)
+        notifySaved(`Document ${doc._id}`, reachable, { collection, id: doc._id })
         setDone(doc._id)
       } else {
         // Against the version the user opened: someone else's change since then is not reverted.
         const doc = await mutate.put(collection, id, body, { base: edit.baseVersion ?? null })
         edit.commit(bodyOf(doc), doc)
         if (json) setJsonText(prettyJson(bodyOf(doc)))
-        notifySaved(`Document ${id}`, reachable)
+        notifySaved(`Document ${id}`, reachable, { collection, id })
       }
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
@@ -148,7 +148,7 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
     try {
       const doc = await mutate.create(collection, body, id)
       edit.commit(bodyOf(doc), doc)
-      notifySaved(`Document ${id}`, reachable)
+      notifySaved(`Document ${id}`, reachable, { collection, id })
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     } finally {
@@ -163,10 +163,10 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
     try {
       await mutate.delete(collection, id)
       edit.commit(original)
-      notifyDeleted(1, 1, reachable)
+      notifyDeleted(1, 1, reachable, { collection, id })
       navigate(listHref)
     } catch (e) {
-      notifyDeleted(0, 1, reachable)
+      notifyDeleted(0, 1, reachable, [])
       toast.error(e instanceof Error ? e.message : String(e))
     }
   }

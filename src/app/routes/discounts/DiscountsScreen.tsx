@@ -7,10 +7,10 @@
  */
 import { Link } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
+import { formatMoney } from '../../../shared/money'
 import type { Column } from '../../components/VirtualTable'
 import { activePill, CatalogList } from '../catalog/CatalogList'
 import { recordHref } from '../catalog/catalog-kind'
-import { formatMoney } from '../products/money'
 import { text } from '../users/auth-data'
 import { type DiscountForm, usesText } from './discount-form'
 import { DISCOUNTS } from './discount-kind'

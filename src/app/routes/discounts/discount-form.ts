@@ -6,9 +6,9 @@
  */
 import type { SyncDoc } from '../../../db/types'
 import { PAYMENT_TEXT } from '../../../shared/messages'
+import { fromMinor, toMinor } from '../../../shared/money'
 import { discountWindowInverted, MAX_AMOUNT } from '../../../shared/payments'
 import type { Checked } from '../catalog/catalog-kind'
-import { fromMinor, toMinor } from '../products/money'
 
 export interface DiscountForm {
   kind: 'percent' | 'fixed'

@@ -63,7 +63,7 @@ export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pendi
     try {
       const saved = await mutate.put(FORMS, id, docOf(form), { base: edit.baseVersion ?? null })
       edit.commit(formOf(saved), saved)
-      notifySaved(`Form ${id}`, reachable)
+      notifySaved(`Form ${id}`, reachable, { collection: FORMS, id })
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

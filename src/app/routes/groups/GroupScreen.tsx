@@ -20,6 +20,7 @@ import { RecordScreen } from '../../components/RecordScreen'
 import { RefusalNote } from '../../components/RefusalNote'
 import { useMutate } from '../../data/sync-context'
 import { useSaveRefusal } from '../../data/use-save-refusal'
+import type { WrittenDoc } from '../../data/write-outcome'
 import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
@@ -93,6 +94,7 @@ function GroupPage({ id }: { id: string }) {
     const b = edit.base
     const permissions = v.permissions.map((e) => e.trim()).filter(Boolean)
     const writes: Array<() => Promise<unknown>> = []
+    const written: WrittenDoc[] = []
     const patch: Record<string, unknown> = {}
     if (v.name !== b.name) patch.name = v.name.trim()
     if (v.description !== b.description) patch.description = v.description
@@ -101,6 +103,7 @@ function GroupPage({ id }: { id: string }) {
     if (Object.keys(patch).length) {
       writes.push(async () => {
         savedGroup = await mutate.patch('groups', id, patch, { base: edit.baseVersion ?? undefined })
+        written.push({ collection: 'groups', id })
       })
     }
     const before = new Set(b.members)
@@ -109,7 +112,10 @@ function GroupPage({ id }: { id: string }) {
       if (before.has(u._id) === after.has(u._id)) continue
       const groups = strings(u.groups).filter((g) => g !== id)
       if (after.has(u._id)) groups.push(id)
-      writes.push(() => mutate.patch('users', u._id, { groups }))
+      writes.push(async () => {
+        await mutate.patch('users', u._id, { groups })
+        written.push({ collection: 'users', id: u._id })
+      })
     }
     const results = await Promise.allSettled(writes.map((w) => w()))
     const done = results.filter((r) => r.status === 'fulfilled').length
@@ -118,8 +124,8 @@ function GroupPage({ id }: { id: string }) {
       const group = savedGroup as SyncDoc | null
       edit.commit(group ? formOf(group, v.members) : { ...v, permissions }, group ?? undefined)
     }
-    if (results.length === 1 && done === 1) notifySaved(`Group ${id}`, reachable)
-    else notifyBatchSaved(done, results.length, 'changes', reachable)
+    if (results.length === 1 && done === 1) notifySaved(`Group ${id}`, reachable, written[0])
+    else notifyBatchSaved(done, results.length, 'changes', reachable, written)
     if (failure) toast.error(String((failure as PromiseRejectedResult).reason?.message ?? failure))
   }
   useSaveAction(doc && canEdit ? save : null, { disabled: !edit.modified || invalid })

@@ -14,6 +14,7 @@ import { preview } from '../../components/format'
 import { prettyJson } from '../../components/json-text'
 import { type Column, VirtualTable } from '../../components/VirtualTable'
 import { useMutate, useSyncDb } from '../../data/sync-context'
+import type { WrittenDoc } from '../../data/write-outcome'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { DeniedButton } from '../../session/ReadOnly'
@@ -88,12 +89,16 @@ export function LogsScreen({ channel, title }: { channel: string; title: string 
       return
     }
     if (!(await confirmDelete(ids.length, ids.length === 1 ? 'log line' : 'log lines'))) return
+    const written: WrittenDoc[] = []
     const result = await runBatches(
       ids,
-      (id) => mutate.delete(collection, id),
+      async (id) => {
+        await mutate.delete(collection, id)
+        written.push({ collection, id })
+      },
       () => {},
     )
-    notifyDeleted(result.done, ids.length, reachable)
+    notifyDeleted(result.done, ids.length, reachable, written)
     setOpen(null)
   }
 

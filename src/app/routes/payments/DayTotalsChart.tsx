@@ -17,8 +17,8 @@ import {
 import { useMemo } from 'react'
 import { Bar } from 'react-chartjs-2'
 import type { SyncDoc } from '../../../db/types'
+import { formatMoney, fractionDigits } from '../../../shared/money'
 import { useChartPalette } from '../../hooks/use-chart-palette'
-import { formatMoney, fractionDigits } from '../products/money'
 import { dayTotals } from './transaction-view'
 
 ChartJS.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend)

@@ -8,12 +8,12 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { TRANSACTIONS_TEXT } from '../../../shared/messages'
+import { formatMoney, fromMinor, toMinor } from '../../../shared/money'
 import { api } from '../../api/client'
 import { confirm } from '../../feedback/confirm-store'
 import { toast } from '../../feedback/toast-store'
 import { isNetworkError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { formatMoney, fromMinor, toMinor } from '../products/money'
 import { customerText, refundable } from './transaction-view'
 
 export function RefundPanel({ doc }: { doc: SyncDoc }) {

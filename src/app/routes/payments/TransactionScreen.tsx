@@ -5,12 +5,12 @@
  * the mirror, live: a webhook that lands while the page is open shows up in the timeline.
  */
 import type { SyncDoc } from '../../../db/types'
+import { formatMoney } from '../../../shared/money'
 import type { TransactionEvent } from '../../../shared/payments'
 import { RecordGone, RecordLoading } from '../../components/RecordScreen'
 import { useRow } from '../../data/collection-rows'
 import { useCan } from '../../session/use-can'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
-import { formatMoney } from '../products/money'
 import type { ScreenProps } from '../screens'
 import { formatDate } from '../users/auth-data'
 import { NoAccess } from '../users/NoAccess'

@@ -4,8 +4,8 @@
  * and the words for a status. Pure, so node tests cover them (transaction-view.test.ts).
  */
 import type { SyncDoc } from '../../../db/types'
+import { fractionDigits } from '../../../shared/money'
 import { TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/payments'
-import { fractionDigits } from '../products/money'
 
 export const STATUS_LABEL: Record<TransactionStatus, string> = {
   pending: 'Pending',

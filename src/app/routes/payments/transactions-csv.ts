@@ -5,8 +5,8 @@
  * is typed by whoever pays, so it must arrive in a spreadsheet as text, never as a formula.
  */
 import type { SyncDoc } from '../../../db/types'
+import { fromMinor } from '../../../shared/money'
 import { toCsv } from '../data/transfer'
-import { fromMinor } from '../products/money'
 import { minor, statusOf } from './transaction-view'
 
 export const CSV_COLUMNS = [

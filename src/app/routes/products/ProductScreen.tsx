@@ -3,9 +3,10 @@
  * units, stored in minor units), currency, image, stock and active; and "Test checkout", which opens
  * the hosted checkout popup for it from the console (TestCheckoutButton.tsx).
  */
+
+import { formatMoney } from '../../../shared/money'
 import { CatalogRecord } from '../catalog/CatalogRecord'
 import type { ScreenProps } from '../screens'
-import { formatMoney } from './money'
 import { PRODUCTS } from './product-kind'
 import { TestCheckoutButton } from './TestCheckoutButton'
 

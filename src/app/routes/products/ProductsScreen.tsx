@@ -5,11 +5,11 @@
  */
 import { Link } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
+import { formatMoney } from '../../../shared/money'
 import type { Column } from '../../components/VirtualTable'
 import { activePill, CatalogList } from '../catalog/CatalogList'
 import { recordHref } from '../catalog/catalog-kind'
 import { text } from '../users/auth-data'
-import { formatMoney } from './money'
 import type { ProductForm } from './product-form'
 import { PRODUCTS } from './product-kind'
 

@@ -9,11 +9,11 @@ import { CreditCard } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { TRANSACTIONS_TEXT } from '../../../shared/messages'
+import { formatMoney } from '../../../shared/money'
 import { type CheckoutResult, openCheckout } from '../../api/checkout-popup'
 import { toast } from '../../feedback/toast-store'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { STATUS_LABEL } from '../payments/transaction-view'
-import { formatMoney } from './money'
 
 export function TestCheckoutButton({ product }: { product: string }) {
   const reachable = useServerReachable()

@@ -5,8 +5,8 @@
  */
 import type { SyncDoc } from '../../../db/types'
 import { PAYMENT_TEXT } from '../../../shared/messages'
+import { fromMinor, toMinor } from '../../../shared/money'
 import { MAX_AMOUNT } from '../../../shared/payments'
-import { fromMinor, toMinor } from './money'
 
 export interface ProductForm {
   name: string

@@ -84,7 +84,7 @@ function ReportBody({
     if (!def) return
     try {
       await mutate.put(REPORTS, id, { ...def, ...(draft.title ? { title: draft.title } : {}) })
-      notifySaved(`Report ${id}`, reachable)
+      notifySaved(`Report ${id}`, reachable, { collection: REPORTS, id })
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

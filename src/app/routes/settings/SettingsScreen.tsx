@@ -78,8 +78,10 @@ export function SettingsScreen() {
       const now = { ...docs, ...saved }
       edit.commit(formFromValues(valuesOf(now)), now)
     }
-    if (changes.length === 1 && result.done === 1) notifySaved(SETTING_LABELS[changes[0]![0]], reachable)
-    else notifyBatchSaved(result.done, changes.length, 'settings', reachable)
+    const written = Object.keys(saved).map((id) => ({ collection: 'settings', id }))
+    if (changes.length === 1 && result.done === 1)
+      notifySaved(SETTING_LABELS[changes[0]![0]], reachable, written[0])
+    else notifyBatchSaved(result.done, changes.length, 'settings', reachable, written)
     if (result.failed && result.firstError instanceof Error) toast.error(result.firstError.message)
   }
   useSaveAction(rows?.length && !saveRefused ? save : null, { disabled: !edit.modified })

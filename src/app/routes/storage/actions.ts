@@ -47,7 +47,7 @@ async function runAll(ops: readonly StorageOp[]): Promise<BatchResult> {
 async function runOne(op: StorageOp, doneText: string, what: string): Promise<boolean> {
   const r = await runAll([op])
   if (r.done && doneText) toast.success(doneText)
-  if (r.queued) toast.success(STORAGE_BROWSER_TEXT.queued(what))
+  if (r.queued) toast.info(STORAGE_BROWSER_TEXT.queued(what))
   return r.failed === 0
 }
 
@@ -72,7 +72,7 @@ export async function describe(root: StorageRoot, entry: Entry, description: str
   const value = description.trim() ? description : null
   const r = await runAll([{ kind: 'describe', root, path: entry.path, description: value }])
   if (r.done) toast.success(savedToast('Description'))
-  if (r.queued) toast.success(STORAGE_BROWSER_TEXT.queued('The description'))
+  if (r.queued) toast.info(STORAGE_BROWSER_TEXT.queued('The description'))
   return r.failed === 0
 }
 
@@ -87,7 +87,7 @@ export async function moveInto(root: StorageRoot, entries: readonly Entry[], fol
   )
   if (r.done) toast.success(STORAGE_BROWSER_TEXT.moved(r.done, folderLabel(root, folder)))
   if (r.queued)
-    toast.success(STORAGE_BROWSER_TEXT.queued(`Moving ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
+    toast.info(STORAGE_BROWSER_TEXT.queued(`Moving ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
 }
 
 /** Copies entries into `folder`; the server names a clash `name (COPY).ext`. */
@@ -96,7 +96,7 @@ export async function copyInto(root: StorageRoot, entries: readonly Entry[], fol
   const r = await runAll(entries.map((e) => ({ kind: 'copy', root, from: e.path, to: folder })))
   if (r.done) toast.success(STORAGE_BROWSER_TEXT.copied(r.done, folderLabel(root, folder)))
   if (r.queued)
-    toast.success(STORAGE_BROWSER_TEXT.queued(`Copying ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
+    toast.info(STORAGE_BROWSER_TEXT.queued(`Copying ${r.queued} ${r.queued === 1 ? 'item' : 'items'}`))
 }
 
 /** SPEC §8: "Do you really want to delete N …?", then "Deleted N item(s)" or "Deleted X/Y items". */
@@ -116,8 +116,10 @@ export async function deleteEntries(root: StorageRoot, entries: readonly Entry[]
   // not reach the server). Storage's own "… will be sent when you are back online" said the same
   // thing in other words, so deletes no longer use it. Reachability here is not the screen's
   // useServerReachable() but each op's own answer: the files queue tried the server itself (or knew
-  // the browser was offline), so `queued` is exact where the toolbar's status can lag behind it.
-  notifyDeleted(r.done + r.queued, entries.length, r.queued === 0)
+  // the browser was offline), so `queued` is exact where the toolbar's status can lag behind it. A
+  // queued delete is neutral; its row in the files queue shows what became of it.
+  if (r.queued === 0) notifyDeleted(r.done, entries.length, true)
+  else notifyDeleted(r.done + r.queued, entries.length, false, [])
   return true
 }
 
@@ -178,7 +180,8 @@ export async function upload(
     toast.error(messageOf(e))
     return
   }
-  if (sending) toast.success(STORAGE_BROWSER_TEXT.uploading(items.length))
+  // Started, not done: each row shows its progress and its outcome.
+  if (sending) toast.info(STORAGE_BROWSER_TEXT.uploading(items.length))
   else toast.warning(STORAGE_BROWSER_TEXT.uploadsQueued(items.length))
 }
 

@@ -10,11 +10,11 @@ import { Copy, FileDown, Send } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
+import { SCREENS_TEXT, TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
 import { TEMPLATE_KINDS, type TemplateKind, templateError } from '../../../shared/templates'
 import { RecordScreen } from '../../components/RecordScreen'
 import { useMutate } from '../../data/sync-context'
-import { notifySaved } from '../../feedback/notify'
+import { notifySaved, notifyWrite } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useSession } from '../../session/use-session'
@@ -70,7 +70,7 @@ function TemplatePage({ id }: { id: string }) {
     try {
       const saved = await mutate.patch(TEMPLATES, id, patch, { base: edit.baseVersion ?? undefined })
       edit.commit(formOf(saved, kind), saved)
-      notifySaved(`Template ${id}`, reachable)
+      notifySaved(`Template ${id}`, reachable, { collection: TEMPLATES, id })
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }
@@ -165,6 +165,7 @@ function Actions({
   const templates = useTemplates()
   const [, navigate] = useLocation()
   const [busy, setBusy] = useState(false)
+  const reachable = useServerReachable()
   const testNeeds = testPermission(kind)
 
   const duplicate = async () => {
@@ -175,7 +176,14 @@ function Actions({
       const draft = draftOf(form, kind) as unknown as Record<string, unknown>
       if (typeof draft.name === 'string') draft.name = `${draft.name} (copy)`
       await mutate.create(TEMPLATES, draft, copy)
-      toast.success(TEMPLATES_CONSOLE_TEXT.duplicated(copy))
+      notifyWrite(
+        { collection: TEMPLATES, id: copy },
+        {
+          pending: reachable ? SCREENS_TEXT.saving(`Template ${copy}`) : SCREENS_TEXT.savedOffline,
+          done: TEMPLATES_CONSOLE_TEXT.duplicated(copy),
+          refused: (message) => SCREENS_TEXT.notSaved(`Template ${copy}`, message),
+        },
+      )
       navigate(`/templates/${encodeURIComponent(copy)}`)
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))

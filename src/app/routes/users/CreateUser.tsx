@@ -53,7 +53,7 @@ export function CreateUser({ groups, onDone }: { groups: GroupOption[]; onDone: 
     try {
       if (online) await api.request('/api/auth/register', { body: { _id: id, password, ...profile } })
       else await mutate.create('users', profile, id)
-      notifySaved(`User ${id}`, online)
+      notifySaved(`User ${id}`, online, online ? undefined : { collection: 'users', id })
       onDone(id)
     } catch (err) {
       // Lost the link between the check and the call: keep the profile locally, never the password.

@@ -82,7 +82,7 @@ function UserPage({ id, own }: { id: string; own: boolean }) {
     try {
       const saved = await mutate.patch('users', id, patch, { base: edit.baseVersion ?? undefined })
       edit.commit(profileOf(saved), saved)
-      notifySaved(`User ${id}`, reachable)
+      notifySaved(`User ${id}`, reachable, { collection: 'users', id })
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))
     }

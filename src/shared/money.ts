@@ -1,5 +1,5 @@
 /**
- * Prices typed in major units ("12.34" EUR) ↔ stored integer minor units (1234), by the currency's
+ * Money (shared by the console and the server's messages). Prices typed in major units ("12.34" EUR) ↔ stored integer minor units (1234), by the currency's
  * fraction digits (2 for EUR, 0 for JPY, 3 for BHD). Done on the digits as text, never by multiplying
  * a float: 1.15 * 100 is 114.99999999999999 in binary floating point, "1.15" → 115 here.
  */
