@@ -187,6 +187,13 @@ export const STORAGE_NAME_MAX_BYTES = 255
 export const SHARE_DEFAULT_SECONDS = 7 * 24 * 3600
 export const SHARE_MIN_SECONDS = 1
 export const SHARE_MAX_SECONDS = 30 * 24 * 3600
+/** The share dialog's choices of how long a link works, in seconds (the default is SHARE_DEFAULT_SECONDS). */
+export const SHARE_EXPIRY_CHOICES = [
+  { label: '1 hour', seconds: 3600 },
+  { label: '1 day', seconds: 24 * 3600 },
+  { label: '7 days', seconds: 7 * 24 * 3600 },
+  { label: '30 days', seconds: 30 * 24 * 3600 },
+] as const
 /**
  * Deepest nesting of arrays and objects a JSON request body may have (issue 10). SQLite's JSON
  * functions stop at 1,000 levels, so one document nested 2,000 deep made every list of its collection

@@ -9,6 +9,7 @@
 import fs from 'node:fs'
 import type { Page } from '@playwright/test'
 import { AUTH_SCREENS_TEXT } from '../../src/shared/messages'
+import { formatNumber } from '../../src/shared/reports'
 import { engineReady } from './pages/sync-panel'
 import { expect, openLoggedIn, test } from './proxied'
 import { WIDTHS } from './widths'
@@ -50,7 +51,7 @@ const printed = (r: ReportResult): string[][] =>
     r.columns.map((c) => {
       const v = row[c.key]
       if (v === null || v === undefined) return '—'
-      if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(6)))
+      if (typeof v === 'number') return formatNumber(v)
       return String(v)
     }),
   )

@@ -143,6 +143,17 @@ test("the file browser's Copy link gives a link that works in a browser with no 
   const storage = new StoragePage(page)
   await expect(storage.row('photo.raw')).toBeVisible()
   await storage.menu('photo.raw', 'Copy link')
+  // The dialog asks how long the link works (7 days unless chosen); this one for an hour.
+  const share = storage.dialog('Share photo.raw')
+  await expect(share.getByLabel('The link works for')).toHaveValue(String(7 * 24 * 3600))
+  await share.getByLabel('The link works for').selectOption({ label: '1 hour' })
+  const made = page.waitForResponse((r) => r.url().endsWith('/api/share') && r.request().method() === 'POST')
+  await share.getByRole('button', { name: 'Copy link' }).click()
+  const { expires } = (await (await made).json()) as { expires: string }
+  const left = Date.parse(expires) - Date.now()
+  expect(left).toBeGreaterThan(55 * 60_000)
+  expect(left).toBeLessThanOrEqual(60 * 60_000)
+  await expect(page.getByText(/^Link copied to the clipboard; it works until /)).toBeVisible()
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/ui\/download\?t=/)
   const link = await page.evaluate(() => navigator.clipboard.readText())
   expect(new URL(link).origin).toBe(server.url)

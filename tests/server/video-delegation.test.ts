@@ -70,6 +70,12 @@ describe('call invitations and the room right', () => {
     expect(queued.body).toMatchObject({ field: 'room', permission: 'video/board:r' })
     expect(await tryJoin(mallory, 'board')).toBe('forbidden')
     expect(await tryJoin(bob, 'board')).toBe('forbidden')
+    // The pre-join screen's question answers the same as the socket.
+    const asks = (token: string, room: string) =>
+      server.api(`/api/video/rooms/${room}/access`, { method: 'GET', token })
+    expect((await asks(mallory, 'board')).body).toEqual({ mayJoin: false })
+    expect((await asks(server.admin, 'board')).body).toEqual({ mayJoin: true })
+    expect((await asks(mallory, 'no%20spaces')).status).toBe(400)
   })
 
   it('does not count a sender as invited by their own call for a named room', async () => {

@@ -6,10 +6,15 @@
  * every instance (video/relay.ts) and so does the cap (video/seats.ts).
  *   GET  /api/video/calls               the caller's calls, made and received, newest first (session)
  *   POST /api/video/calls/{id}/decline  the invitee declines a ringing call (session)
+ *   GET  /api/video/rooms/{room}/access  {mayJoin}: asked before the pre-join screen (session); the
+ *                                        join itself is decided again on the socket
  */
 import type { FastifyInstance } from 'fastify'
-import { CALLS_COLLECTION } from '../../shared/video'
+import { VIDEO_TEXT } from '../../shared/messages'
+import { CALLS_COLLECTION, isValidRoom } from '../../shared/video'
+import { badRequest } from '../errors'
 import type { Services } from '../services'
+import { requestMayJoin } from '../video/access'
 import { createCallBook } from '../video/calls'
 import { startPostgresRelay } from '../video/relay'
 import { Rooms } from '../video/rooms'
@@ -56,6 +61,13 @@ export async function videoModule(api: FastifyInstance, services: Services): Pro
   })
   // Rings that ended while the server was down are missed.
   void calls.expire().catch((error) => services.serverLog('ERROR', `video: ${(error as Error).message}`))
+
+  api.get('/video/rooms/:room/access', { config: { access: 'session' } }, async (req, reply) => {
+    const { room } = req.params as { room: string }
+    if (!isValidRoom(room)) throw badRequest(VIDEO_TEXT.roomInvalid)
+    reply.header('cache-control', 'no-store')
+    return { mayJoin: await requestMayJoin(services, req, room) }
+  })
 
   api.get('/video/calls', { config: { access: 'session' } }, async (req) => {
     const user = req.auth.user!

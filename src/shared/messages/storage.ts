@@ -87,7 +87,12 @@ export const STORAGE_BROWSER_TEXT = {
   uploadsQueued: (n: number): string =>
     `${n} ${n === 1 ? 'file is' : 'files are'} kept on this device and will be uploaded when you are back online`,
   queued: (what: string): string => `${what} will be sent when you are back online`,
-  linkCopied: 'Link copied to the clipboard',
+  /** The share dialog (issue 36 #13): how long the link works. */
+  shareTitle: (name: string): string => `Share ${name}`,
+  shareExpiry: 'The link works for',
+  shareExplain: 'Anyone with the link can download this file without logging in, until it expires.',
+  shareSubmit: 'Copy link',
+  linkCopiedUntil: (until: string): string => `Link copied to the clipboard; it works until ${until}`,
   linkNeedsNetwork: 'Creating a link needs the network.',
   keptOffline: (name: string): string => `${name} is kept on this device`,
   rootName: { storage: 'Storage', static: 'Web Server' },

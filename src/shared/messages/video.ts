@@ -5,6 +5,7 @@
 export const VIDEO_TEXT = {
   roomInvalid: 'A room name is 1 to 128 letters, digits and . _ @ + -',
   forbidden: 'You are not invited to this room',
+  checkingAccess: 'Checking whether you may join…',
   /** A call for a named room its sender may not enter (issue 35): the invitation would lend a way in. */
   callRoomForbidden: (room: string, permission: string): string =>
     `You cannot call people into the room ${room}: it needs the permission ${permission} or an invitation to the room`,

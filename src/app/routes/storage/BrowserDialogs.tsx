@@ -1,17 +1,18 @@
 /**
- * Which of the file browser's forms is open (new folder, rename, description, move or copy) and its
+ * Which of the file browser's forms is open (new folder, rename, description, share, move or copy) and its
  * wiring to the queued actions (actions.ts). The forms themselves are in dialogs.tsx.
  */
 import { countOf } from '../../../shared/plural'
 import type { StorageRoot } from '../../../shared/storage'
 import * as act from './actions'
-import { DescriptionDialog, FolderPickerDialog, NameDialog } from './dialogs'
+import { DescriptionDialog, FolderPickerDialog, NameDialog, ShareDialog } from './dialogs'
 import { type Entry, isWithin, moveTargets } from './entries'
 
 export type BrowserDialog =
   | { kind: 'mkdir' }
   | { kind: 'rename'; entry: Entry }
   | { kind: 'describe'; entry: Entry }
+  | { kind: 'share'; entry: Entry }
   | { kind: 'move' | 'copy'; entries: Entry[] }
   | null
 
@@ -69,6 +70,14 @@ export function BrowserDialogs({
         name={dialog.entry.name}
         initial={dialog.entry.description ?? ''}
         onSubmit={(text) => act.describe(root, dialog.entry, text)}
+        onClose={onClose}
+      />
+    )
+  if (dialog?.kind === 'share')
+    return (
+      <ShareDialog
+        name={dialog.entry.name}
+        onSubmit={(seconds) => act.copyShareLink(root, dialog.entry, seconds)}
         onClose={onClose}
       />
     )

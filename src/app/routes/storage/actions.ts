@@ -6,6 +6,7 @@
  */
 import { STORAGE_BROWSER_TEXT, savedToast } from '../../../shared/messages'
 import { type StorageRoot, stampFileName } from '../../../shared/storage'
+import { createShareLink } from '../../api/share'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import {
@@ -239,4 +240,21 @@ export async function pickedOfDrop(data: DataTransfer): Promise<Picked[]> {
   }
   for (const r of roots) await walk(r!, '')
   return out
+}
+
+/** A share link that works for `seconds`, copied to the clipboard (or shown, without clipboard access). */
+export async function copyShareLink(root: StorageRoot, entry: Entry, seconds: number): Promise<void> {
+  try {
+    const { url, expires } = await createShareLink(root, entry.path, seconds)
+    const until = new Date(expires).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+    try {
+      await navigator.clipboard.writeText(url)
+      toast.success(STORAGE_BROWSER_TEXT.linkCopiedUntil(until))
+    } catch {
+      // No clipboard permission: the link is still useful, shown to copy by hand.
+      toast.success(url, 'Link')
+    }
+  } catch (err) {
+    toast.error(err instanceof Error ? err.message : String(err))
+  }
 }

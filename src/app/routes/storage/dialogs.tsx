@@ -1,9 +1,11 @@
 /**
  * The small forms of the file browser, each a modal <dialog> (focus trap and Escape from the browser):
- * a name (new folder, rename), a description, and the folder picker of "Move to…" / "Copy to…".
+ * a name (new folder, rename), a description, a share link's lifetime, and the folder picker of
+ * "Move to…" / "Copy to…".
  */
 import { Folder } from 'lucide-react'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { SHARE_DEFAULT_SECONDS, SHARE_EXPIRY_CHOICES } from '../../../shared/constants'
 import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import { nameLengthProblem, type StorageRoot } from '../../../shared/storage'
 import '../../feedback/feedback.css'
@@ -184,6 +186,53 @@ export function DescriptionDialog({
           autoFocus
           onChange={(e) => setText(e.target.value)}
         />
+      </label>
+    </FormDialog>
+  )
+}
+
+/** "Share photo.png": how long its link works (SHARE_EXPIRY_CHOICES), then the link is made and copied. */
+export function ShareDialog({
+  name,
+  onSubmit,
+  onClose,
+}: {
+  name: string
+  onSubmit: (seconds: number) => Promise<unknown>
+  onClose: () => void
+}) {
+  const [seconds, setSeconds] = useState<number>(SHARE_DEFAULT_SECONDS)
+  const [busy, setBusy] = useState(false)
+  return (
+    <FormDialog
+      title={STORAGE_BROWSER_TEXT.shareTitle(name)}
+      submitLabel={STORAGE_BROWSER_TEXT.shareSubmit}
+      busy={busy}
+      onClose={onClose}
+      onSubmit={() => {
+        setBusy(true)
+        void onSubmit(seconds).finally(() => {
+          setBusy(false)
+          onClose()
+        })
+      }}
+    >
+      <p className="muted">{STORAGE_BROWSER_TEXT.shareExplain}</p>
+      <label className="storage-field">
+        <span>{STORAGE_BROWSER_TEXT.shareExpiry}</span>
+        <select
+          className="input"
+          value={seconds}
+          // biome-ignore lint/a11y/noAutofocus: the dialog exists to pick this one value.
+          autoFocus
+          onChange={(e) => setSeconds(Number(e.target.value))}
+        >
+          {SHARE_EXPIRY_CHOICES.map((c) => (
+            <option key={c.seconds} value={c.seconds}>
+              {c.label}
+            </option>
+          ))}
+        </select>
       </label>
     </FormDialog>
   )

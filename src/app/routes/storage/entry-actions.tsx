@@ -6,7 +6,6 @@
 import type { ReactNode } from 'react'
 import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import type { StorageRoot } from '../../../shared/storage'
-import { createShareLink } from '../../api/share'
 import { downloadBlob } from '../../components/format'
 import { toast } from '../../feedback/toast-store'
 import { dropOffline, fileBlob, keepOffline } from '../../storage/queue'
@@ -41,20 +40,10 @@ export function useEntryActions({
       toast.error(err instanceof Error ? err.message : String(err))
     }
   }
-  const copyLink = async (e: Entry) => {
+  // The link is made by the server (never queued): the dialog asks how long it works.
+  const copyLink = (e: Entry) => {
     if (!reachable) return toast.warning(STORAGE_BROWSER_TEXT.linkNeedsNetwork)
-    try {
-      const { url } = await createShareLink(root, e.path)
-      try {
-        await navigator.clipboard.writeText(url)
-        toast.success(STORAGE_BROWSER_TEXT.linkCopied)
-      } catch {
-        // No clipboard permission: the link is still useful, shown to copy by hand.
-        toast.success(url, 'Link')
-      }
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : String(err))
-    }
+    openDialog({ kind: 'share', entry: e })
   }
   const toggleKeep = async (e: Entry) => {
     try {
@@ -74,7 +63,7 @@ export function useEntryActions({
     const file = e.type === 'file'
     if (file) {
       items.push({ label: 'Download', run: () => void download(e) })
-      items.push({ label: 'Copy link', run: () => void copyLink(e) })
+      items.push({ label: 'Copy link', run: () => copyLink(e) })
       items.push({
         label: kept.has(e.path) ? 'Stop keeping offline' : 'Keep offline',
         run: () => void toggleKeep(e),
@@ -109,7 +98,7 @@ export function useEntryActions({
           Edit description
         </button>
       )}
-      <button type="button" className="mc-button" onClick={() => void copyLink(e)}>
+      <button type="button" className="mc-button" onClick={() => copyLink(e)}>
         Copy link
       </button>
       <button type="button" className="mc-button mc-button-primary" onClick={() => void download(e)}>

@@ -38,12 +38,33 @@ export function VideoScreen({ params }: ScreenProps) {
 
 function Room(props: { room: string; defaultName: string; policy?: RTCIceTransportPolicy }) {
   const [stage, setStage] = useState<
-    { kind: 'prejoin' } | { kind: 'call'; choice: JoinChoice } | { kind: 'ended'; message: string | null }
+    | { kind: 'checking' }
+    | { kind: 'prejoin' }
+    | { kind: 'call'; choice: JoinChoice }
+    | { kind: 'ended'; message: string | null }
   >({
-    kind: 'prejoin',
+    kind: 'checking',
   })
+  // Who may not enter is told so before the lobby shows a camera preview and a Join button (issue 36
+  // #13). The socket decides again on joining; an unanswered check leaves that to it.
+  useEffect(() => {
+    let live = true
+    api.request<{ mayJoin: boolean }>(`/api/video/rooms/${encodeURIComponent(props.room)}/access`).then(
+      (r) =>
+        live && setStage(r.mayJoin ? { kind: 'prejoin' } : { kind: 'ended', message: VIDEO_TEXT.forbidden }),
+      () => live && setStage({ kind: 'prejoin' }),
+    )
+    return () => {
+      live = false
+    }
+  }, [props.room])
   return (
     <div className="video-page">
+      {stage.kind === 'checking' && (
+        <p className="muted" aria-live="polite">
+          {VIDEO_TEXT.checkingAccess}
+        </p>
+      )}
       {stage.kind === 'prejoin' && (
         <PreJoin
           room={props.room}
@@ -60,7 +81,11 @@ function Room(props: { room: string; defaultName: string; policy?: RTCIceTranspo
         />
       )}
       {stage.kind === 'ended' && (
-        <Ended room={props.room} message={stage.message} onRejoin={() => setStage({ kind: 'prejoin' })} />
+        <Ended
+          room={props.room}
+          message={stage.message}
+          onRejoin={stage.message === VIDEO_TEXT.forbidden ? undefined : () => setStage({ kind: 'prejoin' })}
+        />
       )}
     </div>
   )
