@@ -234,6 +234,18 @@ describe('runaway templates', () => {
     const { slow, health } = await whileRunning(draft(sms('{% include "mirror" %}')))
     expect(slow.status).toBe(422)
     expect(health.status).toBe(200)
+    // Said as what it is, not as "too much output" (issue 36 #13), with the path that loops.
+    expect((slow.body as { message: string }).message).toBe(
+      TEMPLATE_TEXT.referenceCycle('partial/mirror → partial/mirror'),
+    )
+  })
+
+  it('names a loop through two partials', async () => {
+    await create({ _id: 'ping', kind: 'partial', content: 'p{% include "pong" %}' })
+    await create({ _id: 'pong', kind: 'partial', content: 'q{% include "ping" %}' })
+    const res = await draft(sms('{% include "ping" %}'))
+    expect(res.status).toBe(422)
+    expect((res.body as { message: string }).message).toContain('partial/ping → partial/pong → partial/ping')
   })
 
   it('refuses a 10 MB template that reached the store with 422 while the server answers', async () => {

@@ -34,7 +34,8 @@ export interface LookupReply {
 export type ToWorker = Job | LookupReply
 
 /** Why a job failed; pool.ts adds 'time' and 'memory' when it has to stop the worker itself. */
-export type FailureKind = 'syntax' | 'missing' | 'length' | 'time' | 'memory' | 'render'
+/** 'cycle': a limit stopped a render whose partials or layouts include each other (detail: the path). */
+export type FailureKind = 'syntax' | 'missing' | 'length' | 'time' | 'memory' | 'render' | 'cycle'
 
 export interface Failure {
   kind: FailureKind

@@ -30,6 +30,8 @@ const send = (message: FromWorker) => port.postMessage(message)
 
 /** Lookups of the job running now, by `dir/name`; one job runs at a time in a worker. */
 let cache = new Map<string, Promise<string | null>>()
+/** The same lookups once answered, for the reference-cycle check after a limit stopped a render. */
+let settled = new Map<string, string | null>()
 const waiting = new Map<number, (source: string | null) => void>()
 let nextRequest = 1
 
@@ -42,7 +44,10 @@ function lookup(file: string): Promise<string | null> {
     if (dir !== 'layout' && dir !== 'partial') return Promise.resolve(null)
     found = new Promise((resolve) => {
       const request = nextRequest++
-      waiting.set(request, resolve)
+      waiting.set(request, (source) => {
+        settled.set(file, source)
+        resolve(source)
+      })
       send({ type: 'lookup', request, dir, name })
     })
     cache.set(file, found)
@@ -98,7 +103,37 @@ interface LiquidLike extends Error {
 }
 
 /** Turns what LiquidJS threw into a Failure the main thread maps to 400 or 422. */
-function failure(error: unknown, part: string): Failure {
+/** Names a source refers to by a literal: `{% include 'x' %}`, `{% render "x" %}`, `{% layout 'x' %}`. */
+const REFERENCE = /\{%-?\s*(include|render|layout)\s+(['"])([^'"]+)\2/g
+
+/**
+ * A chain of references that comes back to where it started, among the files this job read (and
+ * the part's own source as its start): "partial/row → partial/row". Only literal names are seen; a
+ * loop is the usual reason a limit stops such a render, and saying so beats "too much output".
+ */
+function referenceCycle(start: string): string | null {
+  const refs = (source: string, tag?: string) =>
+    [...source.matchAll(REFERENCE)].map((m) => `${(tag ?? m[1]) === 'layout' ? 'layout' : 'partial'}/${m[3]}`)
+  const sources = new Map<string, string>()
+  for (const [file, found] of settled) if (found !== null) sources.set(file, found)
+  const visit = (file: string, path: string[]): string[] | null => {
+    if (path.includes(file)) return [...path.slice(path.indexOf(file)), file]
+    const source = sources.get(file)
+    if (source === undefined) return null
+    for (const next of refs(source)) {
+      const cycle = visit(next, [...path, file])
+      if (cycle) return cycle
+    }
+    return null
+  }
+  for (const first of refs(start)) {
+    const cycle = visit(first, [])
+    if (cycle) return cycle.join(' → ')
+  }
+  return null
+}
+
+function failure(error: unknown, part: string, source = ''): Failure {
   const e = error as LiquidLike
   const original = e.originalError ?? e
   const detail = String(original?.message ?? error).replace(/, line:\d+, col:\d+$/, '')
@@ -112,20 +147,28 @@ function failure(error: unknown, part: string): Failure {
   const notFound = /^ENOENT: Failed to lookup "(.*)" in "(layout|partial)/.exec(detail)
   if (notFound) return { kind: 'missing', detail, part, file: `${notFound[2]}/${notFound[1]}` }
   if (/parse length limit exceeded/.test(detail)) return { kind: 'length', detail, part }
-  if (/render limit exceeded/.test(detail)) return { kind: 'time', detail, ...where }
-  if (/memory alloc limit exceeded/.test(detail)) return { kind: 'memory', detail, ...where }
+  const limit = /render limit exceeded/.test(detail)
+    ? 'time'
+    : /memory alloc limit exceeded/.test(detail)
+      ? 'memory'
+      : null
+  if (limit) {
+    const cycle = referenceCycle(source)
+    return cycle ? { kind: 'cycle', detail: cycle, part } : { kind: limit, detail, ...where }
+  }
   if (e.name === 'TokenizationError' || e.name === 'ParseError') return { kind: 'syntax', detail, ...where }
   return { kind: 'render', detail, ...where }
 }
 
 async function run(job: Job): Promise<void> {
   cache = new Map()
+  settled = new Map()
   const parts: Record<string, string> = {}
   for (const part of job.parts) {
     try {
       parts[part.field] = await runPart(job, part)
     } catch (error) {
-      send({ type: 'done', id: job.id, ok: false, failure: failure(error, part.field) })
+      send({ type: 'done', id: job.id, ok: false, failure: failure(error, part.field, part.source) })
       return
     }
   }

@@ -114,6 +114,8 @@ function failureError(failure: Failure, doc: Partial<TemplateDoc>): ApiError {
       return new ApiError('unprocessable', TEMPLATE_TEXT.tooSlow(TEMPLATE_TIMEOUT_MS / 1000), { ...details })
     case 'memory':
       return new ApiError('unprocessable', TEMPLATE_TEXT.tooMuchMemory, { ...details })
+    case 'cycle':
+      return new ApiError('unprocessable', TEMPLATE_TEXT.referenceCycle(failure.detail), { ...details })
     default:
       return new ApiError('unprocessable', TEMPLATE_TEXT.renderFailed(where, failure.detail), { ...details })
   }

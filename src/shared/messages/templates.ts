@@ -22,6 +22,8 @@ export const TEMPLATE_TEXT = {
   tooSlow: (seconds: number): string =>
     `The template took longer than ${seconds} s to render and was stopped`,
   tooMuchMemory: 'The template produced too much output and was stopped',
+  referenceCycle: (path: string): string =>
+    `The template includes itself (${path}) and was stopped: an include or layout must not lead back to where it started`,
   tooLong: 'The template is too long to render',
   missingReference: (name: string): string => `No layout or partial named '${name}' that you may read`,
   busy: 'Too many templates are being rendered; try again in a moment',
