@@ -147,6 +147,43 @@ describe('fetch', () => {
 })
 
 describe('the second fence', () => {
+  it('ends a job that left a host call unanswered cleanly, and the same worker runs the next one', async () => {
+    // The script throws while its db call is still out: the call's promise is freed before the
+    // runtime (else QuickJS aborts in JS_FreeRuntime and the worker's module is dead).
+    const pool = new ActionPool(1)
+    // A worker's stderr comes through this process's: QuickJS prints "Aborted(…)" there when it fails.
+    const printed: string[] = []
+    const write = process.stderr.write.bind(process.stderr)
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      printed.push(String(chunk))
+      return write(chunk, ...rest)
+    }) as typeof process.stderr.write
+    try {
+      const thrown = await pool.run(
+        {
+          code: "db.get('c', 'x')\nthrow new Error('early')",
+          input: 'null',
+          timeLimitMs: 1000,
+          memoryLimitBytes: 8 << 20,
+        },
+        { db: () => new Promise((r) => setTimeout(() => r(null), 50)), log: () => {} },
+      )
+      expect(thrown).toMatchObject({ ok: false, error: { kind: 'script' } })
+      await new Promise((r) => setTimeout(r, 100))
+      for (let i = 0; i < 3; i++) {
+        const after = await pool.run(
+          { code: 'return input + 1', input: '41', timeLimitMs: 1000, memoryLimitBytes: 8 << 20 },
+          { db: async () => null, log: () => {} },
+        )
+        expect(after).toEqual({ ok: true, result: '42' })
+      }
+      expect(printed.join('')).not.toContain('Aborted(')
+    } finally {
+      process.stderr.write = write
+      await pool.close()
+    }
+  })
+
   it('kills a worker whose job outlives its time, and the pool keeps working', async () => {
     const pool = new ActionPool(1)
     try {

@@ -205,7 +205,7 @@ describe('runaway templates', () => {
     '{% for a in (1..100000) %}{% for b in (1..100000) %}{% for c in (1..100000) %}xxxxxxxxxx{% endfor %}{% endfor %}{% endfor %}'
 
   /** Runs `slow` and, while it runs, checks that the server still answers other requests. */
-  async function whileRunning(slow: Promise<{ status: number }>) {
+  async function whileRunning<T>(slow: Promise<T>) {
     const health = await server.api('/api/tools/healthcheck')
     const quick = await draft(sms('quick {{ n }}'), { n: 1 })
     return { slow: await slow, health, quick }

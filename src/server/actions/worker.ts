@@ -96,6 +96,9 @@ async function runJob(
   runtime.setMaxStackSize(job.limits.maxStackBytes)
   const vm = runtime.newContext()
   const pending = new Set<number>()
+  // Host calls still unanswered when the job ends (a limit, a thrown error): their promises must be
+  // freed before the runtime, or QuickJS aborts on live objects (JS_FreeRuntime's assertion).
+  const unsettled = new Set<{ alive: boolean; dispose(): void }>()
   try {
     const log = vm.newFunction('log', (...args) => {
       const parts = args.map((h) => {
@@ -122,8 +125,10 @@ async function runJob(
       const args = JSON.parse(vm.getString(argsHandle)) as unknown[]
       const request = nextRequest++
       pending.add(request)
+      unsettled.add(deferred)
       replies.set(request, (reply) => {
         pending.delete(request)
+        unsettled.delete(deferred)
         if (!deferred.alive) return
         if (reply.ok) {
           const value = vm.newString(reply.value ?? 'null')
@@ -175,6 +180,7 @@ async function runJob(
     }
   } finally {
     for (const request of pending) replies.delete(request)
+    for (const deferred of unsettled) if (deferred.alive) deferred.dispose()
     try {
       vm.dispose()
       runtime.dispose()
