@@ -84,10 +84,12 @@ for (const { name, viewport } of WIDTHS) {
       expect(await coveredActions(page, `${id}-copy`, TEMPLATE_BUTTONS, () => duplicate.click())).toEqual([])
       await expect(page).toHaveURL(new RegExp(`/templates/${id}-copy$`))
       await page.screenshot({ path: `/tmp/shots/toast-template-duplicate-${name}.png` })
-      // Send a test to me: its answer (sent, or queued while e-mail is not configured).
+      // Send a test to me: this server has no SMTP, so the answer is "Queued: e-mail is not configured…".
       await closeToasts(page)
       const sendTest = page.getByRole('button', { name: 'Send a test to me' })
-      expect(await coveredActions(page, 'test', TEMPLATE_BUTTONS, () => sendTest.click())).toEqual([])
+      expect(await coveredActions(page, 'not configured', TEMPLATE_BUTTONS, () => sendTest.click())).toEqual(
+        [],
+      )
       await page.screenshot({ path: `/tmp/shots/toast-template-test-${name}.png` })
 
       // Actions: a save.

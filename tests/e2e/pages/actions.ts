@@ -2,6 +2,7 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 import { type E2EServer, openLoggedIn, passwordOf } from '../fixtures'
 import { engineReady } from './sync-panel'
+import { saveAndWait } from './toasts'
 
 const AUTHOR_PERMISSIONS = ['actions:*', 'action-runs:r']
 
@@ -64,9 +65,7 @@ export class ActionEditor {
 
   /** Ctrl/Cmd+S; offline the toast says the save stays on this device until it is sent. */
   async save(id: string, offline = false): Promise<void> {
-    await this.page.keyboard.press('ControlOrMeta+s')
-    const toast = offline ? 'Saved on this device' : `Action ${id} was saved successfully`
-    await expect(this.page.getByText(toast).last()).toBeVisible()
+    await saveAndWait(this.page, `Action ${id}`, offline)
   }
 
   get debug(): Locator {

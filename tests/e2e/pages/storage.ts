@@ -1,5 +1,6 @@
 /** Page model of the file browser (/ui/storage/… and /ui/static/…, docs/storage-console.md). */
 import { expect, type Locator, type Page } from '@playwright/test'
+import { dismissToasts } from './toasts'
 
 export class StoragePage {
   readonly heading: Locator
@@ -63,13 +64,8 @@ export class StoragePage {
   }
 
   /** Toasts sit over the top right of the page (where the header buttons are): close them first. */
-  async dismissToasts(): Promise<void> {
-    const close = this.page.locator('.mc-toast').getByRole('button')
-    while ((await close.count()) > 0)
-      await close
-        .first()
-        .click({ timeout: 2000 })
-        .catch(() => undefined)
+  dismissToasts(): Promise<void> {
+    return dismissToasts(this.page)
   }
 
   async newFolder(name: string): Promise<void> {

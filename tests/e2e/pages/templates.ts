@@ -1,5 +1,6 @@
 /** Page models of /templates and /templates/{id}: the list with its kind filter, and the editor. */
 import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test'
+import { saveAndWait } from './toasts'
 
 export class TemplatesPage {
   readonly table: Locator
@@ -71,9 +72,7 @@ export class TemplateEditor {
 
   /** Ctrl/Cmd+S; offline the toast says the save stays on this device until it is sent. */
   async save(name: string, offline = false): Promise<void> {
-    await this.page.keyboard.press('ControlOrMeta+s')
-    const toast = offline ? 'Saved on this device' : `Template ${name} was saved successfully`
-    await expect(this.page.getByText(toast).last()).toBeVisible()
+    await saveAndWait(this.page, `Template ${name}`, offline)
   }
 
   button(name: string | RegExp): Locator {
