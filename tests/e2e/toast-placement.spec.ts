@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test'
 import { expect, openLoggedIn, test } from './fixtures'
 import { engineReady } from './pages/sync-panel'
+import { dismissToasts } from './pages/toasts'
 import { WIDTHS } from './widths'
 
 test.use({ seed: 'sample' })
@@ -53,11 +54,6 @@ async function coveredActions(
 
 const TEMPLATE_BUTTONS = ['Duplicate', 'Send a test to me', 'Delete']
 
-const closeToasts = (page: Page) =>
-  page.locator('.mc-toast button').evaluateAll((buttons) => {
-    for (const b of buttons) (b as HTMLButtonElement).click()
-  })
-
 for (const { name, viewport } of WIDTHS) {
   test.describe(`toasts at ${name} width`, () => {
     test.use({ viewport })
@@ -85,7 +81,7 @@ for (const { name, viewport } of WIDTHS) {
       await expect(page).toHaveURL(new RegExp(`/templates/${id}-copy$`))
       await page.screenshot({ path: `/tmp/shots/toast-template-duplicate-${name}.png` })
       // Send a test to me: this server has no SMTP, so the answer is "Queued: e-mail is not configured…".
-      await closeToasts(page)
+      await dismissToasts(page)
       const sendTest = page.getByRole('button', { name: 'Send a test to me' })
       expect(await coveredActions(page, 'not configured', TEMPLATE_BUTTONS, () => sendTest.click())).toEqual(
         [],

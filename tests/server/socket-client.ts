@@ -87,6 +87,14 @@ export async function openSocket(base: string, token?: string): Promise<TestSock
 }
 
 /** The changes of consecutive pages, checking that each page continues where the previous ended. */
+/** A socket past its `connected` greeting, kept in `opened` so the suite closes it at the end. */
+export async function openConnected(base: string, token: string, opened: TestSocket[]): Promise<TestSocket> {
+  const s = await openSocket(base, token)
+  opened.push(s)
+  await s.next((m) => m.event === 'connected')
+  return s
+}
+
 export function chain(pages: ChangesPayload[], start: number): SyncChange[] {
   let cursor = start
   const out: SyncChange[] = []

@@ -9,7 +9,7 @@ import { VIDEO_TEXT } from '../../src/shared/messages'
 import type { SocketMessage } from '../../src/shared/sync-protocol'
 import { type RefusedPayload, VIDEO_CLIENT, VIDEO_SERVER } from '../../src/shared/video'
 import { suiteServer } from '../helpers/suite-server'
-import { openSocket, type TestSocket } from './socket-client'
+import { openConnected, type TestSocket } from './socket-client'
 
 const sockets: TestSocket[] = []
 const server = suiteServer()
@@ -17,12 +17,7 @@ afterAll(async () => {
   for (const s of sockets) await s.close().catch(() => {})
 })
 
-async function connect(token: string): Promise<TestSocket> {
-  const s = await openSocket(server.url, token)
-  sockets.push(s)
-  await s.next((m) => m.event === 'connected')
-  return s
-}
+const connect = (token: string): Promise<TestSocket> => openConnected(server.url, token, sockets)
 
 const about =
   (room: string) =>

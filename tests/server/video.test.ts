@@ -20,7 +20,7 @@ import {
 } from '../../src/shared/video'
 import { until } from '../helpers/messages'
 import { suiteServer } from '../helpers/suite-server'
-import { openSocket, type TestSocket } from './socket-client'
+import { openConnected, type TestSocket } from './socket-client'
 
 const sockets: TestSocket[] = []
 
@@ -30,12 +30,7 @@ afterAll(async () => {
   for (const s of sockets) await s.close().catch(() => {})
 })
 
-async function connect(token: string): Promise<TestSocket> {
-  const s = await openSocket(server.url, token)
-  sockets.push(s)
-  await s.next((m) => m.event === 'connected')
-  return s
-}
+const connect = (token: string): Promise<TestSocket> => openConnected(server.url, token, sockets)
 
 const is =
   (event: string, room?: string) =>

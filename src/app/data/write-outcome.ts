@@ -48,6 +48,5 @@ export function outcomeIn(db: MomentumDb, doc: WrittenDoc): Promise<WriteOutcome
       next: (outcome) => outcome && finish(outcome),
       error: () => finish({ kind: 'unknown' }),
     })
-    if (done) subscription.unsubscribe()
   })
 }

@@ -108,31 +108,22 @@ export function notifyDeleted(
  * the server's reach the offline wording (the write only reached this device, issue 11), then the
  * outcome on the same toast.
  */
-export function notifySaved(thing: string, reachable: boolean, written?: WrittenDoc): void {
+export function notifySaved(
+  thing: string,
+  reachable: boolean,
+  written?: WrittenDoc,
+  /** The success words when not the spec's "{thing} was saved successfully" (a duplicate, a switch). */
+  done = savedToast(thing),
+): void {
   if (!written) {
-    toast.success(savedToast(thing))
+    toast.success(done)
     return
   }
-  notifyWrite(written, {
-    pending: reachable ? SCREENS_TEXT.saving(thing) : SCREENS_TEXT.savedOffline,
-    done: savedToast(thing),
-    refused: (message) => SCREENS_TEXT.notSaved(thing, message),
-  })
-}
-
-/**
- * Any one queued write with its own words (a duplicate, a switch): `pending` (neutral) until the
- * server answers, then `done` (success) or `refused(message)` (error) on the same toast.
- */
-export function notifyWrite(
-  written: WrittenDoc,
-  texts: { pending: string; done: string; refused: (message: string) => string },
-): void {
-  const id = toast.info(texts.pending)
+  const id = toast.info(reachable ? SCREENS_TEXT.saving(thing) : SCREENS_TEXT.savedOffline)
   follow(id, [written], (accepted, refusals) =>
     accepted
-      ? { kind: 'success', message: texts.done }
-      : { kind: 'error', message: texts.refused(refusals[0] ?? '') },
+      ? { kind: 'success', message: done }
+      : { kind: 'error', message: SCREENS_TEXT.notSaved(thing, refusals[0] ?? '') },
   )
 }
 

@@ -112,8 +112,8 @@ const REFERENCE = /\{%-?\s*(include|render|layout)\s+(['"])([^'"]+)\2/g
  * loop is the usual reason a limit stops such a render, and saying so beats "too much output".
  */
 function referenceCycle(start: string): string | null {
-  const refs = (source: string, tag?: string) =>
-    [...source.matchAll(REFERENCE)].map((m) => `${(tag ?? m[1]) === 'layout' ? 'layout' : 'partial'}/${m[3]}`)
+  const refs = (source: string) =>
+    [...source.matchAll(REFERENCE)].map((m) => `${m[1] === 'layout' ? 'layout' : 'partial'}/${m[3]}`)
   const sources = new Map<string, string>()
   for (const [file, found] of settled) if (found !== null) sources.set(file, found)
   const visit = (file: string, path: string[]): string[] | null => {

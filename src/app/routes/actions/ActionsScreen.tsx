@@ -8,13 +8,13 @@
 import { useCallback, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { ACTION_TRIGGERS, type ActionTriggerType } from '../../../shared/actions'
-import { ACTIONS_CONSOLE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
 import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { byName, type ListFilter, ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
 import { useMutate } from '../../data/sync-context'
-import { notifyWrite } from '../../feedback/notify'
+import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { formatDate, text, useCan } from '../users/auth-data'
@@ -149,13 +149,11 @@ function EnabledSwitch({ doc }: { doc: SyncDoc }) {
   const toggle = async () => {
     try {
       await mutate.patch(ACTIONS, doc._id, { enabled: !on })
-      notifyWrite(
+      notifySaved(
+        `Action ${name}`,
+        reachable,
         { collection: ACTIONS, id: doc._id },
-        {
-          pending: reachable ? SCREENS_TEXT.saving(`Action ${name}`) : SCREENS_TEXT.savedOffline,
-          done: ACTIONS_CONSOLE_TEXT.enabledChanged(name, !on),
-          refused: (message) => SCREENS_TEXT.notSaved(`Action ${name}`, message),
-        },
+        ACTIONS_CONSOLE_TEXT.enabledChanged(name, !on),
       )
     } catch (e) {
       toast.error(e instanceof Error ? e.message : String(e))

@@ -10,11 +10,11 @@ import { Copy, FileDown, Send } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { SCREENS_TEXT, TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
+import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
 import { TEMPLATE_KINDS, type TemplateKind, templateError } from '../../../shared/templates'
 import { RecordScreen } from '../../components/RecordScreen'
 import { useMutate } from '../../data/sync-context'
-import { notifySaved, notifyWrite } from '../../feedback/notify'
+import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
 import { useSession } from '../../session/use-session'
@@ -176,13 +176,11 @@ function Actions({
       const draft = draftOf(form, kind) as unknown as Record<string, unknown>
       if (typeof draft.name === 'string') draft.name = `${draft.name} (copy)`
       await mutate.create(TEMPLATES, draft, copy)
-      notifyWrite(
+      notifySaved(
+        `Template ${copy}`,
+        reachable,
         { collection: TEMPLATES, id: copy },
-        {
-          pending: reachable ? SCREENS_TEXT.saving(`Template ${copy}`) : SCREENS_TEXT.savedOffline,
-          done: TEMPLATES_CONSOLE_TEXT.duplicated(copy),
-          refused: (message) => SCREENS_TEXT.notSaved(`Template ${copy}`, message),
-        },
+        TEMPLATES_CONSOLE_TEXT.duplicated(copy),
       )
       navigate(`/templates/${encodeURIComponent(copy)}`)
     } catch (e) {
