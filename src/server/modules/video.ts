@@ -14,7 +14,7 @@ import { VIDEO_TEXT } from '../../shared/messages'
 import { CALLS_COLLECTION, isValidRoom } from '../../shared/video'
 import { badRequest } from '../errors'
 import type { Services } from '../services'
-import { requestMayJoin } from '../video/access'
+import { requestMayJoin, roomAccessOf } from '../video/access'
 import { createCallBook } from '../video/calls'
 import { startPostgresRelay } from '../video/relay'
 import { Rooms } from '../video/rooms'
@@ -48,7 +48,7 @@ export async function videoModule(api: FastifyInstance, services: Services): Pro
       : null
   const unregister = registerSignalling(
     hub,
-    { store, permissionsOf: (user) => services.permissionsOf(user) },
+    roomAccessOf(services),
     calls,
     rooms,
     relay && seats ? { relay, seats, aliveMs } : null,

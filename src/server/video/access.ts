@@ -83,10 +83,15 @@ export async function mayJoin(
  * On sending a call for a named room: its sender must be able to enter it themselves, or the
  * invitation would lend them (and their invitees) a way in they do not have. 403 on the field `room`.
  */
+/** The server's invitations and rights, as mayJoin reads them (the socket's joins too). */
+export const roomAccessOf = (services: Services): RoomAccess => ({
+  store: services.store,
+  permissionsOf: (u) => services.permissionsOf(u),
+})
+
 /** Whether this request's user may enter `room` now: what the pre-join screen asks before the lobby. */
 export function requestMayJoin(services: Services, req: FastifyRequest, room: string): Promise<boolean> {
-  const access: RoomAccess = { store: services.store, permissionsOf: (u) => services.permissionsOf(u) }
-  return mayJoin(access, req.auth.grants, req.auth.user, room)
+  return mayJoin(roomAccessOf(services), req.auth.grants, req.auth.user, room)
 }
 
 export async function requireMayCallInto(
