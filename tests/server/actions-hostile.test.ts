@@ -47,6 +47,19 @@ describe('hostile scripts', () => {
     expect(res.body.message).toBe(ACTION_TEXT.timeout(300))
   })
 
+  it('stops a script at its time limit even inside long operations QuickJS cannot interrupt', async () => {
+    // Each indexOf scans 16 MB natively; QuickJS polls its deadline only every few thousand steps, so
+    // the pool's wall clock stops it. The time limit did, and says so (not "killed").
+    const res = await attack("const s = 'x'.repeat(1 << 24)\nwhile (true) s.indexOf('y')", {
+      timeLimitMs: 300,
+    })
+    expect(res.status).toBe(422)
+    expect(res.body.message).toBe(ACTION_TEXT.timeoutHard(300))
+    const runs = await server.api(`/api/actions/hostile-${seq}/runs`, { token: server.admin })
+    const [run] = runs.body as Array<{ error: { kind: string; message: string } }>
+    expect(run!.error).toEqual({ kind: 'time', message: ACTION_TEXT.timeoutHard(300) })
+  })
+
   it('stops a memory bomb at its memory limit', async () => {
     const res = await attack('const a = []\nwhile (true) a.push({ a: 1, b: [1, 2, 3] })', {
       timeLimitMs: 10_000,
@@ -196,7 +209,7 @@ describe('the second fence', () => {
         },
         { db: () => new Promise(() => {}), log: () => {} },
       )
-      expect(stuck).toEqual({ ok: false, error: { kind: 'killed', message: 'killed' } })
+      expect(stuck).toEqual({ ok: false, error: { kind: 'time', message: 'killed' } })
       const after = await pool.run(
         { code: 'return input + 1', input: '41', timeLimitMs: 1000, memoryLimitBytes: 8 << 20 },
         { db: async () => null, log: () => {} },

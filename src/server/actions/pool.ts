@@ -27,7 +27,8 @@ export { WorkerPoolBusyError as ActionPoolBusyError }
 function failure(kind: PoolFailure, detail: string): SandboxResult {
   switch (kind) {
     case 'timeout':
-      return { ok: false, error: { kind: 'killed', message: 'killed' } }
+      // The job outlived its time limit (plus the margin): that limit stopped it, by the second fence.
+      return { ok: false, error: { kind: 'time', message: 'killed' } }
     case 'memory':
       return { ok: false, error: { kind: 'memory', message: 'out of memory' } }
     case 'crashed':

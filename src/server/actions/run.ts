@@ -227,8 +227,11 @@ export async function pruneRuns(
 
 function errorText(error: SandboxError, action: ActionDoc): string {
   switch (error.kind) {
-    case 'time':
-      return ACTION_TEXT.timeout(action.timeLimitMs ?? ACTION_LIMITS.defaultTimeMs)
+    case 'time': {
+      const limit = action.timeLimitMs ?? ACTION_LIMITS.defaultTimeMs
+      // 'killed': the pool's wall clock ended it (pool.ts), not QuickJS's interrupt.
+      return error.message === 'killed' ? ACTION_TEXT.timeoutHard(limit) : ACTION_TEXT.timeout(limit)
+    }
     case 'killed':
       return ACTION_TEXT.killed
     case 'memory':

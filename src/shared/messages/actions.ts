@@ -23,11 +23,14 @@ export const ACTION_TEXT = {
   inputInvalid: 'input must be JSON',
   busy: 'Too many actions are running; try again shortly',
   timeout: (ms: number): string => `The action was stopped after ${ms} ms (time limit)`,
+  /** The time limit reached inside work QuickJS cannot interrupt (one long native call): the worker is stopped. */
+  timeoutHard: (ms: number): string =>
+    `The action was stopped at its time limit of ${ms} ms; it was inside one long operation that cannot be interrupted, so its sandbox was stopped`,
   memory: 'The action was stopped: it used more memory than its limit',
   stack: 'The action was stopped: its call stack got too deep',
   resultTooLarge: (max: number): string => `The action's result is larger than ${max} bytes`,
   resultNotJson: 'The action returned a value that is not JSON',
-  killed: 'The action was stopped: its worker did not answer in time and was killed',
+  killed: 'The action was stopped: its sandbox ended unexpectedly (a new one runs the next action)',
   tooManyDbCalls: 'The action made too many db calls',
   dbForbidden: (needed: string): string => `db: Requires one of: ${needed}`,
   historyQueryInvalid: (name: string): string => `The run history's ${name} parameter is not valid`,
@@ -56,6 +59,28 @@ export const ACTION_TEXT = {
     'pdf: give save: {root, path}; a script cannot hold the PDF itself, so it is saved to Storage',
 } as const
 
+/**
+ * The words for each SandboxError kind (server/actions/protocol.ts). 'killed' stays for runs recorded
+ * before a hard stop at the time limit was recorded as 'time', and for a sandbox that crashed.
+ */
+const RUN_ERROR_LABELS: Record<string, string> = {
+  script: 'script error',
+  syntax: 'syntax error',
+  time: 'time limit',
+  memory: 'memory limit',
+  stack: 'stack limit',
+  result: 'result limit',
+  killed: 'sandbox stopped',
+  internal: 'server error',
+  loop: 'loop stopped',
+  budget: 'budget stopped',
+  permission: 'permission refused',
+}
+
+function errorLabel(kind: string): string {
+  return RUN_ERROR_LABELS[kind] ?? `${kind} error`
+}
+
 /** The Actions console (issue 15, docs/actions-console.md). */
 export const ACTIONS_CONSOLE_TEXT = {
   gone: 'This action does not exist, or this device has not received it yet.',
@@ -72,8 +97,10 @@ export const ACTIONS_CONSOLE_TEXT = {
   historyEmpty: 'No runs yet.',
   historyLive: 'Live: runs appear here as they finish',
   historyFallback: 'Live: runs appear here as they finish (not kept on this device offline)',
+  /** What a run's error kind is called on its status and its error box ("time limit · 1003 ms"). */
+  errorLabel,
   errorAt: (kind: string, line: number | undefined): string =>
-    line ? `${kind} error at line ${line}` : `${kind} error`,
+    line ? `${errorLabel(kind)} at line ${line}` : errorLabel(kind),
   dryRun: 'Dry run: writes are checked, not done',
   budgetNotice: 'Its newest run was stopped by a budget, so its changes were not acted on:',
   enabledChanged: (name: string, on: boolean): string => `${name} ${on ? 'enabled' : 'disabled'}`,

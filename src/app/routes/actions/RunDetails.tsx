@@ -50,12 +50,13 @@ export function RunDetails({ run, onGoTo }: { run: RunLike; onGoTo?: (line: numb
   )
 }
 
-/** "ok · 12 ms" or the error's kind, coloured. */
+/** "ok · 12 ms" or what stopped it ("time limit · 2002 ms"), coloured. */
 export function RunStatus({ run }: { run: Pick<RunLike, 'status' | 'error'> & { durationMs: number } }) {
   const ok = run.status === 'ok'
   return (
     <span className={`run-status ${ok ? 'run-ok' : 'run-error'}`}>
-      {ok ? 'ok' : (run.error?.kind ?? 'error')} · {Math.round(run.durationMs)} ms
+      {ok ? 'ok' : ACTIONS_CONSOLE_TEXT.errorLabel(run.error?.kind ?? 'script')} ·{' '}
+      {Math.round(run.durationMs)} ms
     </span>
   )
 }
