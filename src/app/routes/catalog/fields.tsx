@@ -3,7 +3,7 @@
  * textarea) and the Active switch, bound to one key of the form object. Each editor lists only its
  * own fields with these; the label/id wiring lives here once.
  */
-import type { InputHTMLAttributes, ReactNode } from 'react'
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
 import { RefusalNote } from '../../components/RefusalNote'
 import type { SaveRefusal } from '../../data/use-save-refusal'
 
@@ -110,23 +110,35 @@ export function TextField({
 
 export function SwitchField({
   label,
+  hint,
   checked,
   onChange,
 }: {
   label: string
+  /** What the switch does, under it: a switch after a list of checkboxes must not read as one more. */
+  hint?: string
   checked: boolean
   onChange: (v: boolean) => void
 }) {
+  const id = useId()
   return (
-    <label className="check-row">
-      <input
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        aria-checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-      {label}
-    </label>
+    <div className="field switch-field">
+      <label className="check-row">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={checked}
+          aria-checked={checked}
+          aria-describedby={hint ? id : undefined}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+        {label}
+      </label>
+      {hint && (
+        <p id={id} className="field-hint">
+          {hint}
+        </p>
+      )}
+    </div>
   )
 }

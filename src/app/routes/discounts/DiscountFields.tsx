@@ -52,7 +52,10 @@ export function DiscountFields(props: FieldsProps<DiscountForm>) {
           </label>
         ))}
       </fieldset>
-      <SwitchField {...bind.toggle('active', 'Active')} />
+      <SwitchField
+        {...bind.toggle('active', 'Active')}
+        hint="Checkout takes the code only while it is active."
+      />
     </fieldset>
   )
 }

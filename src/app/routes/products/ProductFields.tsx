@@ -21,7 +21,10 @@ export function ProductFields(props: FieldsProps<ProductForm>) {
       <TextField {...bind.text('currency', 'Currency')} maxLength={3} upper />
       <TextField {...bind.text('image', 'Image URL')} type="url" />
       <TextField {...bind.text('stock', 'Stock')} inputMode="numeric" placeholder="Unlimited" />
-      <SwitchField {...bind.toggle('active', 'Active (for sale)')} />
+      <SwitchField
+        {...bind.toggle('active', 'Active (for sale)')}
+        hint="Checkout offers only active products."
+      />
     </fieldset>
   )
 }
