@@ -34,7 +34,9 @@ async function overflowOn(page: Page): Promise<string[]> {
       if (scroller && scroller !== document.body) continue
       if (box.right > width + 1 || box.left < -1) {
         const name = (el.getAttribute('aria-label') ?? el.innerText ?? el.tagName).trim().slice(0, 40)
-        found.push(`${el.tagName.toLowerCase()} "${name}" at ${Math.round(box.left)}–${Math.round(box.right)} px`)
+        found.push(
+          `${el.tagName.toLowerCase()} "${name}" at ${Math.round(box.left)}–${Math.round(box.right)} px`,
+        )
       }
     }
     return found

@@ -12,6 +12,7 @@ import type { Page } from '@playwright/test'
 import type { RouteDef } from '../../src/app/routes/table'
 import { SYNC_UI_TEXT } from '../../src/shared/messages'
 import { passwordOf } from './fixtures'
+import { goInPage } from './pages/go-in-page'
 import { engineReady } from './pages/sync-panel'
 import { expect, openLoggedIn, test } from './proxied'
 import { everyRoute } from './route-walk'
@@ -51,13 +52,14 @@ const NO_ACCESS = /You cannot open .+: it requires the permission \S+\./
 /** PERMISSION_UI_TEXT.readOnly: a screen everyone may read (Settings) says what changing it needs. */
 const READ_ONLY = /Read-only: you need \S+ to .+\./
 
-async function pageTexts(page: Page): Promise<{ body: string; messages: string[] }> {
+async function pageTexts(page: Page): Promise<{ body: string; main: string; messages: string[] }> {
   return page.evaluate(() => {
     const sel = '[role=alert], [role=status], .mc-toast, .form-error, .field-error, .error, [class*="error"]'
     const messages = [...document.querySelectorAll<HTMLElement>(sel)]
       .map((e) => e.innerText?.trim() ?? '')
       .filter(Boolean)
-    return { body: document.body.innerText, messages }
+    const main = document.querySelector<HTMLElement>('main')?.innerText.trim() ?? ''
+    return { body: document.body.innerText, main, messages }
   })
 }
 
@@ -66,7 +68,9 @@ async function rawOn(page: Page): Promise<string[]> {
   const found = new Set<string>()
   for (const wait of [300, 800, 1500]) {
     await page.waitForTimeout(wait)
-    const { body, messages } = await pageTexts(page)
+    const { body, main, messages } = await pageTexts(page)
+    // A screen that failed to render blanks the console (no raw words, nothing at all): as bad.
+    if (!main && wait === 1500) found.add('blank screen')
     for (const [name, re] of RAW_ANYWHERE) {
       const m = body.match(re)
       if (m) found.add(`${name}: …${context(body, m.index ?? 0)}…`)
@@ -80,14 +84,6 @@ async function rawOn(page: Page): Promise<string[]> {
 }
 
 const context = (text: string, at: number) => text.slice(Math.max(0, at - 60), at + 60).replace(/\s+/g, ' ')
-
-/** Another screen without a reload (none is possible while cut off): the router follows history. */
-async function goInPage(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    history.pushState(null, '', to)
-    dispatchEvent(new PopStateEvent('popstate'))
-  }, `/ui${path}`)
-}
 
 /** A route a logged-in user opens only with a permission: it must say which one, in the shared words. */
 const needsPermission = (route: RouteDef) => route.auth === 'required' && route.pattern !== '/'

@@ -23,6 +23,7 @@ import {
 import type { E2EServer } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { deleteRecord } from './pages/discounts'
+import { goInPage } from './pages/go-in-page'
 import { StoragePage } from './pages/storage'
 import { listFolder } from './pages/storage-queue'
 import { engineReady, freshCollection, type HandleWindow } from './pages/sync-panel'
@@ -47,14 +48,6 @@ async function seed(server: E2EServer, token: string, prefix: string, docs: Reco
     (await server.api('/api/groups', { token, json: { _id: group, name: group, permissions: [] } })).status,
   ).toBe(201)
   return { name, collection, group }
-}
-
-/** Another screen without a reload (none is possible while cut off): the router follows history. */
-async function goInPage(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    history.pushState(null, '', to)
-    dispatchEvent(new PopStateEvent('popstate'))
-  }, `/ui${path}`)
 }
 
 test('server out of reach: a second tab, which does not lead, says Offline too and its deletes say "on this device"', async ({

@@ -2,7 +2,8 @@
  * The detail screen of a record section (one user, one group, and the sections to come): loading and
  * "no longer exists" states, the heading with the not-synced/conflict marker, "Undo changes", the
  * single-record Delete (SPEC §8 confirmation, back to the list) and the "changed elsewhere" notice of
- * the edit base. The section keeps its own edit state (useEditState), its save (bound with
+ * the edit base, and the server's refusal of a queued save of this record (useSaveRefusal) under the
+ * heading, unless the section places its refusals beside its own fields. The section keeps its own edit state (useEditState), its save (bound with
  * useSaveAction) and its fields, passed as children. See docs/decisions/screens.md.
  */
 import { Trash2 } from 'lucide-react'
@@ -11,6 +12,7 @@ import { useLocation } from 'wouter'
 import type { SyncDoc } from '../../db/types'
 import { EDIT_BASE_TEXT } from '../../shared/messages'
 import { useMutate, useSyncDb } from '../data/sync-context'
+import { useSaveRefusal } from '../data/use-save-refusal'
 import { confirmDelete, notifyDeleted } from '../feedback/notify'
 import { toast } from '../feedback/toast-store'
 import type { EditState } from '../hooks/use-edit-state'
@@ -18,6 +20,7 @@ import { text } from '../routes/users/auth-data'
 import { ReadOnlyNote } from '../session/ReadOnly'
 import { SyncMarker, useConflictIds } from '../sync-ui/SyncMarker'
 import { useServerReachable } from '../sync-ui/use-server-reachable'
+import { RefusalNote } from './RefusalNote'
 
 export interface RecordScreenProps<T> {
   collection: 'users' | 'groups' | 'templates' | 'discounts' | 'products' | 'actions' | 'forms'
@@ -39,6 +42,8 @@ export interface RecordScreenProps<T> {
   actions?: ReactNode
   /** The line under the heading, before the sync marker. */
   meta: (doc: SyncDoc) => ReactNode
+  /** True: the section shows the refusal of a queued save itself, beside the field it names. */
+  placesRefusals?: boolean
   children: (doc: SyncDoc) => ReactNode
 }
 
@@ -49,6 +54,7 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
   const reachable = useServerReachable()
   const [, navigate] = useLocation()
   const doc = row?.doc
+  const refusal = useSaveRefusal(collection, id)
 
   const remove = async () => {
     if (!(await confirmDelete(1, props.noun))) return
@@ -97,6 +103,7 @@ export function RecordScreen<T>(props: RecordScreenProps<T>) {
           {EDIT_BASE_TEXT.changedElsewhere}
         </p>
       )}
+      {!props.placesRefusals && <RefusalNote refusal={refusal} field={null} />}
       {props.canEdit === false && (
         <ReadOnlyNote needed={`${props.collection}/${props.id}:u`} action={`edit this ${props.noun}`} />
       )}

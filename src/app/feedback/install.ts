@@ -4,10 +4,19 @@
  */
 import { api } from '../api/client'
 import { CLIENT_LOG_PATH, createClientLog } from './client-log'
-import { installErrorReporter } from './error-reporter'
+import { installErrorReporter, messageOf } from './error-reporter'
 import { toast } from './toast-store'
 
 let uninstall: (() => void) | null = null
+let logCaught: ((error: unknown) => void) | null = null
+
+/**
+ * An error a screen's boundary caught and shows in place (ScreenBoundary): into the client log like
+ * an unhandled one, without a toast (the screen already says it).
+ */
+export function reportCaughtError(error: unknown): void {
+  logCaught?.(error)
+}
 
 export function installFeedback(): void {
   if (uninstall) return
@@ -32,6 +41,16 @@ export function installFeedback(): void {
     },
     now: () => Date.now(),
   })
+  logCaught = (error) =>
+    log({
+      level: 'ERROR',
+      log: messageOf(error),
+      ctx: {
+        source: 'screen',
+        url: location.pathname,
+        stack: error instanceof Error && error.stack ? error.stack.slice(0, 4000) : null,
+      },
+    })
   uninstall = installErrorReporter({
     toastError: (message) => toast.error(message),
     log,

@@ -9,6 +9,7 @@ import { preloadable } from '../components/preloadable'
 import { inFrame } from '../env'
 import { useSession, useSite } from '../session/use-session'
 import { usePageChrome } from '../shell/page-chrome'
+import { ScreenBoundary } from './ScreenBoundary'
 import { screenFor } from './screens'
 import { matchRoute, routeTitle } from './table'
 
@@ -53,7 +54,11 @@ export function AppRoutes() {
   }
 
   const Screen = screenFor(route.screen)
-  const screen = <Screen key={route.pattern} title={title} params={params} />
+  const screen = (
+    <ScreenBoundary key={path}>
+      <Screen key={route.pattern} title={title} params={params} />
+    </ScreenBoundary>
+  )
   if (!route.shell || inFrame())
     return (
       <main id="main" className="bare-page">

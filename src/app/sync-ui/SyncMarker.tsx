@@ -1,6 +1,7 @@
 /**
  * The mark beside a document that has not reached the server: "Not synced yet" while its write waits
- * in the outbox, "Conflict" with a link to the conflict view while the inbox holds it (issue 11: an
+ * in the outbox, "Conflict" (the server changed it too) or "Refused" (a 4xx) with a link to the item
+ * in the Sync panel while the inbox holds it (issue 11: an
  * open conflict used to read only "Not synced yet", with no way to it from the document). In a table
  * row (`compact`) the words are for screen readers and the title only, so the badge never squeezes the
  * row's id to "co…".
@@ -12,21 +13,29 @@ import type { MomentumDb } from '../../db/schema'
 import { SCREENS_TEXT } from '../../shared/messages'
 import { syncPanel } from './panel-store'
 
-/** docId → mutationId of the inbox items of one collection, live. */
-export function useConflictIds(db: MomentumDb | null, collection: string): Map<string, string> {
+/** One document's inbox item: which one, and whether the server refused the write or changed it too. */
+export interface InboxMark {
+  mutationId: string
+  refused: boolean
+}
+
+/** docId → its inbox item, for one collection, live. */
+export function useConflictIds(db: MomentumDb | null, collection: string): Map<string, InboxMark> {
   return (
     useLiveQuery(async () => {
-      if (!db) return new Map<string, string>()
+      if (!db) return new Map<string, InboxMark>()
       const items = await db.inbox
         .where('[collection+docId]')
         .between([collection, Dexie.minKey], [collection, Dexie.maxKey])
         .toArray()
-      return new Map(items.map((i) => [i.docId, i.mutationId]))
-    }, [db, collection]) ?? new Map<string, string>()
+      return new Map(
+        items.map((i) => [i.docId, { mutationId: i.mutationId, refused: i.kind === 'rejected' }]),
+      )
+    }, [db, collection]) ?? new Map<string, InboxMark>()
   )
 }
 
-export function SyncMarker({ conflict, compact = false }: { conflict?: string; compact?: boolean }) {
+export function SyncMarker({ conflict, compact = false }: { conflict?: InboxMark; compact?: boolean }) {
   const words = (text: string) => (compact ? <span className="visually-hidden">{text}</span> : text)
   if (conflict)
     return (
@@ -34,11 +43,11 @@ export function SyncMarker({ conflict, compact = false }: { conflict?: string; c
         type="button"
         className="sync-marker sync-marker-conflict"
         data-testid="conflict-marker"
-        title={SCREENS_TEXT.conflictHint}
-        onClick={() => syncPanel.open(conflict)}
+        title={conflict.refused ? SCREENS_TEXT.refusedHint : SCREENS_TEXT.conflictHint}
+        onClick={() => syncPanel.open(conflict.mutationId)}
       >
         <TriangleAlert size={13} aria-hidden="true" />
-        {words(SCREENS_TEXT.conflict)}
+        {words(conflict.refused ? SCREENS_TEXT.refused : SCREENS_TEXT.conflict)}
       </button>
     )
   return (

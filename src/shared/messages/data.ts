@@ -58,7 +58,9 @@ export const SCREENS_TEXT = {
   notSynced: 'Not synced yet',
   notSyncedHint: 'Saved on this device; it is sent to the server when the connection allows.',
   conflict: 'Conflict',
-  conflictHint: 'The server refused this change or changed it too: open the conflict to resolve it.',
+  conflictHint: 'The server changed this too: open the conflict to choose which version stays.',
+  refused: 'Refused',
+  refusedHint: 'The server refused this change: open it to see why, and edit or discard it.',
   rawOffline:
     'Raw queries run on the server and need the network. You are offline: the table above still works on this device’s copy.',
   rawNeedsObject: 'The query must be a JSON object, e.g. {"filter": {"city": "Lyon"}}',

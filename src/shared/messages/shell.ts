@@ -32,6 +32,12 @@ export const SHELL_TEXT = {
   restoring: 'Connecting to the server…',
   offlineNoSession:
     'You are offline, so your session cannot be opened yet. It opens by itself once you are back online.',
+  /** A screen whose code never reached this device (first visit while offline): ScreenBoundary. */
+  screenNotLoaded:
+    'This screen is not on this device yet — it needs the network once. Your other screens and unsent changes are kept.',
+  screenFailed: (message: string): string => `This screen stopped with an error: ${message}`,
+  tryAgain: 'Try again',
+  reload: 'Reload',
 } as const
 
 /** Service worker, manifest and push texts the spec leaves open (docs/decisions/pwa.md). */

@@ -92,6 +92,9 @@ export const EDIT_BASE_TEXT = {
  */
 export const REFUSAL_TEXT = {
   refused: (message: string): string => `Not saved: the server refused this change. ${message}`,
+  /** The same, on a screen of several documents (Settings): which one it was. */
+  refusedOne: (what: string, message: string): string =>
+    `${what} was not saved: the server refused this change. ${message}`,
   discard: 'Discard my change',
   discarded: 'Your refused change was discarded',
 } as const

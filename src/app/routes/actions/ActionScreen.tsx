@@ -87,6 +87,7 @@ function ActionPage({ id }: { id: string }) {
 
   return (
     <RecordScreen
+      placesRefusals
       collection={ACTIONS}
       id={id}
       row={row}

@@ -83,6 +83,7 @@ function Editor<F>({ kind, id, meta, actions }: CatalogRecordProps<F>) {
 
   return (
     <RecordScreen
+      placesRefusals
       collection={kind.collection}
       id={id}
       row={row}

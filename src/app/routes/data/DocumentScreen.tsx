@@ -20,8 +20,10 @@ import { SCHEMAS_COLLECTION, schemaIdFor, schemaOfDoc } from '../../../shared/sc
 import { hasFieldErrors, validateDocument } from '../../../shared/schema-validation'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
+import { RefusalNote } from '../../components/RefusalNote'
 import { useRow } from '../../data/collection-rows'
 import { useMutate, useSyncDb } from '../../data/sync-context'
+import { useSaveRefusal } from '../../data/use-save-refusal'
 import { deepEqual } from '../../feedback/deep-equal'
 import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
@@ -84,6 +86,8 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
   const refusal = useWriteRefusal()
   const saveRefused = creating ? refusal('create', collection) : refusal('update', collection, id)
   const deleteRefused = refusal('delete', collection, id)
+  // The server's refusal of a queued save of this document, here as well as in the Sync panel.
+  const queuedRefusal = useSaveRefusal(collection, creating ? undefined : id)
 
   // After a create the form is committed first, so the leave guard has nothing to ask about.
   useEffect(() => {
@@ -263,6 +267,7 @@ export function DocumentScreen({ name, id }: { name: string; id: string }) {
           action={creating ? 'create documents here' : 'edit this document'}
         />
       )}
+      <RefusalNote refusal={queuedRefusal} field={null} />
       {edit.changedElsewhere && (
         <p className="notice notice-warning" role="status">
           {EDIT_BASE_TEXT.changedElsewhere}

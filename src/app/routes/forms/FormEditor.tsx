@@ -81,6 +81,7 @@ export function FormEditor({ id, row }: { id: string; row: { doc: SyncDoc; pendi
 
   return (
     <RecordScreen
+      placesRefusals
       collection={FORMS}
       id={id}
       row={row}

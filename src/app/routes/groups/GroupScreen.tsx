@@ -138,6 +138,7 @@ function GroupPage({ id }: { id: string }) {
 
   return (
     <RecordScreen
+      placesRefusals
       collection="groups"
       id={id}
       row={row}

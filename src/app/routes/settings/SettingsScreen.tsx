@@ -11,9 +11,11 @@ import { useLiveQuery } from 'dexie-react-hooks'
 import { CloudOff } from 'lucide-react'
 import { useMemo } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { EDIT_BASE_TEXT, SCREENS_TEXT } from '../../../shared/messages'
+import { EDIT_BASE_TEXT, REFUSAL_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { runBatches } from '../../components/batches'
+import { RefusalNote } from '../../components/RefusalNote'
 import { useMutate, useSyncDb } from '../../data/sync-context'
+import { useRefusalIn } from '../../data/use-save-refusal'
 import { notifyBatchSaved, notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
 import { useEditState } from '../../hooks/use-edit-state'
@@ -27,6 +29,7 @@ import { RunHistorySettings } from './RunHistorySettings'
 import { StorageUse } from './StorageUse'
 import {
   changedSettings,
+  type EditableId,
   formFromValues,
   SETTING_LABELS,
   type SettingsForm,
@@ -55,6 +58,8 @@ export function SettingsScreen() {
   const set = (patch: Partial<SettingsForm>) => edit.setValue((v) => ({ ...v, ...patch }))
   // Without settings:u the settings are shown read-only, with no Save and a note why (issue 11).
   const saveRefused = useWriteRefusal()('update', 'settings')
+  // The server's refusal of a queued settings save, here as well as in the Sync panel.
+  const queuedRefusal = useRefusalIn('settings')
 
   const save = async () => {
     if (saveRefused) return
@@ -122,6 +127,16 @@ export function SettingsScreen() {
       </header>
 
       {saveRefused && <ReadOnlyNote needed={saveRefused.needed} action="change settings" />}
+      <RefusalNote
+        refusal={queuedRefusal}
+        field={null}
+        words={(message) =>
+          REFUSAL_TEXT.refusedOne(
+            SETTING_LABELS[queuedRefusal?.docId as EditableId] ?? queuedRefusal?.docId ?? '',
+            message,
+          )
+        }
+      />
       {edit.changedElsewhere && (
         <p className="notice notice-warning" role="status">
           {EDIT_BASE_TEXT.changedElsewhere}
