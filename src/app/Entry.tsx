@@ -24,7 +24,7 @@ import { SiteInstallPrompt } from './feedback/SiteInstallPrompt'
 import { closeFirstFrame, drawFirstFrame, firstFrameShown, onFirstFrame } from './first-frame'
 import { AppRoutes, Shell } from './routes/AppRoutes'
 import { Database as DatabaseScreen, preloadEditor } from './routes/data'
-import { matchRoute } from './routes/table'
+import { matchRoute } from './routing/table'
 import { sessionStore } from './session/session'
 import { useSession } from './session/use-session'
 

@@ -1,10 +1,10 @@
 /**
- * Every console route as concrete paths, from the console's own route table (src/app/routes/table.ts),
+ * Every console route as concrete paths, from the console's own route table (src/app/routing/table.ts),
  * for the specs that walk them all (raw-errors.spec.ts): a route added to the table is visited without
  * touching a spec. A `:id` takes the first id the API lists for its section (the sample seed has one
  * of each), a `/*` a sample below it, `/*?` its bare prefix; what has no id still opens, as "not found".
  */
-import { NOT_FOUND, ROUTES, type RouteDef } from '../../src/app/routes/table'
+import { NOT_FOUND, ROUTES, type RouteDef } from '../../src/app/routing/table'
 import type { E2EServer } from './fixtures'
 
 /** Where a route's first segment is not the API collection that lists its ids. */

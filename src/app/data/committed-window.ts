@@ -14,7 +14,7 @@ import { flushSync } from 'react-dom'
 import type { MomentumDb } from '../../db/schema'
 import type { SyncDoc } from '../../db/types'
 import type { CommittedDocs } from '../../sync/commit-relay'
-import type { DocOrder, DocWindow, SortSpec } from '../routes/data/doc-source'
+import type { DocOrder, DocWindow, SortSpec } from './doc-window'
 
 type Listener = (committed: CommittedDocs) => void
 const listeners = new WeakMap<MomentumDb, Set<Listener>>()

@@ -8,7 +8,7 @@
  */
 import type { SyncDoc } from '../../db/types'
 import { ROUTER_BASE } from '../env'
-import { matchRoute } from '../routes/table'
+import { matchRoute } from '../routing/table'
 
 /** Rows are fetched in blocks so scrolling a few rows does not re-query (the table's window size). */
 export const BLOCK = 50

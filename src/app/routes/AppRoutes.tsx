@@ -7,11 +7,11 @@ import { Redirect, useLocation, useSearch } from 'wouter'
 import { SHELL_TEXT } from '../../shared/messages'
 import { preloadable } from '../components/preloadable'
 import { inFrame } from '../env'
+import { matchRoute, routeTitle } from '../routing/table'
 import { useSession, useSite } from '../session/use-session'
 import { usePageChrome } from '../shell/page-chrome'
 import { ScreenBoundary } from './ScreenBoundary'
 import { screenFor } from './screens'
-import { matchRoute, routeTitle } from './table'
 
 // The shell (sidebar, toolbar, their menus and icons) is not part of the login page's first
 // JavaScript (issue 20); the console's App module imports it statically, so it is already loaded

@@ -1,5 +1,5 @@
 /**
- * Route screen ids (routes/table.ts) → components. A screen another issue has not built yet falls back
+ * Route screen ids (routing/table.ts) → components. A screen another issue has not built yet falls back
  * to ComingSoon; when it is built, add one line here.
  */
 import type { ComponentType } from 'react'

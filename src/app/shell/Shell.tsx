@@ -7,7 +7,7 @@
 import { type CSSProperties, type ReactNode, useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
 import { writeLocal } from '../local-state'
-import type { RouteDef } from '../routes/table'
+import type { RouteDef } from '../routing/table'
 import { useSession } from '../session/use-session'
 import { Footer } from './Footer'
 import type { ResolvedChrome } from './page-chrome'

@@ -14,7 +14,7 @@ import { type SeriesDef, TimeChart } from './TimeChart'
 import { Totals } from './Totals'
 import type { SummaryView } from './use-summary'
 import '../../components/ui.css'
-import '../users/auth.css'
+import '../../components/records.css'
 import './analytics.css'
 
 async function exportCsv(view: SummaryView, name: string): Promise<void> {

@@ -12,7 +12,7 @@ import { asLabel, countryName } from './labels'
 import { useDashboard } from './use-dashboard'
 import { VisitsTable } from './VisitsTable'
 import '../../components/ui.css'
-import '../users/auth.css'
+import '../../components/records.css'
 import './analytics.css'
 
 /** The ASN database's sources, as its CC BY 4.0 licence asks wherever a result is shown. */

@@ -3,9 +3,10 @@
  * the rest of the console never loads them. Without analytics/summary:r a dashboard says so in the
  * shared words instead of showing the server's 403 (issue 36).
  */
+
+import { WithAccess } from '../../session/NoAccess'
 import { lazyRoute } from '../lazy-route'
 import type { ScreenProps } from '../screens'
-import { WithAccess } from '../users/NoAccess'
 
 /** What both dashboards read first (src/server/modules/analytics.ts). */
 const NEEDED = 'analytics/summary:r'

@@ -15,24 +15,16 @@ import type { MomentumDb } from '../../../db/schema'
 import type { SyncDoc } from '../../../db/types'
 import { collectionForSchemaId, SCHEMAS_COLLECTION } from '../../../shared/schema-keys'
 import { useCommittedWindow } from '../../data/committed-window'
+import type { DocOrder, DocWindow, SortSpec } from '../../data/doc-window'
 import { BLOCK, type FirstScreen, takeFirstScreen } from '../../data/first-screen'
 import { fieldValue } from './doc-filter'
 
-export interface SortSpec {
-  by: string
-  reverse: boolean
-}
+export type { DocOrder, DocWindow, SortSpec } from '../../data/doc-window'
 
 // Rows are fetched in blocks so scrolling a few rows does not re-query (shared with first-screen.ts).
 export { BLOCK }
 
 const INDEXED = new Set(['_id', '_created', '_updated'])
-
-/** How the table gets its rows: by index position, or through a precomputed list of ids. */
-/** `total` rows to show; `all` documents in the collection ("38 of 305 documents" when filtered). */
-export type DocOrder =
-  | { kind: 'index'; total: number; all: number }
-  | { kind: 'ids'; total: number; all: number; ids: string[] }
 
 const range = (c: string) => [
   [c, Dexie.minKey],
@@ -135,12 +127,6 @@ async function readWindow(
     return (await c.offset(offset).limit(limit).toArray()).map((r) => r.doc)
   }
   return browse(db, collection, { sortBy: sort.by, reverse: sort.reverse, offset, limit })
-}
-
-export interface DocWindow {
-  /** Index of docs[0] in the whole ordered list. */
-  start: number
-  docs: SyncDoc[]
 }
 
 /**

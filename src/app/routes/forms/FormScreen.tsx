@@ -5,13 +5,13 @@
  */
 import { FORMS } from '../../../shared/forms'
 import { useRow } from '../../data/collection-rows'
+import { useCan } from '../../session/use-can'
 import { useSession } from '../../session/use-session'
 import type { ScreenProps } from '../screens'
-import { useCan } from '../users/auth-data'
 import { FillPage } from './FillPage'
 import { FormEditor } from './FormEditor'
 import '../../components/ui.css'
-import '../users/auth.css'
+import '../../components/records.css'
 import './forms.css'
 
 export function FormScreen({ params }: ScreenProps) {

@@ -10,9 +10,10 @@ import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecord
 import { byName, ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
-import { strings, text, useRows } from '../users/auth-data'
+import { useRows } from '../../data/collection-rows'
+import { strings, text } from '../../format/values'
 import '../../components/ui.css'
-import '../users/auth.css'
+import '../../components/records.css'
 
 type SortKey = 'name' | 'description' | 'members' | 'permissions'
 const groupHref = (id: string) => `/groups/${encodeURIComponent(id)}`

@@ -5,14 +5,14 @@
  */
 import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
 import { MESSAGE_CHANNELS } from '../../../shared/messaging'
+import { NoAccess } from '../../session/NoAccess'
 import { useCan, useMayUnder } from '../../session/use-can'
 import { useDisplayStatus } from '../../sync-ui/use-display-status'
-import { NoAccess } from '../users/NoAccess'
 import { Composer } from './Composer'
 import { History } from './History'
 import { useAll, usePendingRequests } from './use-messages'
 import '../../components/ui.css'
-import '../users/auth.css'
+import '../../components/records.css'
 import './messages.css'
 
 export function MessagesScreen() {

@@ -3,9 +3,9 @@
  * lazy chunk of the report screen. The service worker precaches every chunk, so they open offline.
  */
 import { lazy, Suspense } from 'react'
+import { WithAccess } from '../../session/NoAccess'
 import { Loading } from '../data'
 import type { ScreenProps } from '../screens'
-import { WithAccess } from '../users/NoAccess'
 
 const List = lazy(async () => ({ default: (await import('./ReportsScreen')).ReportsScreen }))
 const One = lazy(async () => ({ default: (await import('./ReportScreen')).ReportScreen }))

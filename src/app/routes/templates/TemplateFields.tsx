@@ -3,7 +3,7 @@
  * Liquid part in its editor, and for email/pdf HTML a Layout picker listing the layout templates.
  */
 import { TEMPLATE_PARTS, type TemplateKind } from '../../../shared/templates'
-import { text } from '../users/auth-data'
+import { text } from '../../format/values'
 import { CodeField } from './CodeField'
 import { layoutOf, withLayout } from './layout-ref'
 import { useTemplates } from './template-data'

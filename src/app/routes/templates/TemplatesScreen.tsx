@@ -12,11 +12,11 @@ import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecord
 import { byName, type ListFilter, ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
-import { text } from '../users/auth-data'
+import { text } from '../../format/values'
 import { kindOf, TEMPLATES, useTemplates } from './template-data'
 import { starterOf } from './template-form'
 import '../../components/ui.css'
-import '../users/auth.css'
+import '../../components/records.css'
 import './templates.css'
 
 type SortKey = 'name' | 'kind' | 'description'

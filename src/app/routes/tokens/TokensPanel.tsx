@@ -11,13 +11,15 @@ import { AUTH_SCREENS_TEXT, FEEDBACK_TEXT } from '../../../shared/messages'
 import { PermissionSyntaxError, parsePermission } from '../../../shared/permissions'
 import { api } from '../../api/client'
 import { NewButton } from '../../components/RecordList'
+import { useRows } from '../../data/collection-rows'
 import { confirm } from '../../feedback/confirm-store'
 import { notifySaved } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
+import { formatDate, strings, text } from '../../format/values'
+import { useCan } from '../../session/use-can'
 import { useSession } from '../../session/use-session'
 import { onlineOnlyError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { formatDate, strings, text, useCan, useRows } from '../users/auth-data'
 
 /** Expiry choices; the server allows at most a year. */
 const EXPIRY_DAYS = [7, 30, 90, 365] as const

@@ -10,9 +10,9 @@ import { AUTH_SCREENS_TEXT, SERVER_TEXT, VALIDATION } from '../../../shared/mess
 import { api } from '../../api/client'
 import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'
+import { useCan } from '../../session/use-can'
 import { onlineOnlyError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { useCan } from './auth-data'
 import { NewPasswordField, newPasswordProblem } from './NewPasswordField'
 
 export interface GroupOption {
