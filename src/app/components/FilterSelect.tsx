@@ -1,7 +1,7 @@
 /**
  * A list's filter drop-down beside its search box: a short visible label, an accessible name that says
  * what is filtered ("Filter by trigger"), "All …" as the empty choice, then the values. Styled by
- * `.kind-filter` (routes/templates/templates.css).
+ * `.kind-filter` (components/ui.css).
  */
 export interface FilterSelectProps<V extends string> {
   /** Visible label, e.g. "Trigger". */

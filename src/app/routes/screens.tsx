@@ -9,6 +9,7 @@ import { CheckoutRoute } from './checkout' // hosted checkout
 import { DatabaseRoute, DataEditorRoute } from './data' // screens: database
 import { DownloadRoute } from './download' // screens: share-link download
 import { FormRoute, FormsRoute } from './forms' // forms (issue 17)
+import { GroupRoute, GroupsRoute } from './groups'
 import { lazyRoute } from './lazy-route'
 import { LoginPage } from './login/LoginPage'
 import { ClientLogsRoute, ServerLogsRoute } from './logs' // screens: logs
@@ -18,7 +19,7 @@ import { ReportRoute, ReportsRoute } from './reports' // reports (issue 17)
 import { SettingsRoute } from './settings' // screens: settings
 import { StaticRoute, StorageRoute } from './storage' // file browser
 import { TemplateRoute, TemplatesRoute } from './templates' // screens: templates
-import { GroupRoute, GroupsRoute, UserRoute, UsersRoute } from './users' // auth screens
+import { UserRoute, UsersRoute } from './users' // auth screens
 import { VideoRoute } from './video' // video calls (issue 18)
 
 // Only the login page is part of the first JavaScript (issue 20, docs/performance.md "7. Bundle"):

@@ -35,7 +35,6 @@ import { Text, TriggerFields } from './TriggerFields'
 import { TriggerBadge } from './triggers'
 import '../../components/ui.css'
 import '../../components/records.css'
-import '../templates/templates.css'
 import './actions.css'
 
 export function ActionScreen({ params }: ScreenProps) {

@@ -26,7 +26,6 @@ import { nextRunText, TriggerBadge, triggerOf, triggerText } from './triggers'
 import { useNow } from './use-now'
 import '../../components/ui.css'
 import '../../components/records.css'
-import '../templates/templates.css'
 import './actions.css'
 
 type SortKey = 'name' | 'trigger' | 'enabled' | 'last' | 'next'
@@ -42,7 +41,7 @@ const TRIGGER_FILTER: ListFilter<ActionTriggerType> = {
 
 export function ActionsScreen() {
   return (
-    <ListScreen title="Actions" needed="actions:r" className="templates-screen actions-screen">
+    <ListScreen title="Actions" needed="actions:r" className="actions-screen">
       <ActionsList />
     </ListScreen>
   )

@@ -8,7 +8,7 @@
 import { javascript, javascriptLanguage } from '@codemirror/lang-javascript'
 import CodeMirror, { EditorSelection, EditorView } from '@uiw/react-codemirror'
 import { useEffect, useMemo, useRef } from 'react'
-import { EditorRoot, editorAria, editorFrame } from '../templates/EditorRoot'
+import { EditorRoot, editorAria, editorFrame } from '../../components/EditorRoot'
 import { hostCompletions } from './host-api'
 
 export interface ScriptFieldProps {

@@ -4,7 +4,7 @@
  * neutralised: page paths and referrers come from visitors and must stay text).
  */
 import { type AnalyticsSummary, TOP_KEYS } from '../../../shared/analytics'
-import { toCsv } from '../data/transfer'
+import { toCsv } from '../../data/transfer'
 
 export const SUMMARY_CSV_COLUMNS = ['section', 'key', 'views', 'visitors', 'sessions', 'bounces'] as const
 

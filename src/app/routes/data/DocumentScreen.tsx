@@ -23,6 +23,7 @@ import { parseJsonObject, prettyJson } from '../../components/json-text'
 import { RefusalNote } from '../../components/RefusalNote'
 import { useRow } from '../../data/collection-rows'
 import { useMutate, useSyncDb } from '../../data/sync-context'
+import { stripServerFields } from '../../data/transfer'
 import { useSaveRefusal } from '../../data/use-save-refusal'
 import { deepEqual } from '../../feedback/deep-equal'
 import { confirmDelete, notifyDeleted, notifySaved } from '../../feedback/notify'
@@ -35,7 +36,6 @@ import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-ch
 import { SyncMarker, useConflictIds } from '../../sync-ui/SyncMarker'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { FieldsForm } from './FieldsForm'
-import { stripServerFields } from './transfer'
 
 type Body = Record<string, unknown>
 const EMPTY: Body = {}

@@ -12,10 +12,10 @@ import type { SyncDoc } from '../../../db/types'
 import { SCREENS_TEXT, TRANSFER_TEXT } from '../../../shared/messages'
 import { downloadBlob } from '../../components/format'
 import { useSyncDb } from '../../data/sync-context'
+import { type ExportScope, exportCollection, type Format } from '../../data/transfer'
 import { toast } from '../../feedback/toast-store'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import { ImportPreviewDialog } from './ImportPreviewDialog'
-import { type ExportScope, exportCollection, type Format } from './transfer'
 import { useImport } from './use-import'
 
 const closeMenu = (el: HTMLElement) => el.closest('details')?.removeAttribute('open')

@@ -8,7 +8,7 @@
  */
 import Papa from 'papaparse'
 import { cellValue } from '../../components/csv'
-import { parseJsonImport, stripServerFields } from './transfer'
+import { parseJsonImport, stripServerFields } from '../../data/transfer'
 
 export type ColumnType = 'number' | 'boolean' | 'text' | 'json' | 'null' | 'mixed' | 'empty'
 

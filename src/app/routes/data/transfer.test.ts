@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { MomentumDb } from '../../../db/schema'
 import type { SyncDoc } from '../../../db/types'
 import { csvColumns } from '../../components/csv'
+import { BOM, exportCollection, toCsv } from '../../data/transfer'
 import { columnTypes, parseImportText } from './import-parse'
-import { BOM, exportCollection, toCsv } from './transfer'
 
 describe('import parsing', () => {
   it('reads CSV with typed cells and drops server fields', () => {

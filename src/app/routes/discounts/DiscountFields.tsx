@@ -1,6 +1,6 @@
 /** The fields of a discount code, for the "New discount code" form and the editor. */
-import { useProductOptions } from '../catalog/catalog-data'
-import { binder, type FieldsProps, SwitchField, TextField } from '../catalog/fields'
+import { useProductOptions } from '../../components/catalog/catalog-data'
+import { binder, type FieldsProps, SwitchField, TextField } from '../../components/catalog/fields'
 import type { DiscountForm } from './discount-form'
 
 export function DiscountFields(props: FieldsProps<DiscountForm>) {

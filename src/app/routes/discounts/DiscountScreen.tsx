@@ -2,7 +2,7 @@
  * One discount code (/discounts/{code}) on the shared CatalogRecord: its fields, the Active switch
  * that disables it, and its uses shown live (the server counts them; `uses` is never sent).
  */
-import { CatalogRecord } from '../catalog/CatalogRecord'
+import { CatalogRecord } from '../../components/catalog/CatalogRecord'
 import type { ScreenProps } from '../screens'
 import { amountText } from './DiscountsScreen'
 import { usesText } from './discount-form'

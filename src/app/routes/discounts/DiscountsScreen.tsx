@@ -8,10 +8,10 @@
 import { Link } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { formatMoney } from '../../../shared/money'
+import { activePill, CatalogList } from '../../components/catalog/CatalogList'
+import { recordHref } from '../../components/catalog/catalog-kind'
 import type { Column } from '../../components/VirtualTable'
 import { text } from '../../format/values'
-import { activePill, CatalogList } from '../catalog/CatalogList'
-import { recordHref } from '../catalog/catalog-kind'
 import { type DiscountForm, usesText } from './discount-form'
 import { DISCOUNTS } from './discount-kind'
 

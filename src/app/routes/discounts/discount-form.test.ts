@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { PAYMENT_TEXT } from '../../../shared/messages'
 import { discountWindowInverted } from '../../../shared/payments'
-import { changedFields } from '../catalog/catalog-kind'
+import { changedFields } from '../../components/catalog/catalog-kind'
 import { discountFields, discountFormOf } from './discount-form'
 
 const form = (over: Partial<ReturnType<typeof discountFormOf>>) => ({ ...discountFormOf(null), ...over })

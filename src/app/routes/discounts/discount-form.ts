@@ -8,7 +8,7 @@ import type { SyncDoc } from '../../../db/types'
 import { PAYMENT_TEXT } from '../../../shared/messages'
 import { fromMinor, toMinor } from '../../../shared/money'
 import { discountWindowInverted, MAX_AMOUNT } from '../../../shared/payments'
-import type { Checked } from '../catalog/catalog-kind'
+import type { Checked } from '../../components/catalog/catalog-kind'
 
 export interface DiscountForm {
   kind: 'percent' | 'fixed'

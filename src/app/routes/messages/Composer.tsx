@@ -13,11 +13,11 @@ import { sampleOnlyFields } from '../../../shared/message-recipients'
 import { MESSAGES_CONSOLE_TEXT, VIDEO_TEXT } from '../../../shared/messages'
 import { SMS_TEXT_MAX } from '../../../shared/messaging'
 import { callRoomPermission } from '../../../shared/video'
+import { useChannelsInfo } from '../../api/channels'
+import { CallButton } from '../../components/CallButton'
 import { RefusalNote } from '../../components/RefusalNote'
 import { useCan } from '../../session/use-can'
 import { useDisplayStatus } from '../../sync-ui/use-display-status'
-import { CallButton } from '../video/CallButton'
-import { useChannelsInfo } from './channels'
 import {
   COMPOSER_TABS,
   type ComposerTab,

@@ -9,12 +9,12 @@ import { useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../../shared/messaging'
+import { notConfigured, useChannelsInfo } from '../../api/channels'
 import { api } from '../../api/client'
 import { formatDate } from '../../format/values'
 import { useCan } from '../../session/use-can'
 import { onlineOnlyError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { notConfigured, useChannelsInfo } from './channels'
 import { HISTORY_LIMIT, type HistoryFilter, useHistory } from './use-messages'
 
 const CHANNEL_LABEL: Record<string, string> = { email: 'Email', sms: 'SMS', push: 'Push', call: 'Call' }

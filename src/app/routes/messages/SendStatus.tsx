@@ -7,7 +7,7 @@
 
 import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
 import type { MessageChannelsInfo } from '../../../shared/messaging'
-import { notConfigured } from './channels'
+import { notConfigured } from '../../api/channels'
 import type { SendOutcome } from './use-messages'
 
 type RowState = 'waiting' | 'sent' | 'not-configured' | 'refused'

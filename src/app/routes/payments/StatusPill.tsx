@@ -1,6 +1,7 @@
 /** A transaction's status as a pill, with TEST beside it when no money moved (the TEST provider). */
 import type { SyncDoc } from '../../../db/types'
-import { STATUS_LABEL, statusOf } from './transaction-view'
+import { STATUS_LABEL } from '../../format/transaction-status'
+import { statusOf } from './transaction-view'
 
 const TONE: Record<string, string> = {
   paid: 'pill pill-on',

@@ -5,8 +5,9 @@
 import { SlidersHorizontal } from 'lucide-react'
 import { useState } from 'react'
 import { TRANSACTION_STATUSES } from '../../../shared/payments'
+import { STATUS_LABEL } from '../../format/transaction-status'
 import { useNarrow } from '../../shell/use-narrow'
-import { filterProblem, NO_FILTER, STATUS_LABEL, type TxFilter } from './transaction-view'
+import { filterProblem, NO_FILTER, type TxFilter } from './transaction-view'
 
 export function TransactionFilters({
   value,

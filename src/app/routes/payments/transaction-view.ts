@@ -7,14 +7,6 @@ import type { SyncDoc } from '../../../db/types'
 import { fractionDigits } from '../../../shared/money'
 import { TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/payments'
 
-export const STATUS_LABEL: Record<TransactionStatus, string> = {
-  pending: 'Pending',
-  paid: 'Paid',
-  failed: 'Failed',
-  refunded: 'Refunded',
-  partially_refunded: 'Partially refunded',
-}
-
 export const statusOf = (d: SyncDoc): TransactionStatus =>
   TRANSACTION_STATUSES.includes(d.status as TransactionStatus) ? (d.status as TransactionStatus) : 'pending'
 

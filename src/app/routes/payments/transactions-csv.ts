@@ -6,7 +6,7 @@
  */
 import type { SyncDoc } from '../../../db/types'
 import { fromMinor } from '../../../shared/money'
-import { toCsv } from '../data/transfer'
+import { toCsv } from '../../data/transfer'
 import { minor, statusOf } from './transaction-view'
 
 export const CSV_COLUMNS = [

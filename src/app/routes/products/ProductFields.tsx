@@ -1,7 +1,7 @@
 /** The fields of a product, for the "New product" form and the editor. */
 
 import { fractionDigits } from '../../../shared/money'
-import { binder, type FieldsProps, SwitchField, TextField } from '../catalog/fields'
+import { binder, type FieldsProps, SwitchField, TextField } from '../../components/catalog/fields'
 import type { ProductForm } from './product-form'
 
 export function ProductFields(props: FieldsProps<ProductForm>) {

@@ -5,7 +5,7 @@
  */
 
 import { formatMoney } from '../../../shared/money'
-import { CatalogRecord } from '../catalog/CatalogRecord'
+import { CatalogRecord } from '../../components/catalog/CatalogRecord'
 import type { ScreenProps } from '../screens'
 import { PRODUCTS } from './product-kind'
 import { TestCheckoutButton } from './TestCheckoutButton'

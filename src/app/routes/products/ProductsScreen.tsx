@@ -6,10 +6,10 @@
 import { Link } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
 import { formatMoney } from '../../../shared/money'
+import { activePill, CatalogList } from '../../components/catalog/CatalogList'
+import { recordHref } from '../../components/catalog/catalog-kind'
 import type { Column } from '../../components/VirtualTable'
 import { text } from '../../format/values'
-import { activePill, CatalogList } from '../catalog/CatalogList'
-import { recordHref } from '../catalog/catalog-kind'
 import type { ProductForm } from './product-form'
 import { PRODUCTS } from './product-kind'
 

@@ -12,8 +12,8 @@ import { TRANSACTIONS_TEXT } from '../../../shared/messages'
 import { formatMoney } from '../../../shared/money'
 import { type CheckoutResult, openCheckout } from '../../api/checkout-popup'
 import { toast } from '../../feedback/toast-store'
+import { STATUS_LABEL } from '../../format/transaction-status'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { STATUS_LABEL } from '../payments/transaction-view'
 
 export function TestCheckoutButton({ product }: { product: string }) {
   const reachable = useServerReachable()

@@ -1,5 +1,5 @@
 /** Products as a catalogue section (catalog/catalog-kind.ts): the server makes the id. */
-import type { CatalogKind } from '../catalog/catalog-kind'
+import type { CatalogKind } from '../../components/catalog/catalog-kind'
 import { ProductFields } from './ProductFields'
 import { type ProductForm, productFields, productFormOf } from './product-form'
 

@@ -7,7 +7,7 @@ import { listVisible } from '../../../db/mirror'
 import { computeReport, type ReportDefinition, type ReportResult } from '../../../shared/reports'
 import { api } from '../../api/client'
 import { useSyncDb } from '../../data/sync-context'
-import { toCsv } from '../data/transfer'
+import { toCsv } from '../../data/transfer'
 
 export const REPORTS = 'reports'
 export const reportHref = (id: string) => `/reports/${encodeURIComponent(id)}`

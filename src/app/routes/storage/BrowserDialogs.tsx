@@ -4,9 +4,9 @@
  */
 import { countOf } from '../../../shared/plural'
 import type { StorageRoot } from '../../../shared/storage'
+import { type Entry, isWithin, moveTargets } from '../../storage/entries'
 import * as act from './actions'
 import { DescriptionDialog, FolderPickerDialog, NameDialog, ShareDialog } from './dialogs'
-import { type Entry, isWithin, moveTargets } from './entries'
 
 export type BrowserDialog =
   | { kind: 'mkdir' }

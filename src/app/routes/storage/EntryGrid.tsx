@@ -5,7 +5,7 @@
  * Keyboard: arrows move between cards (Up/Down by a row), Enter opens, Space selects.
  */
 import { type RefObject, useCallback, useLayoutEffect, useRef, useState } from 'react'
-import { hasThumbnail } from './entries'
+import { hasThumbnail } from '../../storage/entries'
 import {
   allChecked,
   EntryIcon,

@@ -8,7 +8,7 @@ import { ChevronDown, ChevronRight, Folder, FolderOpen } from 'lucide-react'
 import { type DragEvent, useState } from 'react'
 import { Link } from 'wouter'
 import type { StorageRoot } from '../../../shared/storage'
-import { browserHref, type Entry, isWithin } from './entries'
+import { browserHref, type Entry, isWithin } from '../../storage/entries'
 
 export interface DropHandlers {
   onDragOver: (e: DragEvent, folder: string) => void

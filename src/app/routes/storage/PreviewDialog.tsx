@@ -11,10 +11,10 @@ import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import type { StorageRoot } from '../../../shared/storage'
 import { formatBytes } from '../../components/format'
 import '../../feedback/feedback.css'
+import { type Entry, previewKind } from '../../storage/entries'
 import { fileBlob } from '../../storage/queue'
 import { isNetworkError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { type Entry, previewKind } from './entries'
 
 /** Text previews stop here: a log of gigabytes is a download, not a <pre>. */
 const TEXT_PREVIEW_BYTES = 512 * 1024

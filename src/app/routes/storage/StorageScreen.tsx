@@ -18,11 +18,18 @@ import { NoAccess } from '../../session/NoAccess'
 import { useCan, useMayUnder } from '../../session/use-can'
 import { useSession } from '../../session/use-session'
 import { type Crumb, useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
+import {
+  allFolders,
+  browserHref,
+  type Entry,
+  folderRows,
+  folderTree,
+  type SortOrder,
+} from '../../storage/entries'
 import { cancelItem, retryItem, useKeptOffline } from '../../storage/queue'
 import * as act from './actions'
 import { type BrowserDialog, BrowserDialogs } from './BrowserDialogs'
 import { EntryList } from './EntryList'
-import { allFolders, browserHref, type Entry, folderRows, folderTree, type SortOrder } from './entries'
 import { useEntryActions } from './entry-actions'
 import { FolderTree } from './FolderTree'
 import { PreviewDialog } from './PreviewDialog'

@@ -4,7 +4,7 @@
  */
 import { LayoutGrid, List, Search, FolderTree as TreeIcon } from 'lucide-react'
 import { useState } from 'react'
-import type { SortKey, SortOrder } from './entries'
+import type { SortKey, SortOrder } from '../../storage/entries'
 
 const VIEW_KEY = 'momentum.storage.view'
 

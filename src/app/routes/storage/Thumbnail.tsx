@@ -8,8 +8,8 @@
  */
 import { type ReactNode, useEffect, useRef, useState } from 'react'
 import type { StorageRoot } from '../../../shared/storage'
+import { type Entry, previewKind } from '../../storage/entries'
 import { fileBlob } from '../../storage/queue'
-import { type Entry, previewKind } from './entries'
 
 const MAX_AT_ONCE = 3
 let running = 0

@@ -9,6 +9,7 @@ import { type StorageRoot, stampFileName } from '../../../shared/storage'
 import { createShareLink } from '../../api/share'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'
+import { baseName, type Entry, joinPath } from '../../storage/entries'
 import {
   enqueueUploads,
   namesProblem,
@@ -16,7 +17,6 @@ import {
   type StorageOp,
   type UploadInput,
 } from '../../storage/queue'
-import { baseName, type Entry, joinPath } from './entries'
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 

@@ -8,12 +8,12 @@ import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import type { StorageRoot } from '../../../shared/storage'
 import { downloadBlob } from '../../components/format'
 import { toast } from '../../feedback/toast-store'
+import type { Entry } from '../../storage/entries'
 import { dropOffline, fileBlob, keepOffline } from '../../storage/queue'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import * as act from './actions'
 import type { BrowserDialog } from './BrowserDialogs'
 import type { MenuItem } from './EntryList'
-import type { Entry } from './entries'
 
 export function useEntryActions({
   root,

@@ -9,7 +9,7 @@ import { Link, useLocation } from 'wouter'
 import { STORAGE_QUEUE_TEXT } from '../../../shared/messages'
 import type { StorageRoot } from '../../../shared/storage'
 import { formatBytes } from '../../components/format'
-import { browserHref, type Entry, previewKind, type SortKey, type SortOrder } from './entries'
+import { browserHref, type Entry, previewKind, type SortKey, type SortOrder } from '../../storage/entries'
 import type { DropHandlers } from './FolderTree'
 
 export interface MenuItem {

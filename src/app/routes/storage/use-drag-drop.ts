@@ -5,9 +5,9 @@
  */
 import { type DragEvent, useState } from 'react'
 import type { StorageRoot } from '../../../shared/storage'
+import { type Entry, isWithin } from '../../storage/entries'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
 import * as act from './actions'
-import { type Entry, isWithin } from './entries'
 import type { DropHandlers } from './FolderTree'
 
 /** The drag data of rows dragged from the listing: their paths as JSON. */

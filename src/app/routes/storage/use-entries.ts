@@ -8,8 +8,8 @@ import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo } from 'react'
 import type { StorageRoot } from '../../../shared/storage'
 import { useSyncDb } from '../../data/sync-context'
+import { type Entry, entryOfDoc, overlay, type PendingItem } from '../../storage/entries'
 import { useStorageQueue } from '../../storage/queue'
-import { type Entry, entryOfDoc, overlay, type PendingItem } from './entries'
 
 /** undefined while the mirror is loading (or there is no session). */
 export function useEntries(root: StorageRoot): Entry[] | undefined {

@@ -10,7 +10,7 @@ import { json } from '@codemirror/lang-json'
 import { liquid } from '@codemirror/lang-liquid'
 import CodeMirror, { EditorView } from '@uiw/react-codemirror'
 import { useMemo } from 'react'
-import { EditorRoot, editorAria, editorFrame } from './EditorRoot'
+import { EditorRoot, editorAria, editorFrame } from '../../components/EditorRoot'
 
 export type CodeLanguage = 'html' | 'liquid' | 'json'
 

@@ -9,9 +9,9 @@ import { useState } from 'react'
 import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
 import { stampFileName } from '../../../shared/storage'
 import { toast } from '../../feedback/toast-store'
+import { browserHref } from '../../storage/entries'
 import { onlineOnlyError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
-import { browserHref } from '../storage/entries'
 import { savePdfToStorage } from './template-data'
 
 export function SavePdf(props: { id: string; data: Record<string, unknown> | undefined; modified: boolean }) {

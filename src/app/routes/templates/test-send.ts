@@ -7,9 +7,9 @@
  */
 import { MESSAGES_CONSOLE_TEXT, TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
 import type { TemplateDoc } from '../../../shared/templates'
+import { fetchChannels, notConfigured } from '../../api/channels'
 import { api } from '../../api/client'
 import type { CurrentUser } from '../../session/session'
-import { fetchChannels, notConfigured } from '../messages/channels'
 import { renderDraft } from './template-data'
 
 /** What became of a test: `sent` false when it only waits in the queue (no provider for the channel). */

@@ -13,6 +13,7 @@ import { FEEDBACK_TEXT, SCHEMA_EDITOR_TEXT as T } from '../../../../shared/messa
 import { SCHEMAS_COLLECTION, schemaIdFor, schemaOfDoc } from '../../../../shared/schema-keys'
 import { useRow } from '../../../data/collection-rows'
 import { useMutate, useSyncDb } from '../../../data/sync-context'
+import { stripServerFields } from '../../../data/transfer'
 import { useSaveRefusal } from '../../../data/use-save-refusal'
 import { confirm } from '../../../feedback/confirm-store'
 import { toast } from '../../../feedback/toast-store'
@@ -22,7 +23,6 @@ import { ReadOnlyNote } from '../../../session/ReadOnly'
 import { useCan, useWriteRefusal } from '../../../session/use-can'
 import { useBreadcrumbs, usePageTitle, useSaveAction } from '../../../shell/page-chrome'
 import { useServerReachable } from '../../../sync-ui/use-server-reachable'
-import { stripServerFields } from '../transfer'
 import { FieldRow } from './FieldRow'
 import {
   buildSchema,

@@ -6,13 +6,9 @@
  * nothing is claimed either way.
  */
 import { useEffect, useState } from 'react'
-import {
-  MESSAGE_CHANNELS_PATH,
-  type MessageChannel,
-  type MessageChannelsInfo,
-} from '../../../shared/messaging'
-import { api } from '../../api/client'
-import { useServerReachable } from '../../sync-ui/use-server-reachable'
+import { MESSAGE_CHANNELS_PATH, type MessageChannel, type MessageChannelsInfo } from '../../shared/messaging'
+import { useServerReachable } from '../sync-ui/use-server-reachable'
+import { api } from './client'
 
 const FRESH_MS = 60_000
 let cached: { info: MessageChannelsInfo; at: number } | null = null

@@ -4,8 +4,8 @@
  * pending work — waiting uploads and folders appear as "ghost" rows of the folder they target, entries
  * with a queued delete or move are hidden — then one folder's rows, searched and sorted, and the tree.
  */
-import type { EntryType, StorageEntryDoc, StorageRoot } from '../../../shared/storage'
-import { stampFileName } from '../../../shared/storage'
+import type { EntryType, StorageEntryDoc, StorageRoot } from '../../shared/storage'
+import { stampFileName } from '../../shared/storage'
 
 export type PendingStatus = 'waiting' | 'running' | 'failed'
 

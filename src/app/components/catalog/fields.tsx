@@ -4,8 +4,8 @@
  * own fields with these; the label/id wiring lives here once.
  */
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
-import { RefusalNote } from '../../components/RefusalNote'
 import type { SaveRefusal } from '../../data/use-save-refusal'
+import { RefusalNote } from '../RefusalNote'
 
 type TextKeys<F> = { [K in keyof F]: F[K] extends string ? K : never }[keyof F] & string
 type BoolKeys<F> = { [K in keyof F]: F[K] extends boolean ? K : never }[keyof F] & string

@@ -7,8 +7,6 @@
  */
 import { type ReactNode, useMemo } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { RecordScreen } from '../../components/RecordScreen'
-import { RefusalNote } from '../../components/RefusalNote'
 import { useMutate } from '../../data/sync-context'
 import { useSaveRefusal } from '../../data/use-save-refusal'
 import { notifySaved } from '../../feedback/notify'
@@ -18,10 +16,12 @@ import { NoAccess } from '../../session/NoAccess'
 import { useCan } from '../../session/use-can'
 import { type Crumb, useBreadcrumbs, usePageTitle, useSaveAction } from '../../shell/page-chrome'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'
+import { RecordScreen } from '../RecordScreen'
+import { RefusalNote } from '../RefusalNote'
 import { useCatalogRow } from './catalog-data'
 import { type CatalogKind, changedFields } from './catalog-kind'
-import '../../components/ui.css'
-import '../../components/records.css'
+import '../ui.css'
+import '../records.css'
 import './catalog.css'
 
 export interface CatalogRecordProps<F> {

@@ -8,10 +8,10 @@
  * spreadsheets read accents right. The server's bookkeeping fields are left out both ways.
  */
 import Dexie from 'dexie'
-import type { MomentumDb } from '../../../db/schema'
-import type { SyncDoc } from '../../../db/types'
-import { SCREENS_TEXT } from '../../../shared/messages'
-import { csvColumns } from '../../components/csv'
+import type { MomentumDb } from '../../db/schema'
+import type { SyncDoc } from '../../db/types'
+import { SCREENS_TEXT } from '../../shared/messages'
+import { csvColumns } from '../components/csv'
 
 export type Format = 'csv' | 'json'
 export const SERVER_FIELDS = ['_rev', '_created', '_updated', '_updatedBy'] as const

@@ -7,10 +7,10 @@
 import { Phone } from 'lucide-react'
 import { useState } from 'react'
 import { useLocation } from 'wouter'
-import { VIDEO_TEXT } from '../../../shared/messages'
-import { api } from '../../api/client'
-import { useCan } from '../../session/use-can'
-import { useServerReachable } from '../../sync-ui/use-server-reachable'
+import { VIDEO_TEXT } from '../../shared/messages'
+import { api } from '../api/client'
+import { useCan } from '../session/use-can'
+import { useServerReachable } from '../sync-ui/use-server-reachable'
 
 export const CALL_PERMISSION = 'messages/call:c'
 

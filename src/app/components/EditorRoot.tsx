@@ -8,12 +8,13 @@
  * not govern. No <style> element, no violation, the policy untouched. docs/decisions/templates.md.
  *
  * The console's stylesheets do not reach into the shadow root: the field's frame (border, focus
- * outline) is on the host, `.code-editor-host` in templates.css; colours and fonts inherit. An
+ * outline) is on the host, `.code-editor-host` in code-editor.css; colours and fonts inherit. An
  * id reference (aria-labelledby) does not cross the boundary either, hence `editorAria`.
  */
 import { EditorView } from '@uiw/react-codemirror'
 import { type ReactNode, useCallback, useState } from 'react'
 import { createPortal } from 'react-dom'
+import './code-editor.css'
 
 export function EditorRoot({ children }: { children: ReactNode }) {
   const [root, setRoot] = useState<ShadowRoot | null>(null)
@@ -40,5 +41,5 @@ export function editorAria(label: string, error: string | null | undefined, mult
   })
 }
 
-/** The host draws the focus outline (templates.css): CodeMirror's own dotted one is turned off. */
+/** The host draws the focus outline (code-editor.css): CodeMirror's own dotted one is turned off. */
 export const editorFrame = EditorView.theme({ '&.cm-focused': { outline: 'none' } })

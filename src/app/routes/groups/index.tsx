@@ -1,0 +1,5 @@
+/** Route entries of the Groups screens (list, group), loaded on first use. */
+import { lazyRoute } from '../lazy-route'
+
+export const GroupsRoute = lazyRoute(async () => (await import('./GroupsScreen')).GroupsScreen)
+export const GroupRoute = lazyRoute(async () => (await import('./GroupScreen')).GroupScreen)
