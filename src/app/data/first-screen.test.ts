@@ -67,7 +67,12 @@ test('once the screen has let the rows go, nothing else holds them (not even the
   expect(seed?.docs).toHaveLength(2)
   const docs = new WeakRef(seed!.docs)
   seed = null
-  await collectGarbage()
+  // fake-indexeddb's and Dexie's own tasks may still hold the read's result for a few macrotasks
+  // (seen under load in CI): a leak never lets go, so collect a few times before judging.
+  for (let i = 0; i < 10 && docs.deref() !== undefined; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await collectGarbage()
+  }
   expect(docs.deref()).toBeUndefined()
   expect(read).toBeInstanceOf(Promise)
 })
