@@ -45,7 +45,7 @@ export function messageOf(reason: unknown): string {
   }
 }
 
-function stackOf(reason: unknown): string | undefined {
+export function stackOf(reason: unknown): string | undefined {
   return reason instanceof Error && reason.stack ? reason.stack.slice(0, 4000) : undefined
 }
 

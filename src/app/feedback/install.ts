@@ -4,7 +4,7 @@
  */
 import { api } from '../api/client'
 import { CLIENT_LOG_PATH, createClientLog } from './client-log'
-import { installErrorReporter, messageOf } from './error-reporter'
+import { installErrorReporter, messageOf, stackOf } from './error-reporter'
 import { toast } from './toast-store'
 
 let uninstall: (() => void) | null = null
@@ -48,7 +48,7 @@ export function installFeedback(): void {
       ctx: {
         source: 'screen',
         url: location.pathname,
-        stack: error instanceof Error && error.stack ? error.stack.slice(0, 4000) : null,
+        stack: stackOf(error) ?? null,
       },
     })
   uninstall = installErrorReporter({
