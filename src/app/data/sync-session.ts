@@ -17,7 +17,7 @@ import type { SyncStatus } from '../../sync/status'
 import { api } from '../api/client'
 import { announceReachable, onServerReachable } from '../api/reachable'
 import { outboxSyncOnGrowth, wireFocusReplay } from '../pwa/outbox-sync' // pwa: Background Sync
-import { SYNC_POKE_EVENT } from '../pwa/register'
+import { SYNC_POKE_EVENT } from '../pwa/registration'
 import { expireSession, logoutLocally, onSessionEvent, sessionStore } from '../session/session'
 import { type EngineClient, openEngineClient } from './engine-client'
 import { deleteLocalDatabase, onDatabaseClosing } from './local-database'

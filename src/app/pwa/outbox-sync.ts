@@ -8,7 +8,7 @@
  *   themselves: on start (the engine's leader syncs at once), on `online`, on focus and when the
  *   page becomes visible again; plus a data-change push (SYNC_POKE_EVENT).
  */
-import { requestOutboxSync } from './register'
+import { requestOutboxSync } from './registration'
 
 /** Returns a status listener that registers the outbox sync tag each time `pending` goes up. */
 export function outboxSyncOnGrowth(register: () => unknown = requestOutboxSync): (pending: number) => void {

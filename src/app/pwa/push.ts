@@ -7,7 +7,7 @@
 import { PUSH_USER_VISIBLE_ONLY } from '../../shared/constants'
 import { PWA_TEXT } from '../../shared/messages'
 import { ApiError, api } from '../api/client'
-import { swRegistration } from './register'
+import { swRegistration } from './registration'
 
 export type PushSupport =
   | { ok: true; registration: ServiceWorkerRegistration }

@@ -7,27 +7,18 @@
  * SYNC_POKE_EVENT), a notification click asks to show a URL inside the app.
  */
 import { Workbox } from 'workbox-window'
-import { OUTBOX_SYNC_TAG, TOAST_COLOURS } from '../../shared/constants'
+import { TOAST_COLOURS } from '../../shared/constants'
 import { UI_TEXT } from '../../shared/messages'
 import type { SwToWindow, WindowToSw } from '../../shared/sw-protocol'
 import { ROUTER_BASE } from '../env'
 import { notify } from '../notify'
 import { beforeLogout, onSessionEvent } from '../session/session'
 import { unsubscribe } from './push'
+import { isRegistered, SYNC_POKE_EVENT, setRegistration, swRegistration } from './registration'
 import { updateAvailable } from './update-store'
 
-/** Window event the sync engine's host listens to: "pull now", from a data-change push. */
-export const SYNC_POKE_EVENT = 'momentum:sync'
-
-let registration: Promise<ServiceWorkerRegistration | undefined> | null = null
-
-/** The active registration once the worker is registered (undefined where there is none). */
-export function swRegistration(): Promise<ServiceWorkerRegistration | undefined> {
-  return registration ?? Promise.resolve(undefined)
-}
-
 export function registerServiceWorker(): void {
-  if (registration || import.meta.env.DEV) return
+  if (isRegistered() || import.meta.env.DEV) return
   if (!('serviceWorker' in navigator)) {
     notify({ message: UI_TEXT.workerUnavailable, colour: TOAST_COLOURS.warning })
     return
@@ -44,11 +35,13 @@ export function registerServiceWorker(): void {
   })
   navigator.serviceWorker.addEventListener('message', (event) => onMessage(event.data as SwToWindow | null))
 
-  registration = wb.register().catch((error: unknown) => {
-    console.warn(UI_TEXT.workerUnavailable, error)
-    notify({ message: UI_TEXT.workerUnavailable, colour: TOAST_COLOURS.warning })
-    return undefined
-  })
+  setRegistration(
+    wb.register().catch((error: unknown) => {
+      console.warn(UI_TEXT.workerUnavailable, error)
+      notify({ message: UI_TEXT.workerUnavailable, colour: TOAST_COLOURS.warning })
+      return undefined
+    }),
+  )
 
   // SPEC §4: logout clears caches; avatars of the last user must not outlive the session.
   onSessionEvent('logout', () => postToWorker({ type: 'momentum:clear-runtime-caches' }))
@@ -56,28 +49,9 @@ export function registerServiceWorker(): void {
   // see the toggle on, nor get the last user's notifications. Done before the token is revoked, so the
   // server's DELETE /api/notifications is still allowed.
   beforeLogout(async () => {
-    const reg = await registration
+    const reg = await swRegistration()
     if (reg?.pushManager) await unsubscribe(reg)
   })
-}
-
-interface SyncManagerLike {
-  register(tag: string): Promise<void>
-}
-
-/**
- * Asks the browser for a Background Sync of the outbox (call after each outbox append): the service
- * worker's `sync` handler then drains it once there is a connection, even if every tab was closed.
- * Browsers without Background Sync (Firefox, Safari) rely on the open tabs' own replay.
- */
-export async function requestOutboxSync(): Promise<boolean> {
-  const reg = await swRegistration()
-  const sync = (reg as (ServiceWorkerRegistration & { sync?: SyncManagerLike }) | undefined)?.sync
-  if (!sync) return false
-  return sync.register(OUTBOX_SYNC_TAG).then(
-    () => true,
-    () => false,
-  )
 }
 
 function postToWorker(message: WindowToSw): void {

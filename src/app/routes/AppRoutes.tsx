@@ -7,6 +7,7 @@ import { Redirect, useLocation, useSearch } from 'wouter'
 import { SHELL_TEXT } from '../../shared/messages'
 import { preloadable } from '../components/preloadable'
 import { inFrame } from '../env'
+import { isHostedLogin } from '../routing/login-redirect'
 import { matchRoute, routeTitle } from '../routing/table'
 import { useSession, useSite } from '../session/use-session'
 import { usePageChrome } from '../shell/page-chrome'
@@ -18,16 +19,6 @@ import { screenFor } from './screens'
 // whenever a logged-in page renders. Preloadable (Entry.loadConsole preloads it): once loaded it renders
 // without suspending, so no Suspense retry holds the first screen back (issue 20, cold start).
 export const Shell = preloadable(async () => (await import('../shell/Shell')).Shell)
-
-/** The login page's own redirect target, or '/' when it is missing or points off-site. */
-export function safeRedirect(value: string | null): string {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/'
-  return value
-}
-
-export function isHostedLogin(search: URLSearchParams): boolean {
-  return search.get('redirect') === 'postmessage'
-}
 
 export function AppRoutes() {
   const [path] = useLocation()

@@ -3,6 +3,8 @@
  * to ComingSoon; when it is built, add one line here.
  */
 import type { ComponentType } from 'react'
+import { lazyRoute } from '../components/lazy-route'
+import type { ScreenProps } from '../routing/table'
 import { ActionRoute, ActionsRoute } from './actions' // actions console
 import { AnalyticsPagesRoute, AnalyticsUsersRoute } from './analytics' // analytics dashboards
 import { CheckoutRoute } from './checkout' // hosted checkout
@@ -10,7 +12,6 @@ import { DatabaseRoute, DataEditorRoute } from './data' // screens: database
 import { DownloadRoute } from './download' // screens: share-link download
 import { FormRoute, FormsRoute } from './forms' // forms (issue 17)
 import { GroupRoute, GroupsRoute } from './groups'
-import { lazyRoute } from './lazy-route'
 import { LoginPage } from './login/LoginPage'
 import { ClientLogsRoute, ServerLogsRoute } from './logs' // screens: logs
 import { MessagesRoute } from './messages' // messages console
@@ -31,12 +32,6 @@ const DiscountsRoute = lazyRoute(async () => (await import('./discounts')).Disco
 const DiscountRoute = lazyRoute(async () => (await import('./discounts')).DiscountRoute) // payments console
 const ProductsRoute = lazyRoute(async () => (await import('./products')).ProductsRoute) // payments console
 const ProductRoute = lazyRoute(async () => (await import('./products')).ProductRoute) // payments console
-
-export interface ScreenProps {
-  /** The route's display title. */
-  title: string
-  params: Record<string, string>
-}
 
 const SCREENS: Record<string, ComponentType<ScreenProps>> = {
   home: Home,

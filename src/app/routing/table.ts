@@ -8,6 +8,13 @@
  * more (so `/static/*?` is /static and anything below it).
  */
 
+/** What every route screen is given. */
+export interface ScreenProps {
+  /** The route's display title. */
+  title: string
+  params: Record<string, string>
+}
+
 /** 'required': login required; 'guest': for logged-out users only (login); absent: no auth flag. */
 export type AuthFlag = 'required' | 'guest'
 

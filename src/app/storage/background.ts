@@ -4,7 +4,7 @@
  * even after every console tab closed. Browsers without Background Sync rely on the tabs' runner.
  */
 import { STORAGE_SYNC_TAG } from '../../shared/constants'
-import { swRegistration } from '../pwa/register'
+import { swRegistration } from '../pwa/registration'
 
 interface SyncManagerLike {
   register(tag: string): Promise<void>

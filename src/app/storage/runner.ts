@@ -22,7 +22,7 @@ import {
 } from '../../sync/files/queue-core'
 import type { QueueRow } from '../../sync/files/types'
 import { onServerReachable } from '../api/reachable'
-import { SYNC_POKE_EVENT } from '../pwa/register'
+import { SYNC_POKE_EVENT } from '../pwa/registration'
 import { onSessionEvent, sessionStore } from '../session/session'
 import { requestStorageSync } from './background'
 import { currentFilesDb, senderNow, wireLogoutCleanup } from './files-session'

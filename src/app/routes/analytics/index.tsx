@@ -4,9 +4,9 @@
  * shared words instead of showing the server's 403 (issue 36).
  */
 
+import { lazyRoute } from '../../components/lazy-route'
+import type { ScreenProps } from '../../routing/table'
 import { WithAccess } from '../../session/NoAccess'
-import { lazyRoute } from '../lazy-route'
-import type { ScreenProps } from '../screens'
 
 /** What both dashboards read first (src/server/modules/analytics.ts). */
 const NEEDED = 'analytics/summary:r'

@@ -3,8 +3,8 @@
  * on first use so the console's initial JavaScript does not carry it.
  */
 import { lazy, Suspense } from 'react'
-import { Loading } from '../data'
-import type { ScreenProps } from '../screens'
+import { Loading } from '../../components/Loading'
+import type { ScreenProps } from '../../routing/table'
 
 const Checkout = lazy(async () => ({ default: (await import('./CheckoutScreen')).CheckoutScreen }))
 

@@ -4,10 +4,10 @@
  * /data/{collection}/~schema the collection's schema editor (`~` is in no document id).
  */
 import { useEffect } from 'react'
-import type { ScreenProps } from '../screens'
+import type { ScreenProps } from '../../routing/table'
 import { CollectionScreen } from './CollectionScreen'
 import './data.css'
-import { Document, Schema } from './index'
+import { Document, Schema } from './entries'
 import { SCHEMA_SEGMENT } from './schema/href'
 
 export function DataEditorScreen({ params }: ScreenProps) {

@@ -3,7 +3,7 @@
  * that disables it, and its uses shown live (the server counts them; `uses` is never sent).
  */
 import { CatalogRecord } from '../../components/catalog/CatalogRecord'
-import type { ScreenProps } from '../screens'
+import type { ScreenProps } from '../../routing/table'
 import { amountText } from './DiscountsScreen'
 import { usesText } from './discount-form'
 import { DISCOUNTS } from './discount-kind'

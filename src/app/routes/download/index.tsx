@@ -3,8 +3,8 @@
  * use so the console's initial JavaScript does not carry it.
  */
 import { lazy, Suspense } from 'react'
-import { Loading } from '../data'
-import type { ScreenProps } from '../screens'
+import { Loading } from '../../components/Loading'
+import type { ScreenProps } from '../../routing/table'
 
 const Download = lazy(async () => ({ default: (await import('./DownloadScreen')).DownloadScreen }))
 

@@ -5,9 +5,9 @@
  */
 import { FORMS } from '../../../shared/forms'
 import { useRow } from '../../data/collection-rows'
+import type { ScreenProps } from '../../routing/table'
 import { useCan } from '../../session/use-can'
 import { useSession } from '../../session/use-session'
-import type { ScreenProps } from '../screens'
 import { FillPage } from './FillPage'
 import { FormEditor } from './FormEditor'
 import '../../components/ui.css'

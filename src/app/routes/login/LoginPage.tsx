@@ -12,9 +12,9 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { BROWSER_SECURITY_TEXT, SHELL_TEXT, VALIDATION } from '../../../shared/messages'
 import { ApiError, api } from '../../api/client'
+import { isHostedLogin, safeRedirect } from '../../routing/login-redirect'
 import { type SessionResponse, setToken } from '../../session/session'
 import { useSite } from '../../session/use-session'
-import { isHostedLogin, safeRedirect } from '../AppRoutes'
 
 interface LoginResponse extends SessionResponse {
   token: string

@@ -4,9 +4,9 @@
  */
 import { lazy, Suspense } from 'react'
 import { CLIENT_LOG_CHANNEL, SERVER_LOG_CHANNEL } from '../../../shared/constants'
+import { Loading } from '../../components/Loading'
+import type { ScreenProps } from '../../routing/table'
 import { WithAccess } from '../../session/NoAccess'
-import { Loading } from '../data'
-import type { ScreenProps } from '../screens'
 
 const Logs = lazy(async () => ({ default: (await import('./LogsScreen')).LogsScreen }))
 

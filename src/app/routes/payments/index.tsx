@@ -3,8 +3,8 @@
  * ledger and its chart (chart.js) stay out of the shell's initial JavaScript.
  */
 import { lazy, Suspense } from 'react'
-import { Loading } from '../data'
-import type { ScreenProps } from '../screens'
+import { Loading } from '../../components/Loading'
+import type { ScreenProps } from '../../routing/table'
 
 const List = lazy(async () => ({ default: (await import('./TransactionsScreen')).TransactionsScreen }))
 const One = lazy(async () => ({ default: (await import('./TransactionScreen')).TransactionScreen }))

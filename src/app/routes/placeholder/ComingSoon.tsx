@@ -6,9 +6,9 @@
 import { Construction } from 'lucide-react'
 import { Link, useLocation } from 'wouter'
 import { SHELL_TEXT } from '../../../shared/messages'
+import type { ScreenProps } from '../../routing/table'
 import { matchRoute, routeTitle } from '../../routing/table'
 import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
-import type { ScreenProps } from '../screens'
 
 export function ComingSoon({ title, params }: ScreenProps) {
   const [path] = useLocation()

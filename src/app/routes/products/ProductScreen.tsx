@@ -6,7 +6,7 @@
 
 import { formatMoney } from '../../../shared/money'
 import { CatalogRecord } from '../../components/catalog/CatalogRecord'
-import type { ScreenProps } from '../screens'
+import type { ScreenProps } from '../../routing/table'
 import { PRODUCTS } from './product-kind'
 import { TestCheckoutButton } from './TestCheckoutButton'
 

@@ -3,9 +3,9 @@
  * lazy chunk of the report screen. The service worker precaches every chunk, so they open offline.
  */
 import { lazy, Suspense } from 'react'
+import { Loading } from '../../components/Loading'
+import type { ScreenProps } from '../../routing/table'
 import { WithAccess } from '../../session/NoAccess'
-import { Loading } from '../data'
-import type { ScreenProps } from '../screens'
 
 const List = lazy(async () => ({ default: (await import('./ReportsScreen')).ReportsScreen }))
 const One = lazy(async () => ({ default: (await import('./ReportScreen')).ReportScreen }))

@@ -1,7 +1,7 @@
 /** Route entries of the file browser (/storage/… and /static/…), loaded on first use. */
 import { lazy, Suspense } from 'react'
-import { Loading } from '../data'
-import type { ScreenProps } from '../screens'
+import { Loading } from '../../components/Loading'
+import type { ScreenProps } from '../../routing/table'
 
 const Screen = lazy(async () => ({ default: (await import('./StorageScreen')).StorageScreen }))
 

@@ -4,19 +4,14 @@
  * JavaScript. `lazyRoute(() => import('./XScreen').then((m) => m.XScreen))`.
  */
 import { type ComponentType, lazy, Suspense } from 'react'
-import type { ScreenProps } from './screens'
+import type { ScreenProps } from '../routing/table'
+import { Loading } from './Loading'
 
 export function lazyRoute(load: () => Promise<ComponentType<ScreenProps>>): ComponentType<ScreenProps> {
   const Screen = lazy(async () => ({ default: await load() }))
   return function LazyRoute(props: ScreenProps) {
     return (
-      <Suspense
-        fallback={
-          <div className="splash-inline" role="status">
-            <span className="spinner" aria-hidden="true" /> Loading…
-          </div>
-        }
-      >
+      <Suspense fallback={<Loading />}>
         <Screen {...props} />
       </Suspense>
     )
