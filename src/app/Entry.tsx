@@ -23,24 +23,13 @@ import { ROUTER_BASE } from './env'
 import { SiteInstallPrompt } from './feedback/SiteInstallPrompt'
 import { closeFirstFrame, drawFirstFrame, firstFrameShown, onFirstFrame } from './first-frame'
 import { AppRoutes, Shell } from './routes/AppRoutes'
-import { Database as DatabaseScreen, preloadEditor } from './routes/data'
-import { matchRoute } from './routing/table'
+import { preloadRoute, routeOf as routeOfPath } from './routes/sections'
 import { sessionStore } from './session/session'
 import { useSession } from './session/use-session'
 
 let loading: Promise<typeof import('./App')> | null = null
 /** The console module once loaded: Entry then renders it directly, not through a Suspense retry. */
 let loaded: typeof import('./App') | null = null
-
-/**
- * The screens an offline start most often opens (a list of the local copy), fetched together with the
- * console instead of after it has rendered the route, and waited for with it: the route then renders
- * them at once, without suspending (issue 20, docs/performance.md "3. Offline cold start").
- */
-const START_SCREENS: Record<string, (rest: string | undefined) => Promise<unknown>> = {
-  data: () => DatabaseScreen.preload(),
-  'data-editor': (rest) => preloadEditor(rest),
-}
 
 /** Loads the console once; main.tsx starts it before the first render for every page but the login. */
 export function loadConsole(): Promise<typeof import('./App')> {
@@ -149,9 +138,9 @@ function Console() {
 }
 
 /** The route of a browser pathname (with the router base). */
-function routeOf(pathname: string): ReturnType<typeof matchRoute> {
+function routeOf(pathname: string): ReturnType<typeof routeOfPath> {
   const path = pathname.startsWith(ROUTER_BASE) ? pathname.slice(ROUTER_BASE.length) || '/' : pathname
-  return matchRoute(path)
+  return routeOfPath(path)
 }
 
 /** The screen of a browser pathname (with the router base). */
@@ -159,10 +148,14 @@ function screenOf(pathname: string): string {
   return routeOf(pathname).route.screen
 }
 
-/** The start screen's chunks, if it is one of START_SCREENS; a failure is left to its route to retry. */
-function startScreen(pathname: string): Promise<unknown> | undefined {
-  const { route, params } = routeOf(pathname)
-  return START_SCREENS[route.screen]?.(params.rest).catch(() => undefined)
+/**
+ * The start screen's chunks (its own and those its first render needs), fetched together with the
+ * console instead of after it has rendered the route, and waited for with it: the route then renders
+ * at once, without suspending (issue 20, docs/performance.md "3. Offline cold start"). A failure is
+ * left to its route to retry.
+ */
+function startScreen(pathname: string): Promise<unknown> {
+  return preloadRoute(routeOf(pathname)).catch(() => undefined)
 }
 
 /** Whether a browser pathname (with the router base) is the login route. */

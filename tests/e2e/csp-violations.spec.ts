@@ -1,15 +1,16 @@
 /**
  * Zero Content-Security-Policy violations on every console route (issue 36 #8): CodeMirror's themes
  * once logged 15–104 `style-src` refusals per visit of the Templates and Actions editors. The routes
- * come from the console's own route table (src/app/routing/table.ts), so a route added there is
+ * come from the console's own route table (each section's manifest), so a route added there is
  * visited here without touching this file: a `:id` takes an id from the sample data (or one this
  * spec creates: a template of every kind, an action), a `/*` a sample below it, `/*?` its bare
  * prefix; anything unknown still opens (its "not found" state). Admin, 1280 px, with the editors used
  * (typing, the search panel, completion), where the themes are mounted.
  */
 import type { Page } from '@playwright/test'
-import { NOT_FOUND, ROUTES, type RouteDef } from '../../src/app/routing/table'
+import { NOT_FOUND, type RouteDef } from '../../src/app/routing/table'
 import { TEMPLATE_KINDS, TEMPLATE_PARTS } from '../../src/shared/templates'
+import { consoleRoutes } from '../helpers/console-routes'
 import { listenForViolations, violationsInPage, watchViolations } from './csp'
 import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
 import { engineReady } from './pages/sync-panel'
@@ -112,7 +113,7 @@ test('no route of the console meets a Content-Security-Policy violation', async 
   await openLoggedIn(page, server, admin, '/')
   await engineReady(page)
   const visited: string[] = []
-  for (const route of [...ROUTES, NOT_FOUND]) {
+  for (const route of [...(await consoleRoutes()), NOT_FOUND]) {
     const paths = route === NOT_FOUND ? ['/e2e-no-such-page'] : await pathsOf(route, server, admin)
     for (const path of paths) {
       visited.push(path)

@@ -1,10 +1,11 @@
 /**
- * Every console route as concrete paths, from the console's own route table (src/app/routing/table.ts),
+ * Every console route as concrete paths, from the console's own route table (the sections' manifests),
  * for the specs that walk them all (raw-errors.spec.ts): a route added to the table is visited without
  * touching a spec. A `:id` takes the first id the API lists for its section (the sample seed has one
  * of each), a `/*` a sample below it, `/*?` its bare prefix; what has no id still opens, as "not found".
  */
-import { NOT_FOUND, ROUTES, type RouteDef } from '../../src/app/routing/table'
+import { NOT_FOUND, type RouteDef } from '../../src/app/routing/table'
+import { consoleRoutes } from '../helpers/console-routes'
 import type { E2EServer } from './fixtures'
 
 /** Where a route's first segment is not the API collection that lists its ids. */
@@ -41,6 +42,6 @@ export async function everyRoute(
   server: E2EServer,
   token: string,
 ): Promise<Array<{ route: RouteDef; path: string }>> {
-  const all = [...ROUTES, NOT_FOUND]
+  const all = [...(await consoleRoutes()), NOT_FOUND]
   return Promise.all(all.map(async (route) => ({ route, path: await pathOf(route, server, token) })))
 }

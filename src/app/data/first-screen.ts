@@ -8,7 +8,7 @@
  */
 import type { SyncDoc } from '../../db/types'
 import { ROUTER_BASE } from '../env'
-import { matchRoute } from '../routing/table'
+import { DATA_EDITOR_PATTERN, matchPattern } from '../routing/table'
 
 /** Rows are fetched in blocks so scrolling a few rows does not re-query (the table's window size). */
 export const BLOCK = 50
@@ -54,9 +54,8 @@ export function prefetchFirstScreen(database: string, collection: string): Promi
  */
 export function startCollection(pathname: string): string | null {
   const path = pathname.startsWith(ROUTER_BASE) ? pathname.slice(ROUTER_BASE.length) || '/' : pathname
-  const { route, params } = matchRoute(path)
-  const name = params.rest ?? ''
-  return route.screen === 'data-editor' && name && !name.includes('/') ? `data/${name}` : null
+  const name = matchPattern(DATA_EDITOR_PATTERN, path)?.rest ?? ''
+  return name && !name.includes('/') ? `data/${name}` : null
 }
 
 /** localStorage key: the database of the last session that started in this browser (not a secret). */

@@ -1,18 +1,22 @@
 /**
- * Picks the route for the current path from the one route table, applies the guard (SPEC §4), sets the
- * document title, and renders the screen with or without the shell.
+ * Picks the route for the current path from the one route table (sections.ts), applies the guard
+ * (SPEC §4) and the route's own access check, sets the document title, and renders the screen with or
+ * without the shell. It provides the sections' menu to the sidebar and Home.
  */
 import { Suspense, useEffect } from 'react'
 import { Redirect, useLocation, useSearch } from 'wouter'
 import { SHELL_TEXT } from '../../shared/messages'
+import { Loading } from '../components/Loading'
 import { preloadable } from '../components/preloadable'
 import { inFrame } from '../env'
 import { isHostedLogin } from '../routing/login-redirect'
-import { matchRoute, routeTitle } from '../routing/table'
+import { routeTitle } from '../routing/table'
+import { WithAccess } from '../session/NoAccess'
 import { useSession, useSite } from '../session/use-session'
+import { MenuContext } from '../shell/menu'
 import { usePageChrome } from '../shell/page-chrome'
 import { ScreenBoundary } from './ScreenBoundary'
-import { screenFor } from './screens'
+import { MENU, routeOf, screenFor, sectionRoute } from './sections'
 
 // The shell (sidebar, toolbar, their menus and icons) is not part of the login page's first
 // JavaScript (issue 20); the console's App module imports it statically, so it is already loaded
@@ -25,7 +29,7 @@ export function AppRoutes() {
   const search = useSearch()
   const session = useSession()
   const site = useSite()
-  const { route, params } = matchRoute(path)
+  const { route, params } = routeOf(path)
   const title = routeTitle(route)
   const chrome = usePageChrome(path, title)
 
@@ -45,9 +49,21 @@ export function AppRoutes() {
   }
 
   const Screen = screenFor(route.screen)
+  const access = sectionRoute(route.screen).access?.({ title, params })
+  const page = (
+    <Suspense fallback={<Loading />}>
+      <Screen key={route.pattern} title={title} params={params} />
+    </Suspense>
+  )
   const screen = (
     <ScreenBoundary key={path}>
-      <Screen key={route.pattern} title={title} params={params} />
+      {access ? (
+        <WithAccess section={access.section} needed={access.needed}>
+          {page}
+        </WithAccess>
+      ) : (
+        page
+      )}
     </ScreenBoundary>
   )
   if (!route.shell || inFrame())
@@ -64,9 +80,11 @@ export function AppRoutes() {
         </div>
       }
     >
-      <Shell route={route} chrome={chrome}>
-        {screen}
-      </Shell>
+      <MenuContext.Provider value={MENU}>
+        <Shell route={route} chrome={chrome}>
+          {screen}
+        </Shell>
+      </MenuContext.Provider>
     </Suspense>
   )
 }

@@ -1,8 +1,8 @@
 /**
- * SPEC §2 route table as data: one row per route with its title and flags, in the spec's order. The
- * router, the guard, the shell (sidebar/footer visibility) and the page title all read this one table.
- * First match wins, so specific rows come before the catch-alls. `screen` names the component in
- * screens.tsx; keeping this file free of React lets node tests check it against the spec.
+ * The route table's shape and its matcher. The rows themselves are declared by each section
+ * (`routes/<section>/index.tsx`, see section.ts) and gathered in routes/sections.ts, most specific
+ * first; the router, the guard, the shell (sidebar/footer visibility) and the page title all read that
+ * one table. Free of React so node tests and the e2e route walk read it.
  *
  * Patterns: `:name` matches one segment, a trailing `/*` one or more further segments, `/*?` zero or
  * more (so `/static/*?` is /static and anything below it).
@@ -26,69 +26,26 @@ export interface RouteDef {
   shell: boolean
   /** false: the shell shows no footer on this route. */
   footer: boolean
+  /** Names the screen (routes/sections.ts screenFor). */
   screen: string
   /** Not in the SPEC §2 table: the sidebar links here (SPEC: "these have no route shown"). */
   linkedOnly?: boolean
 }
 
-const page = (pattern: string, title: string, screen: string, auth?: AuthFlag): RouteDef => ({
-  pattern,
-  title,
-  auth,
-  shell: true,
-  footer: true,
-  screen,
-})
-
-const bare = (pattern: string, title: string, screen: string, auth?: AuthFlag): RouteDef => ({
-  pattern,
-  title,
-  auth,
-  shell: false,
-  footer: false,
-  screen,
-})
-
-export const ROUTES: readonly RouteDef[] = [
-  { ...page('/', 'home', 'home', 'required'), footer: false },
-  page('/actions', 'Actions', 'actions', 'required'),
-  page('/actions/:id', 'Action', 'action', 'required'),
-  page('/analytics/users', 'User Analytics', 'analytics-users', 'required'),
-  page('/groups', 'Groups', 'groups', 'required'),
-  page('/groups/:id', 'Group', 'group', 'required'),
-  page('/data', 'Database', 'data', 'required'),
-  page('/data/*', 'Database editor', 'data-editor', 'required'),
-  bare('/download', 'Download', 'download'),
-  page('/forms', 'Forms', 'forms', 'required'),
-  page('/forms/*', 'Forms editor', 'forms-editor'),
-  bare('/login', 'Login', 'login', 'guest'),
-  page('/logs/client', 'Client Logs', 'logs-client', 'required'),
-  page('/logs/server', 'Server Logs', 'logs-server', 'required'),
-  bare('/checkout', 'Checkout', 'checkout'),
-  page('/discounts', 'Discounts', 'discounts', 'required'),
-  page('/payments', 'Payments', 'payments', 'required'),
-  page('/static/*?', 'Web Server', 'static', 'required'),
-  page('/storage/*?', 'Storage', 'storage'),
-  page('/settings', 'Settings', 'settings', 'required'),
-  page('/users', 'Users', 'users', 'required'),
-  page('/users/:id', 'User', 'user', 'required'),
-  bare('/video/*?', 'Video', 'video'),
-  { ...page('/analytics/pages', 'Page Analytics', 'analytics-pages', 'required'), linkedOnly: true },
-  { ...page('/messages', 'Messages', 'messages', 'required'), linkedOnly: true },
-  { ...page('/templates', 'Templates', 'templates', 'required'), linkedOnly: true },
-  { ...page('/templates/:id', 'Template', 'template', 'required'), linkedOnly: true },
-  // Payments console (docs/payments-console.md): one code, and the products (a tab of Discounts).
-  { ...page('/discounts/:id', 'Discount code', 'discount', 'required'), linkedOnly: true },
-  { ...page('/products', 'Products', 'products', 'required'), linkedOnly: true },
-  { ...page('/products/:id', 'Product', 'product', 'required'), linkedOnly: true },
-  { ...page('/payments/:id', 'Transaction', 'transaction', 'required'), linkedOnly: true },
-  // Reports (issue 17, docs/reports.md): linked from Forms & Reports; a report's address is its share link.
-  { ...page('/reports', 'Reports', 'reports', 'required'), linkedOnly: true },
-  { ...page('/reports/:id', 'Report', 'report', 'required'), linkedOnly: true },
-]
+/**
+ * The Database editor's pattern (routes/data declares its route with it): boot.ts recognises a
+ * collection start from it before any section has loaded (data/first-screen.ts).
+ */
+export const DATA_EDITOR_PATTERN = '/data/*'
 
 /** "any other path": the 404 page, shown inside the shell, with no auth flag. */
-export const NOT_FOUND: RouteDef = page('*', 'Page not found', 'not-found')
+export const NOT_FOUND: RouteDef = {
+  pattern: '*',
+  title: 'Page not found',
+  shell: true,
+  footer: true,
+  screen: 'not-found',
+}
 
 export interface RouteMatch {
   route: RouteDef
@@ -124,7 +81,7 @@ function safeDecode(segment: string): string {
   }
 }
 
-export function matchRoute(path: string, routes: readonly RouteDef[] = ROUTES): RouteMatch {
+export function matchRoute(path: string, routes: readonly RouteDef[]): RouteMatch {
   for (const route of routes) {
     const params = matchPattern(route.pattern, path)
     if (params) return { route, params }

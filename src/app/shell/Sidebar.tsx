@@ -7,7 +7,7 @@ import { ChevronDown } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useSession, useSite } from '../session/use-session'
-import { isActive, type MenuItem, visibleMenu } from './menu'
+import { isActive, type MenuItem, useMenu, visibleMenu } from './menu'
 import { useSlots } from './slots'
 
 interface SidebarProps {
@@ -21,7 +21,8 @@ export function Sidebar({ collapsed, onExpand, onAction }: SidebarProps) {
   const { permissions } = useSession()
   const site = useSite()
   const [path] = useLocation()
-  const items = useMemo(() => visibleMenu(permissions).filter((i) => !i.hidden), [permissions])
+  const menu = useMenu()
+  const items = useMemo(() => visibleMenu(permissions, menu).filter((i) => !i.hidden), [permissions, menu])
 
   return (
     <aside id="sidebar" className="sidebar" aria-label="Sidebar" data-collapsed={collapsed || undefined}>

@@ -1,40 +1,29 @@
 /**
- * The sidebar (SPEC §2 "Sidebar, in order") as data, and the permission filter (SPEC §6 "Menu
- * visibility by permission key", keys in src/shared/menu-permissions.ts). Icons are lucide-react
- * components: inline SVG, bundled, no icon font to download.
+ * The sidebar (SPEC §2 "Sidebar, in order") built from the sections' own entries (routing/section.ts),
+ * and the permission filter (SPEC §6 "Menu visibility by permission key"). The shell owns what is not a
+ * section's: the groups entries sit in, and the assistant (a popup, not a route). Icons are
+ * lucide-react components: inline SVG, bundled, no icon font to download.
  */
 import {
-  ChartColumn,
   ChartLine,
-  ClipboardList,
   CreditCard,
   Database,
-  Globe,
-  HardDrive,
-  LayoutTemplate,
   type LucideIcon,
-  MessageSquare,
-  Monitor,
-  Receipt,
   ScrollText,
-  Server,
-  Settings,
   ShieldCheck,
   Sparkles,
-  Table2,
-  Tag,
-  User,
-  UsersRound,
-  Zap,
 } from 'lucide-react'
-import { MENU_PERMISSIONS, type MenuKey } from '../../shared/menu-permissions'
+import { createContext, useContext } from 'react'
 import { can } from '../../shared/permissions'
+import type { MenuGroupKey, Section, SectionMenuEntry } from '../routing/section'
 
 export interface MenuItem {
-  key: MenuKey
+  key: string
   title: string
   icon: LucideIcon
-  /** A link; absent for parents and for the assistant (which opens a popup). */
+  /** Any one of these suffices (SPEC §6), checked with the shared matcher `can`. */
+  needs: readonly string[]
+  /** A link; absent for groups and for the assistant (which opens a popup). */
   href?: string
   /** 'assistant': opens the AI chat instead of navigating. */
   action?: 'assistant'
@@ -42,73 +31,69 @@ export interface MenuItem {
   hidden?: boolean
 }
 
-export const MENU: readonly MenuItem[] = [
-  { key: 'assistant', title: 'AI Assistant', icon: Sparkles, action: 'assistant' },
-  { key: 'actions', title: 'Actions', icon: Zap, href: '/actions' },
-  {
-    key: 'analytics',
-    title: 'Analytics',
-    icon: ChartLine,
-    children: [
-      { key: 'analyticsPages', title: 'Pages', icon: ChartColumn, href: '/analytics/pages' },
-      { key: 'analyticsUsers', title: 'Users', icon: User, href: '/analytics/users' },
-    ],
-  },
-  {
+interface Placed extends MenuItem {
+  order: number
+}
+
+/**
+ * The groups of SPEC §2 with their own SPEC §6 keys. "groups and users: Authentication and its two
+ * children" and "data and forms: Data and its children": each child needs its own key. The SPEC gives
+ * logs:r for the Payments group (as for Logs); kept exactly, see docs/decisions/shell.md.
+ */
+const GROUPS: Record<MenuGroupKey, Placed> = {
+  analytics: { key: 'analytics', title: 'Analytics', icon: ChartLine, needs: ['analytics'], order: 20 },
+  authentication: {
     key: 'authentication',
     title: 'Authentication',
     icon: ShieldCheck,
-    children: [
-      { key: 'groups', title: 'Groups', icon: UsersRound, href: '/groups' },
-      { key: 'users', title: 'Users', icon: User, href: '/users' },
-    ],
+    needs: ['groups', 'users'],
+    order: 30,
   },
-  {
-    key: 'data',
-    title: 'Data',
-    icon: Database,
-    children: [
-      { key: 'database', title: 'Database', icon: Table2, href: '/data' },
-      { key: 'forms', title: 'Forms & Reports', icon: ClipboardList, href: '/forms' },
-    ],
-  },
-  { key: 'messages', title: 'Messages', icon: MessageSquare, href: '/messages' },
-  {
-    key: 'payments',
-    title: 'Payments',
-    icon: CreditCard,
-    children: [
-      { key: 'discounts', title: 'Discount Codes', icon: Tag, href: '/discounts' },
-      { key: 'transactions', title: 'Transactions', icon: Receipt, href: '/payments' },
-    ],
-  },
-  { key: 'storage', title: 'Storage', icon: HardDrive, href: '/storage' },
-  { key: 'templates', title: 'Templates', icon: LayoutTemplate, href: '/templates' },
-  { key: 'webServer', title: 'Web Server', icon: Globe, href: '/static' },
-  {
-    key: 'logs',
-    title: 'Logs',
-    icon: ScrollText,
-    children: [
-      { key: 'clientLogs', title: 'Client', icon: Monitor, href: '/logs/client' },
-      { key: 'serverLogs', title: 'Server', icon: Server, href: '/logs/server' },
-    ],
-  },
-  { key: 'settings', title: 'Settings', icon: Settings, href: '/settings' },
-]
+  data: { key: 'data', title: 'Data', icon: Database, needs: ['data', 'forms'], order: 40 },
+  payments: { key: 'payments', title: 'Payments', icon: CreditCard, needs: ['logs:r'], order: 60 },
+  logs: { key: 'logs', title: 'Logs', icon: ScrollText, needs: ['logs:r'], order: 100 },
+}
 
-export function allowed(permissions: readonly string[], key: MenuKey): boolean {
-  return MENU_PERMISSIONS[key].some((req) => can(permissions, req))
+const ASSISTANT: Placed = {
+  key: 'assistant',
+  title: 'AI Assistant',
+  icon: Sparkles,
+  needs: ['ai'],
+  action: 'assistant',
+  order: 0,
+}
+
+const byOrder = (a: Placed, b: Placed) => a.order - b.order
+const strip = ({ order: _, ...item }: Placed): MenuItem => item
+
+/** The sidebar of these sections: groups hold their entries; a group no section fills is left out. */
+export function buildMenu(sections: readonly Section[]): MenuItem[] {
+  const entries: SectionMenuEntry[] = sections.flatMap((s) => s.menu ?? [])
+  const top: Placed[] = [ASSISTANT]
+  for (const [key, group] of Object.entries(GROUPS) as [MenuGroupKey, Placed][]) {
+    const children = entries.filter((e) => e.group === key).sort(byOrder)
+    if (children.length > 0) top.push({ ...group, children: children.map(({ group: _, ...c }) => strip(c)) })
+  }
+  for (const { group, ...entry } of entries) if (!group) top.push(entry)
+  return top.sort(byOrder).map(strip)
+}
+
+/** The console's menu, provided once by AppRoutes (from routes/sections.ts) to the sidebar and Home. */
+export const MenuContext = createContext<readonly MenuItem[]>([])
+export const useMenu = (): readonly MenuItem[] => useContext(MenuContext)
+
+export function allowed(permissions: readonly string[], item: MenuItem): boolean {
+  return item.needs.some((req) => can(permissions, req))
 }
 
 /**
  * Marks entries hidden by permission. A parent is hidden when its own key fails or when none of its
  * children is visible: an empty group would be a dead end.
  */
-export function visibleMenu(permissions: readonly string[], menu: readonly MenuItem[] = MENU): MenuItem[] {
+export function visibleMenu(permissions: readonly string[], menu: readonly MenuItem[]): MenuItem[] {
   return menu.map((item) => {
     const children = item.children ? visibleMenu(permissions, item.children) : undefined
-    const hidden = !allowed(permissions, item.key) || (!!children && children.every((c) => c.hidden))
+    const hidden = !allowed(permissions, item) || (!!children && children.every((c) => c.hidden))
     return { ...item, children, hidden }
   })
 }

@@ -22,7 +22,6 @@ export const FEEDBACK_TEXT = {
 
 /** Console shell texts the spec leaves open (see docs/decisions/shell.md). */
 export const SHELL_TEXT = {
-  comingSoon: (screen: string): string => `${screen} — this screen is coming in a later release.`,
   notFound: 'Page not found',
   notFoundText: (path: string): string => `There is no page at ${path}.`,
   serverUnreachable: 'Cannot reach the server. Check your connection and try again.',

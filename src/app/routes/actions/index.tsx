@@ -1,9 +1,23 @@
-/**
- * Route entries of the Actions screens, loaded on first use: the editor brings CodeMirror with the
- * JavaScript grammar and the list brings croner and cronstrue; all of it stays out of the shell's
- * initial JavaScript and off every other route.
- */
-import { lazyRoute } from '../../components/lazy-route'
+/** The Actions section: the list and one action's console (script, runs, schedule). */
+import { Zap } from 'lucide-react'
+import { defineSection } from '../../routing/section'
 
-export const ActionsRoute = lazyRoute(async () => (await import('./ActionsScreen')).ActionsScreen)
-export const ActionRoute = lazyRoute(async () => (await import('./ActionScreen')).ActionScreen)
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/actions',
+      title: 'Actions',
+      auth: 'required',
+      screen: 'actions',
+      load: async () => (await import('./ActionsScreen')).ActionsScreen,
+    },
+    {
+      pattern: '/actions/:id',
+      title: 'Action',
+      auth: 'required',
+      screen: 'action',
+      load: async () => (await import('./ActionScreen')).ActionScreen,
+    },
+  ],
+  menu: [{ key: 'actions', title: 'Actions', icon: Zap, href: '/actions', needs: ['actions'], order: 10 }],
+})

@@ -1,31 +1,50 @@
 /**
- * The analytics routes, loaded on first use: chart.js and the dashboards ship in their own chunks and
- * the rest of the console never loads them. Without analytics/summary:r a dashboard says so in the
- * shared words instead of showing the server's 403 (issue 36).
+ * The Analytics section: page and user dashboards. Both read analytics/summary:r, checked from the
+ * session before the dashboard's chunk (chart.js) loads.
  */
+import { ChartColumn, User } from 'lucide-react'
+import { defineSection } from '../../routing/section'
 
-import { lazyRoute } from '../../components/lazy-route'
-import type { ScreenProps } from '../../routing/table'
-import { WithAccess } from '../../session/NoAccess'
+const access = ({ title }: { title: string }) => ({ section: title, needed: 'analytics/summary:r' })
 
-/** What both dashboards read first (src/server/modules/analytics.ts). */
-const NEEDED = 'analytics/summary:r'
-
-const Pages = lazyRoute(() => import('./PagesScreen').then((m) => m.PagesScreen))
-const Users = lazyRoute(() => import('./UsersScreen').then((m) => m.UsersScreen))
-
-export function AnalyticsPagesRoute(props: ScreenProps) {
-  return (
-    <WithAccess section={props.title} needed={NEEDED}>
-      <Pages {...props} />
-    </WithAccess>
-  )
-}
-
-export function AnalyticsUsersRoute(props: ScreenProps) {
-  return (
-    <WithAccess section={props.title} needed={NEEDED}>
-      <Users {...props} />
-    </WithAccess>
-  )
-}
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/analytics/users',
+      title: 'User Analytics',
+      auth: 'required',
+      screen: 'analytics-users',
+      access,
+      load: async () => (await import('./UsersScreen')).UsersScreen,
+    },
+    {
+      pattern: '/analytics/pages',
+      title: 'Page Analytics',
+      auth: 'required',
+      screen: 'analytics-pages',
+      linkedOnly: true,
+      access,
+      load: async () => (await import('./PagesScreen')).PagesScreen,
+    },
+  ],
+  menu: [
+    {
+      key: 'analyticsPages',
+      title: 'Pages',
+      icon: ChartColumn,
+      href: '/analytics/pages',
+      needs: ['analytics'],
+      group: 'analytics',
+      order: 1,
+    },
+    {
+      key: 'analyticsUsers',
+      title: 'Users',
+      icon: User,
+      href: '/analytics/users',
+      needs: ['analytics'],
+      group: 'analytics',
+      order: 2,
+    },
+  ],
+})

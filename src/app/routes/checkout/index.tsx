@@ -1,17 +1,14 @@
-/**
- * /ui/checkout?token=…&host=… (SPEC §2, no shell UI, opened as a popup): the hosted checkout, loaded
- * on first use so the console's initial JavaScript does not carry it.
- */
-import { lazy, Suspense } from 'react'
-import { Loading } from '../../components/Loading'
-import type { ScreenProps } from '../../routing/table'
+/** The hosted checkout popup (no shell, no login: it talks to the server with its checkout token). */
+import { defineSection } from '../../routing/section'
 
-const Checkout = lazy(async () => ({ default: (await import('./CheckoutScreen')).CheckoutScreen }))
-
-export function CheckoutRoute(_props: ScreenProps) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <Checkout />
-    </Suspense>
-  )
-}
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/checkout',
+      title: 'Checkout',
+      screen: 'checkout',
+      chrome: 'bare',
+      load: async () => (await import('./CheckoutScreen')).CheckoutScreen,
+    },
+  ],
+})

@@ -1,12 +1,11 @@
 /**
- * The Database section's lazily loaded screens, apart from the route entries (index.tsx) so the editor
- * can render a document or schema screen without importing the section's index (a cycle).
+ * The Database editor's inner screens, apart from the section's manifest (index.tsx) so the editor can
+ * render a document or schema screen without importing the manifest (a cycle).
  */
 import { preloadable } from '../../components/preloadable'
 
-// Preloadable: an offline start fetches them with the console (Entry.tsx START_SCREENS) and they then
-// render without suspending (issue 20, docs/performance.md "3. Offline cold start").
-export const Database = preloadable(async () => (await import('./DatabaseScreen')).DatabaseScreen)
+// Preloadable: an offline start fetches them with the console (the data-editor route's `preload`) and
+// they then render without suspending (issue 20, docs/performance.md "3. Offline cold start").
 /**
  * One document's screen, its own chunk: its JSON editor, form and schema validation
  * (@cfworker/json-schema) are not on a collection's start path. DataEditorScreen renders it; an

@@ -1,40 +1,47 @@
 /**
- * Route entries of the Database screens, loaded on first use: the grid, editor and import code stay
- * out of the shell's initial JavaScript. The service worker precaches every chunk, so they open offline.
+ * The Database section: the collections list and the editor (a collection's grid, a document, a
+ * schema). Each is a chunk of its own, precached by the service worker so they open offline; an offline
+ * start on a document or schema fetches that inner chunk with the editor (issue 20, "3. Offline cold
+ * start").
  */
-import { Suspense } from 'react'
-import { Loading } from '../../components/Loading'
-import { preloadable } from '../../components/preloadable'
-import type { ScreenProps } from '../../routing/table'
-import { Database, Document, Schema } from './entries'
+import { Table2 } from 'lucide-react'
+import { defineSection } from '../../routing/section'
+import { DATA_EDITOR_PATTERN } from '../../routing/table'
+import { Document, Schema } from './entries'
 import { SCHEMA_SEGMENT } from './schema/href'
 
-export { Database } from './entries'
-
-export const Editor = preloadable(async () => (await import('./DataEditorScreen')).DataEditorScreen)
-
-/**
- * The Database editor's chunks for a start path's route rest (`{collection}`, `{collection}/{id}` or
- * `{collection}/~schema`).
- */
-export function preloadEditor(rest: string | undefined): Promise<unknown> {
-  const [, ...id] = (rest ?? '').split('/')
-  const inner = id.length === 0 ? undefined : id.join('/') === SCHEMA_SEGMENT ? Schema : Document
-  return Promise.all([Editor.preload(), inner?.preload()])
-}
-
-export function DatabaseRoute(_props: ScreenProps) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <Database />
-    </Suspense>
-  )
-}
-
-export function DataEditorRoute(props: ScreenProps) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <Editor {...props} />
-    </Suspense>
-  )
-}
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/data',
+      title: 'Database',
+      auth: 'required',
+      screen: 'data',
+      load: async () => (await import('./DatabaseScreen')).DatabaseScreen,
+    },
+    {
+      pattern: DATA_EDITOR_PATTERN,
+      title: 'Database editor',
+      auth: 'required',
+      screen: 'data-editor',
+      load: async () => (await import('./DataEditorScreen')).DataEditorScreen,
+      // `{collection}`, `{collection}/{id}` or `{collection}/~schema`: the last two render an inner chunk.
+      preload: ({ rest }) => {
+        const [, ...id] = (rest ?? '').split('/')
+        if (id.length === 0) return Promise.resolve()
+        return (id.join('/') === SCHEMA_SEGMENT ? Schema : Document).preload()
+      },
+    },
+  ],
+  menu: [
+    {
+      key: 'database',
+      title: 'Database',
+      icon: Table2,
+      href: '/data',
+      needs: ['data'],
+      group: 'data',
+      order: 1,
+    },
+  ],
+})

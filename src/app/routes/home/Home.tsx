@@ -6,12 +6,13 @@ import { ChevronRight } from 'lucide-react'
 import { Link } from 'wouter'
 import { useSession, useSite } from '../../session/use-session'
 import { displayName } from '../../shell/Avatar'
-import { type MenuItem, visibleMenu } from '../../shell/menu'
+import { type MenuItem, useMenu, visibleMenu } from '../../shell/menu'
 
 export function Home() {
   const { user, permissions } = useSession()
   const site = useSite()
-  const sections = visibleMenu(permissions)
+  const menu = useMenu()
+  const sections = visibleMenu(permissions, menu)
     .filter((i) => !i.hidden && !i.action)
     .map((i) => ({ ...i, children: i.children?.filter((c) => !c.hidden) }))
 

@@ -1,31 +1,52 @@
-/**
- * Route entries of the log screens, loaded on first use (precached by the service worker). Without
- * logs/{channel}:r the mirror holds no line, so the screen says why instead of "no lines" (issue 36).
- */
-import { lazy, Suspense } from 'react'
+/** The Logs section: the client and server channels, one screen for both, each behind its own read right. */
+import { Monitor, Server } from 'lucide-react'
 import { CLIENT_LOG_CHANNEL, SERVER_LOG_CHANNEL } from '../../../shared/constants'
-import { Loading } from '../../components/Loading'
-import type { ScreenProps } from '../../routing/table'
-import { WithAccess } from '../../session/NoAccess'
+import { defineSection } from '../../routing/section'
 
-const Logs = lazy(async () => ({ default: (await import('./LogsScreen')).LogsScreen }))
-
-export function ClientLogsRoute({ title }: ScreenProps) {
-  return (
-    <WithAccess section={title} needed={`logs/${CLIENT_LOG_CHANNEL}:r`}>
-      <Suspense fallback={<Loading />}>
-        <Logs channel={CLIENT_LOG_CHANNEL} title={title} />
-      </Suspense>
-    </WithAccess>
-  )
+const channel = (name: string) => async () => {
+  const { LogsScreen } = await import('./LogsScreen')
+  return function ChannelLogs({ title }: { title: string }) {
+    return <LogsScreen channel={name} title={title} />
+  }
 }
 
-export function ServerLogsRoute({ title }: ScreenProps) {
-  return (
-    <WithAccess section={title} needed={`logs/${SERVER_LOG_CHANNEL}:r`}>
-      <Suspense fallback={<Loading />}>
-        <Logs channel={SERVER_LOG_CHANNEL} title={title} />
-      </Suspense>
-    </WithAccess>
-  )
-}
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/logs/client',
+      title: 'Client Logs',
+      auth: 'required',
+      screen: 'logs-client',
+      access: ({ title }) => ({ section: title, needed: `logs/${CLIENT_LOG_CHANNEL}:r` }),
+      load: channel(CLIENT_LOG_CHANNEL),
+    },
+    {
+      pattern: '/logs/server',
+      title: 'Server Logs',
+      auth: 'required',
+      screen: 'logs-server',
+      access: ({ title }) => ({ section: title, needed: `logs/${SERVER_LOG_CHANNEL}:r` }),
+      load: channel(SERVER_LOG_CHANNEL),
+    },
+  ],
+  menu: [
+    {
+      key: 'clientLogs',
+      title: 'Client',
+      icon: Monitor,
+      href: '/logs/client',
+      needs: ['logs:r'],
+      group: 'logs',
+      order: 1,
+    },
+    {
+      key: 'serverLogs',
+      title: 'Server',
+      icon: Server,
+      href: '/logs/server',
+      needs: ['logs/server:r'],
+      group: 'logs',
+      order: 2,
+    },
+  ],
+})

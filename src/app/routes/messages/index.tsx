@@ -1,7 +1,26 @@
-/**
- * The Messages route, loaded on first use. (CallInvitations, the ring on every page, is imported by
- * App.tsx from its own file, so the login page's first JavaScript does not carry it.)
- */
-import { lazyRoute } from '../../components/lazy-route'
+/** The Messages console (email, SMS, push, calls) with its history. */
+import { MessageSquare } from 'lucide-react'
+import { defineSection } from '../../routing/section'
 
-export const MessagesRoute = lazyRoute(async () => (await import('./MessagesScreen')).MessagesScreen)
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/messages',
+      title: 'Messages',
+      auth: 'required',
+      screen: 'messages',
+      linkedOnly: true,
+      load: async () => (await import('./MessagesScreen')).MessagesScreen,
+    },
+  ],
+  menu: [
+    {
+      key: 'messages',
+      title: 'Messages',
+      icon: MessageSquare,
+      href: '/messages',
+      needs: ['messages'],
+      order: 50,
+    },
+  ],
+})

@@ -1,26 +1,37 @@
 /**
- * Route entries of the Transactions screens (/payments, /payments/{id}), loaded on first use: the
- * ledger and its chart (chart.js) stay out of the shell's initial JavaScript.
+ * Transactions (Payments): the ledger and one transaction, loaded on first use so the ledger's chart
+ * (chart.js) stays out of the shell's initial JavaScript.
  */
-import { lazy, Suspense } from 'react'
-import { Loading } from '../../components/Loading'
-import type { ScreenProps } from '../../routing/table'
+import { Receipt } from 'lucide-react'
+import { defineSection } from '../../routing/section'
 
-const List = lazy(async () => ({ default: (await import('./TransactionsScreen')).TransactionsScreen }))
-const One = lazy(async () => ({ default: (await import('./TransactionScreen')).TransactionScreen }))
-
-export function PaymentsRoute(_props: ScreenProps) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <List />
-    </Suspense>
-  )
-}
-
-export function TransactionRoute(props: ScreenProps) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <One {...props} />
-    </Suspense>
-  )
-}
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/payments',
+      title: 'Payments',
+      auth: 'required',
+      screen: 'payments',
+      load: async () => (await import('./TransactionsScreen')).TransactionsScreen,
+    },
+    {
+      pattern: '/payments/:id',
+      title: 'Transaction',
+      auth: 'required',
+      screen: 'transaction',
+      linkedOnly: true,
+      load: async () => (await import('./TransactionScreen')).TransactionScreen,
+    },
+  ],
+  menu: [
+    {
+      key: 'transactions',
+      title: 'Transactions',
+      icon: Receipt,
+      href: '/payments',
+      needs: ['payments:ru'],
+      group: 'payments',
+      order: 2,
+    },
+  ],
+})

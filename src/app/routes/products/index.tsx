@@ -1,3 +1,23 @@
-/** Route entries of the Products screens (issue 14; reached from the Discount codes tabs). */
-export { ProductScreen as ProductRoute } from './ProductScreen'
-export { ProductsScreen as ProductsRoute } from './ProductsScreen'
+/** Products (a tab of Discount Codes, docs/payments-console.md): the list and one product. */
+import { defineSection } from '../../routing/section'
+
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/products',
+      title: 'Products',
+      auth: 'required',
+      screen: 'products',
+      linkedOnly: true,
+      load: async () => (await import('./ProductsScreen')).ProductsScreen,
+    },
+    {
+      pattern: '/products/:id',
+      title: 'Product',
+      auth: 'required',
+      screen: 'product',
+      linkedOnly: true,
+      load: async () => (await import('./ProductScreen')).ProductScreen,
+    },
+  ],
+})

@@ -1,31 +1,36 @@
 /**
- * Route entries of the Reports screens (issue 17), loaded on first use; the chart code is a further
- * lazy chunk of the report screen. The service worker precaches every chunk, so they open offline.
+ * Reports (issue 17): linked from Forms & Reports; a report's address is its share link. The chart code
+ * is a further lazy chunk of the report screen; the service worker precaches every chunk.
  */
-import { lazy, Suspense } from 'react'
-import { Loading } from '../../components/Loading'
-import type { ScreenProps } from '../../routing/table'
-import { WithAccess } from '../../session/NoAccess'
+import { defineSection } from '../../routing/section'
 
-const List = lazy(async () => ({ default: (await import('./ReportsScreen')).ReportsScreen }))
-const One = lazy(async () => ({ default: (await import('./ReportScreen')).ReportScreen }))
-
-export function ReportsRoute(_props: ScreenProps) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <List />
-    </Suspense>
-  )
-}
-
-/** Without reports/{id}:r the mirror has no such report: say why, not "deleted" (issue 36). */
-export function ReportRoute({ params }: ScreenProps) {
-  const id = params.id ?? ''
-  return (
-    <WithAccess section={`Report ${id}`} needed={`reports/${id}:r`}>
-      <Suspense fallback={<Loading />}>
-        <One key={id} id={id} />
-      </Suspense>
-    </WithAccess>
-  )
-}
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/reports',
+      title: 'Reports',
+      auth: 'required',
+      screen: 'reports',
+      linkedOnly: true,
+      load: async () => (await import('./ReportsScreen')).ReportsScreen,
+    },
+    {
+      pattern: '/reports/:id',
+      title: 'Report',
+      auth: 'required',
+      screen: 'report',
+      linkedOnly: true,
+      // Without reports/{id}:r the mirror has no such report: say why, not "deleted" (issue 36).
+      access: ({ params }) => ({
+        section: `Report ${params.id ?? ''}`,
+        needed: `reports/${params.id ?? ''}:r`,
+      }),
+      load: async () => {
+        const { ReportScreen } = await import('./ReportScreen')
+        return function Report({ params }: { params: Record<string, string> }) {
+          return <ReportScreen key={params.id} id={params.id ?? ''} />
+        }
+      },
+    },
+  ],
+})

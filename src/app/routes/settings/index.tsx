@@ -1,14 +1,25 @@
-/** Route entry of the Settings screen, loaded on first use (precached by the service worker). */
-import { lazy, Suspense } from 'react'
-import { Loading } from '../../components/Loading'
-import type { ScreenProps } from '../../routing/table'
+/** Settings: site, PWA, mail, quotas and the other server-wide settings documents. */
+import { Settings } from 'lucide-react'
+import { defineSection } from '../../routing/section'
 
-const Settings = lazy(async () => ({ default: (await import('./SettingsScreen')).SettingsScreen }))
-
-export function SettingsRoute(_props: ScreenProps) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <Settings />
-    </Suspense>
-  )
-}
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/settings',
+      title: 'Settings',
+      auth: 'required',
+      screen: 'settings',
+      load: async () => (await import('./SettingsScreen')).SettingsScreen,
+    },
+  ],
+  menu: [
+    {
+      key: 'settings',
+      title: 'Settings',
+      icon: Settings,
+      href: '/settings',
+      needs: ['settings:u'],
+      order: 110,
+    },
+  ],
+})

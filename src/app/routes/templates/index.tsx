@@ -1,8 +1,34 @@
-/**
- * Route entries of the Templates screens, loaded on first use: the editor brings CodeMirror with it,
- * which must stay out of the shell's initial JavaScript and off every other route.
- */
-import { lazyRoute } from '../../components/lazy-route'
+/** Templates (mail, SMS, push, PDF): the list and one template's editor with its preview. */
+import { LayoutTemplate } from 'lucide-react'
+import { defineSection } from '../../routing/section'
 
-export const TemplatesRoute = lazyRoute(async () => (await import('./TemplatesScreen')).TemplatesScreen)
-export const TemplateRoute = lazyRoute(async () => (await import('./TemplateScreen')).TemplateScreen)
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/templates',
+      title: 'Templates',
+      auth: 'required',
+      screen: 'templates',
+      linkedOnly: true,
+      load: async () => (await import('./TemplatesScreen')).TemplatesScreen,
+    },
+    {
+      pattern: '/templates/:id',
+      title: 'Template',
+      auth: 'required',
+      screen: 'template',
+      linkedOnly: true,
+      load: async () => (await import('./TemplateScreen')).TemplateScreen,
+    },
+  ],
+  menu: [
+    {
+      key: 'templates',
+      title: 'Templates',
+      icon: LayoutTemplate,
+      href: '/templates',
+      needs: ['templates'],
+      order: 80,
+    },
+  ],
+})

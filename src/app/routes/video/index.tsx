@@ -1,4 +1,14 @@
-/** The Video route (/video, /video/{room}; no shell UI), loaded on first use. */
-import { lazyRoute } from '../../components/lazy-route'
+/** Video calls (issue 18): a room page without the shell; an invitation's link needs no login. */
+import { defineSection } from '../../routing/section'
 
-export const VideoRoute = lazyRoute(() => import('./VideoScreen').then((m) => m.VideoScreen))
+export const section = defineSection({
+  routes: [
+    {
+      pattern: '/video/*?',
+      title: 'Video',
+      screen: 'video',
+      chrome: 'bare',
+      load: async () => (await import('./VideoScreen')).VideoScreen,
+    },
+  ],
+})
