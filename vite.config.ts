@@ -37,8 +37,8 @@ export default defineConfig(({ command }) => ({
  *   start");
  * - `react`: React, react-dom and the scheduler, in their own chunk so it evaluates before every module
  *   that uses React (one merged chunk once ran lucide's forwardRef before React's CommonJS wrapper);
- * - `messages-<area>`: each text file of src/shared/messages/ alone, so a page loads only the areas it
- *   uses (the barrel src/shared/messages.ts re-exports all of them; without this group the initial group
+ * - `texts-<area>`: each text file of src/shared/texts/ alone, so a page loads only the areas it
+ *   uses (the barrel src/shared/texts.ts re-exports all of them; without this group the initial group
  *   would pull every area in). They import only constants and plural, so no recursive capture is needed;
  * - `first`: every other module of the entry's static closure (`$initial`) in one chunk: fewer files
  *   and one gzip dictionary instead of ~25 small chunks with their import/export glue.
@@ -111,10 +111,10 @@ function chunkGroups() {
     { name: 'boot', test: BOOT, priority: 7 },
     { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 6 },
     {
-      name: (id: string) => `messages-${/messages[\\/](\w+)\.ts$/.exec(id)?.[1] ?? 'other'}`,
+      name: (id: string) => `texts-${/texts[\\/](\w+)\.ts$/.exec(id)?.[1] ?? 'other'}`,
       // A name made by a function needs a label of its own in the bundler's timing report.
-      debugName: 'messages-<area>',
-      test: /src[\\/]shared[\\/]messages[\\/]/,
+      debugName: 'texts-<area>',
+      test: /src[\\/]shared[\\/]texts[\\/]/,
       includeDependenciesRecursively: false,
       priority: 5,
     },

@@ -9,8 +9,8 @@
  * sweeper gives back the codes of unpaid checkouts, which would change the sample behind one's back.
  */
 
-import { PAYMENT_TEXT } from '../shared/messages'
 import { CHECKOUT_TTL_MS, type Transaction, type TransactionEvent } from '../shared/payments'
+import { PAYMENT_TEXT } from '../shared/texts'
 import { TRANSACTIONS } from './payments/ledger'
 import type { Write } from './store/types'
 

@@ -2,7 +2,7 @@
  * Actions (issue 15, docs/actions.md): the shape of an action document and its one validation, used
  * by the server on every create and patch (as the whole document the write produces).
  */
-import { ACTION_TEXT } from './messages'
+import { ACTION_TEXT } from './texts'
 
 export const ACTION_TRIGGERS = ['CRON', 'EVENT', 'DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const
 export type ActionTriggerType = (typeof ACTION_TRIGGERS)[number]

@@ -10,7 +10,7 @@
  */
 import { BYTE_STEP, STORAGE_PATH_MAX } from './constants'
 import type { FormField } from './forms'
-import { FORM_FILES_TEXT } from './messages'
+import { FORM_FILES_TEXT } from './texts'
 
 /** The storage root and top folder that hold the files of every form. */
 export const FORM_FILES_ROOT = 'storage'

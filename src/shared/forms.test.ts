@@ -9,8 +9,8 @@ import {
   pruneHidden,
   visibleFields,
 } from './forms'
-import { FORMS_TEXT } from './messages'
 import { validateDocument } from './schema-validation'
+import { FORMS_TEXT } from './texts'
 
 const form: FormDoc = {
   title: 'Inspection',

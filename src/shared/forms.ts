@@ -11,8 +11,8 @@
 import { STORAGE_PATH_MAX } from './constants'
 import { fileSettingsError, isFileField } from './forms-files'
 import { isValidCollectionName, isValidId } from './ids'
-import { FORM_FILES_TEXT, FORMS_TEXT } from './messages'
 import { sendPermission } from './messaging'
+import { FORM_FILES_TEXT, FORMS_TEXT } from './texts'
 
 export const FORMS = 'forms'
 

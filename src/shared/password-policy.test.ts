@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants'
-import { PASSWORD_TEXT } from './messages'
 import { checkPassword, loadPasswordScorer, passwordLengthProblem, passwordProblem } from './password-policy'
+import { PASSWORD_TEXT } from './texts'
 
 describe('password policy', () => {
   it('refuses what is too short or too long, counting characters rather than bytes', async () => {

@@ -11,7 +11,7 @@
  * login bundle, and the server loads it once.
  */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_MIN_SCORE } from './constants'
-import { PASSWORD_TEXT } from './messages'
+import { PASSWORD_TEXT } from './texts'
 
 /** What the strength estimate says about one password. */
 export interface PasswordStrength {

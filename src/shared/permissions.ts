@@ -9,7 +9,7 @@
  * Among the grants that apply, the most specific path wins: the one with the most literal characters,
  * then the fewest wildcards; on a full tie `n` wins, so an ambiguous rule set fails closed.
  */
-import { requiresAll, requiresOneOf } from './messages'
+import { requiresAll, requiresOneOf } from './texts'
 
 export type Method = 'c' | 'r' | 'u' | 'd'
 export const METHODS: readonly Method[] = ['c', 'r', 'u', 'd']

@@ -4,7 +4,7 @@
  * like every other text; the rules object is what a translation would swap.
  */
 // Marked pure: a `new` at module level otherwise counts as a side effect, and every message file that
-// imports countOf would then be loaded by any page importing src/shared/messages (issue 20).
+// imports countOf would then be loaded by any page importing src/shared/texts (issue 20).
 const rules = /* @__PURE__ */ new Intl.PluralRules('en')
 
 /**

@@ -10,7 +10,7 @@
  * browser and Node.
  */
 import { isValidCollectionPath } from './ids'
-import { REPORT_TEXT } from './messages'
+import { REPORT_TEXT } from './texts'
 
 export const AGGREGATE_OPS = ['count', 'sum', 'avg', 'min', 'max'] as const
 export type AggregateOp = (typeof AGGREGATE_OPS)[number]

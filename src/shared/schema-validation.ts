@@ -15,7 +15,7 @@
  */
 import { format, Validator } from '@cfworker/json-schema'
 import { isValidEmail } from './email'
-import { SCHEMA_TEXT, SERVER_TEXT } from './messages'
+import { SCHEMA_TEXT, SERVER_TEXT } from './texts'
 
 export type JsonSchema = { [key: string]: unknown } | boolean
 /** Field path → the one message for that field; empty when the document conforms. */

@@ -4,7 +4,7 @@
  */
 
 import { STORAGE_NAME_MAX_BYTES } from './constants'
-import { STORAGE_TEXT } from './messages'
+import { STORAGE_TEXT } from './texts'
 
 /** The two roots, also their permission keys and the collections their entries sync in. */
 export type StorageRoot = 'storage' | 'static'

@@ -3,7 +3,7 @@
  * the Liquid parts each kind holds, PDF page options, and the one validation both halves run, so a
  * template edited offline is refused by the console with the same words the server would use.
  */
-import { TEMPLATE_TEXT } from './messages'
+import { TEMPLATE_TEXT } from './texts'
 
 export const TEMPLATE_KINDS = ['email', 'sms', 'push', 'pdf', 'layout', 'partial'] as const
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number]

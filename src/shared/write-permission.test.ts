@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { cannotDo } from './messages'
+import { cannotDo } from './texts'
 import { writeRefusal, writeRequirement } from './write-permission'
 
 describe('writeRequirement: the permission of the request the outbox would send', () => {

@@ -7,9 +7,10 @@
  * counts. Where the server decides on the content instead (editing your own profile, revoking your
  * own token, a message request's channel) there is no requirement here and the server has the last word.
  */
-import { cannotDo } from './messages'
+
 import { MESSAGE_REQUESTS_COLLECTION } from './messaging'
 import { can, type Grant, type Method } from './permissions'
+import { cannotDo } from './texts'
 
 export type WriteOp = 'create' | 'update' | 'delete'
 

@@ -4,8 +4,9 @@
  * A click focuses a console window already open and asks it to show the notification's URL — the
  * window navigates inside the app, so unsaved changes get their question — or opens a new window.
  */
-import { VIDEO_TEXT } from '../shared/messages'
+
 import { DECLINE_CALL_ACTION, type PushPayload, type SwToWindow } from '../shared/sw-protocol'
+import { VIDEO_TEXT } from '../shared/texts'
 import { storedToken } from './background-sync'
 import type { SwGlobal } from './types'
 

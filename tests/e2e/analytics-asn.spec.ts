@@ -3,7 +3,7 @@
  * in the packaged offline database; the sources are named and linked as their CC BY 4.0 licence asks.
  * Screenshots at 1280 and 375 px in /tmp/shots/.
  */
-import { ASN_SOURCE_TEXT } from '../../src/shared/messages'
+import { ASN_SOURCE_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { WIDTHS } from './widths'
 

@@ -12,7 +12,7 @@ import {
   SPEED_TEST_SECOND_BYTES,
   SPEED_TEST_START_DELAY_MS,
 } from '../../src/shared/constants'
-import { SPEED_TEXT } from '../../src/shared/messages'
+import { SPEED_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { AnalyticsPage, storedVisits } from './pages/analytics'
 

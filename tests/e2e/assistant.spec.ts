@@ -3,7 +3,7 @@
  * OpenAI-compatible peer (tests/helpers/openai-peer.ts) that answers with a <think> block.
  */
 
-import { AI_TEXT, AUTH_SCREENS_TEXT, UI_TEXT } from '../../src/shared/messages'
+import { AI_TEXT, AUTH_SCREENS_TEXT, UI_TEXT } from '../../src/shared/texts'
 import { type OpenAiPeer, startOpenAiPeer } from '../helpers/openai-peer'
 import { Shell } from './pages/shell'
 import { test as base, expect, openLoggedIn } from './proxied'

@@ -9,8 +9,8 @@
  * Chromium; tests/helpers/stripe-peer.ts plays Stripe.
  */
 import type { Page } from '@playwright/test'
-import { CHECKOUT_TEXT } from '../../src/shared/messages'
 import { TEST_CARDS } from '../../src/shared/payments'
+import { CHECKOUT_TEXT } from '../../src/shared/texts'
 import { type StripePeer, startStripePeer } from '../helpers/stripe-peer'
 import { type E2EServer, expect, startServer, test } from './fixtures'
 import { CheckoutPage } from './pages/checkout'

@@ -4,8 +4,9 @@
  * page would load it), the popup shows the server's prices, takes a discount code and the TEST card,
  * and posts the server's result back to the opener's origin only. Real server, real SQLite, Chromium.
  */
-import { CHECKOUT_TEXT, PAYMENT_TEXT, UI_TEXT } from '../../src/shared/messages'
+
 import { TEST_CARDS } from '../../src/shared/payments'
+import { CHECKOUT_TEXT, PAYMENT_TEXT, UI_TEXT } from '../../src/shared/texts'
 import { type E2EServer, expect, openLoggedIn, startServer, test } from './fixtures'
 import { CheckoutPage } from './pages/checkout'
 import {

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs'
 import os from 'node:os'
-import { batchSavedToast, TRANSFER_TEXT } from '../../src/shared/messages'
+import { batchSavedToast, TRANSFER_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { engineReady } from './pages/sync-panel'

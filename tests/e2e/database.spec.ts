@@ -12,7 +12,7 @@ import {
   deletedToast,
   SCREENS_TEXT,
   TRANSFER_TEXT,
-} from '../../src/shared/messages'
+} from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { engineReady } from './pages/sync-panel'

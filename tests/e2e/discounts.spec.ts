@@ -4,7 +4,7 @@
  * with the SPEC §8 confirmation; a product whose price typed as 12.34 is stored as 1234 minor units.
  * Desktop, plus one case at 375 px.
  */
-import { PERMISSION_UI_TEXT } from '../../src/shared/messages'
+import { PERMISSION_UI_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { DiscountsPage, deleteRecord, ProductsPage, saveEditor } from './pages/discounts'
 import { engineReady, writesPerDoc } from './pages/sync-panel'

@@ -5,7 +5,7 @@
  * conflict in the Sync panel; a document deleted elsewhere mid-edit can be re-created with the user's
  * values or discarded, after which leaving asks nothing. Real server, real Chromium and IndexedDB.
  */
-import { EDIT_BASE_TEXT, SCREENS_TEXT, UI_TEXT } from '../../src/shared/messages'
+import { EDIT_BASE_TEXT, SCREENS_TEXT, UI_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { engineReady, expectConverged, freshCollection, localState, SyncPanel } from './pages/sync-panel'

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs'
 import type { Page } from '@playwright/test'
-import { FEEDBACK_TEXT, UI_TEXT } from '../../src/shared/messages'
+import { FEEDBACK_TEXT, UI_TEXT } from '../../src/shared/texts'
 import { test as base, expect } from './fixtures'
 import { buildHarness } from './harness/build'
 import { startHarnessSite } from './harness/serve'

@@ -5,7 +5,7 @@
  * waits in the forms queue; both survive a reload; on reconnect the photo arrives once in storage
  * (same bytes) and then the submission arrives once, its answer the photo's storage path.
  */
-import { FORM_FILES_TEXT, FORMS_SYNC_TEXT, FORMS_TEXT } from '../../src/shared/messages'
+import { FORM_FILES_TEXT, FORMS_SYNC_TEXT, FORMS_TEXT } from '../../src/shared/texts'
 import { passwordOf } from './fixtures'
 import { FillPage } from './pages/forms'
 import { serviceWorkerReady } from './pages/service-worker'

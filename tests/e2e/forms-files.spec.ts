@@ -4,7 +4,7 @@
  * filled online, the photo is uploaded first and the submission names its path; a filler without the
  * storage right is told why at once and nothing is queued.
  */
-import { FORM_FILES_TEXT } from '../../src/shared/messages'
+import { FORM_FILES_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { FillPage, FormEditorPage, FormsPage } from './pages/forms'
 import { PHONE } from './widths'

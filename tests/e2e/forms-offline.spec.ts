@@ -4,7 +4,7 @@
  * link form made logged out are kept on the device, survive a reload (the form itself opens from the
  * device's copy), and arrive exactly once each when the network returns.
  */
-import { FORMS_TEXT } from '../../src/shared/messages'
+import { FORMS_TEXT } from '../../src/shared/texts'
 import { FillPage } from './pages/forms'
 import { serviceWorkerReady } from './pages/service-worker'
 import { expect, test } from './proxied'

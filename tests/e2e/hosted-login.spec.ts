@@ -5,7 +5,7 @@
  * a message saying why. Both partners are real HTTP servers on their own loopback ports; the console
  * runs at desktop and phone widths.
  */
-import { BROWSER_SECURITY_TEXT, UI_TEXT } from '../../src/shared/messages'
+import { BROWSER_SECURITY_TEXT, UI_TEXT } from '../../src/shared/texts'
 import { ADMIN_PASSWORD, type E2EServer, expect, startServer, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { OPENER_HTML, type PartnerSite, startPartnerSite } from './partner-site'

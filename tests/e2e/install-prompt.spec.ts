@@ -3,7 +3,7 @@
  * 60 s after load, once; a desktop never does.
  */
 import { INSTALL_PROMPT_DELAY_MS } from '../../src/shared/constants'
-import { FEEDBACK_TEXT } from '../../src/shared/messages'
+import { FEEDBACK_TEXT } from '../../src/shared/texts'
 import { expect, test } from './fixtures'
 
 const ANDROID_UA =

@@ -4,7 +4,7 @@
  * clearing online and offline through the mutation API (the server gets the deletes), and the server's
  * own log.
  */
-import { deleteButtonText, deleteConfirmText, deletedToast, SCREENS_TEXT } from '../../src/shared/messages'
+import { deleteButtonText, deleteConfirmText, deletedToast, SCREENS_TEXT } from '../../src/shared/texts'
 import { LogsPage } from './pages/logs'
 import { engineReady } from './pages/sync-panel'
 import { expect, openLoggedIn, test } from './proxied'

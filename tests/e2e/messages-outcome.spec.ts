@@ -8,7 +8,7 @@
  * history row and a template's "Send a test". The cut is real (proxied.ts).
  */
 import type { Page } from '@playwright/test'
-import { MESSAGES_CONSOLE_TEXT, MESSAGING_TEXT } from '../../src/shared/messages'
+import { MESSAGES_CONSOLE_TEXT, MESSAGING_TEXT } from '../../src/shared/texts'
 import { type E2EServer, expect, openLoggedIn } from './fixtures'
 import { MessagesPage } from './pages/messages'
 import { setNetwork, test } from './proxied'

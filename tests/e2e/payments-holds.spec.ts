@@ -8,8 +8,8 @@
  */
 import { mkdirSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { PAYMENT_TEXT } from '../../src/shared/messages'
 import { ABANDONED_CHECKOUT_MS, TEST_CARDS } from '../../src/shared/payments'
+import { PAYMENT_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { TransactionsPage } from './pages/payments'
 import { engineReady } from './pages/sync-panel'

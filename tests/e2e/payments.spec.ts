@@ -7,8 +7,8 @@
  * socket-proxy.ts); 375 px. The popup page itself (declines, blocked popups, host) is checkout.spec.ts.
  */
 import type { Page } from '@playwright/test'
-import { TRANSACTIONS_TEXT } from '../../src/shared/messages'
 import { TEST_CARDS } from '../../src/shared/payments'
+import { TRANSACTIONS_TEXT } from '../../src/shared/texts'
 import { type E2EServer, passwordOf } from './fixtures'
 import { CheckoutPage } from './pages/checkout'
 import { ProductsPage } from './pages/discounts'

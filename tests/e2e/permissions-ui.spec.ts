@@ -7,7 +7,7 @@
  */
 
 import type { Page } from '@playwright/test'
-import { AUTH_SCREENS_TEXT, cannotDo, PERMISSION_UI_TEXT, SCREENS_TEXT } from '../../src/shared/messages'
+import { AUTH_SCREENS_TEXT, cannotDo, PERMISSION_UI_TEXT, SCREENS_TEXT } from '../../src/shared/texts'
 import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { ReadOnlyView } from './pages/read-only'

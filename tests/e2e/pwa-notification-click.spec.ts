@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { type BrowserContext, type CDPSession, chromium, type Page } from '@playwright/test'
 import config, { CHROMIUM } from '../../playwright.config'
-import { VIDEO_TEXT } from '../../src/shared/messages'
+import { VIDEO_TEXT } from '../../src/shared/texts'
 import {
   hasDbusDaemon,
   type NotificationDaemon,

@@ -11,7 +11,7 @@
  */
 
 import type { BrowserContext } from '@playwright/test'
-import { PWA_TEXT } from '../../src/shared/messages'
+import { PWA_TEXT } from '../../src/shared/texts'
 import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
 import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { LoginPage } from './pages/login-page'

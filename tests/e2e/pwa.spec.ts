@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { CDPSession, Page } from '@playwright/test'
-import { PWA_TEXT } from '../../src/shared/messages'
+import { PWA_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { Shell } from './pages/shell'
 

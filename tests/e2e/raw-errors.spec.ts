@@ -6,11 +6,11 @@
  * fetch", "NetworkError", "TypeError", "HTTP 500" alone, "[object Object]", "undefined", "Load failed",
  * a stack trace, a bare status number or error code. A screen the user may not open says so in the
  * shared words ("You cannot open X: it requires the permission …", cannotDo in
- * src/shared/messages/spec.ts). Routes come from src/app/routing/table.ts (route-walk.ts).
+ * src/shared/texts/spec.ts). Routes come from src/app/routing/table.ts (route-walk.ts).
  */
 import type { Page } from '@playwright/test'
 import type { RouteDef } from '../../src/app/routing/table'
-import { SYNC_UI_TEXT } from '../../src/shared/messages'
+import { SYNC_UI_TEXT } from '../../src/shared/texts'
 import { passwordOf } from './fixtures'
 import { goInPage } from './pages/go-in-page'
 import { engineReady } from './pages/sync-panel'

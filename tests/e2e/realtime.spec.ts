@@ -1,5 +1,5 @@
 /** The toolbar's connection indicator follows the browser's network and the console's websocket. */
-import { FEEDBACK_TEXT } from '../../src/shared/messages'
+import { FEEDBACK_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 
 test('goes offline and back online with the network', async ({ page, context, server }) => {

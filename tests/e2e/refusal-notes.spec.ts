@@ -6,7 +6,7 @@
  * heading with "Discard my change", which puts the server's version back.
  */
 import type { Page } from '@playwright/test'
-import { REFUSAL_TEXT, SCREENS_TEXT } from '../../src/shared/messages'
+import { REFUSAL_TEXT, SCREENS_TEXT } from '../../src/shared/texts'
 import { passwordOf } from './fixtures'
 import { goInPage } from './pages/go-in-page'
 import { serviceWorkerReady } from './pages/service-worker'

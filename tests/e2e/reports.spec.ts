@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs'
 import type { Page } from '@playwright/test'
-import { AUTH_SCREENS_TEXT } from '../../src/shared/messages'
 import { formatNumber } from '../../src/shared/reports'
+import { AUTH_SCREENS_TEXT } from '../../src/shared/texts'
 import { engineReady } from './pages/sync-panel'
 import { expect, openLoggedIn, test } from './proxied'
 import { WIDTHS } from './widths'

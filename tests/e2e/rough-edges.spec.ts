@@ -5,7 +5,7 @@
  * the Sync panel's entries say what they are (the token revocation is in tokens.spec.ts).
  */
 import type { Page } from '@playwright/test'
-import { AI_TEXT, assistantHeader, SCREENS_TEXT, SYNC_UI_TEXT, UI_TEXT } from '../../src/shared/messages'
+import { AI_TEXT, assistantHeader, SCREENS_TEXT, SYNC_UI_TEXT, UI_TEXT } from '../../src/shared/texts'
 import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { Shell } from './pages/shell'

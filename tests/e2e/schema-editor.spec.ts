@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs'
 import type { Page } from '@playwright/test'
-import { PERMISSION_UI_TEXT, SCHEMA_EDITOR_TEXT as T } from '../../src/shared/messages'
+import { PERMISSION_UI_TEXT, SCHEMA_EDITOR_TEXT as T } from '../../src/shared/texts'
 import { passwordOf } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { SchemaEditorPage } from './pages/schema-editor'

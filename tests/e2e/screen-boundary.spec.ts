@@ -4,7 +4,7 @@
  * "Try again" opens it once the network is back (ScreenBoundary). No service worker here, so the
  * chunk's request is the page's own and can be refused.
  */
-import { SHELL_TEXT } from '../../src/shared/messages'
+import { SHELL_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { goInPage } from './pages/go-in-page'
 import { Shell } from './pages/shell'

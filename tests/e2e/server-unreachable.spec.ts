@@ -19,7 +19,7 @@ import {
   STORAGE_BROWSER_TEXT,
   SYNC_UI_TEXT,
   savedToast,
-} from '../../src/shared/messages'
+} from '../../src/shared/texts'
 import type { E2EServer } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { deleteRecord } from './pages/discounts'

@@ -4,7 +4,7 @@
  * with a note saying it is offline, and opens the session by itself once the connection returns.
  * Real Chromium, the real service worker serving the offline start, the real server.
  */
-import { SHELL_TEXT } from '../../src/shared/messages'
+import { SHELL_TEXT } from '../../src/shared/texts'
 import { expect, storeLocal, test } from './fixtures'
 import { serviceWorkerReady } from './pages/service-worker'
 import { Shell } from './pages/shell'

@@ -7,7 +7,7 @@
  * - an explicit logout in one tab logs the other tab of that user out, without an expiry warning.
  */
 import type { Page } from '@playwright/test'
-import { UI_TEXT } from '../../src/shared/messages'
+import { UI_TEXT } from '../../src/shared/texts'
 import { ADMIN_PASSWORD, expect, openLoggedIn, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'

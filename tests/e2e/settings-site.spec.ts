@@ -7,7 +7,7 @@
  *   another admin's change arriving through sync does too.
  */
 import type { Page } from '@playwright/test'
-import { batchSavedToast, SCREENS_TEXT } from '../../src/shared/messages'
+import { batchSavedToast, SCREENS_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { SettingsPage } from './pages/settings'
 import { Shell } from './pages/shell'

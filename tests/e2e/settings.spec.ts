@@ -11,7 +11,7 @@ import {
   ACTION_RUNS_SETTING,
 } from '../../src/shared/actions'
 import { DARK_SURFACE } from '../../src/shared/constants'
-import { batchSavedToast, SCREENS_TEXT, UI_TEXT } from '../../src/shared/messages'
+import { batchSavedToast, SCREENS_TEXT, UI_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { SettingsPage } from './pages/settings'
 import { Shell } from './pages/shell'

@@ -2,7 +2,7 @@
  * Route guard, login, the 401 flow, breadcrumb/title reset and the 404 page (SPEC §2, §4), against the
  * real server, at desktop and phone widths (the expired-session flow and breadcrumb reset included).
  */
-import { UI_TEXT, VALIDATION } from '../../src/shared/messages'
+import { UI_TEXT, VALIDATION } from '../../src/shared/texts'
 import { ADMIN_PASSWORD, expect, storeLocal, test } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'

@@ -6,7 +6,7 @@
  * answer 500 and be retried for ever). Screenshots at 1280 and 375 px in /tmp/shots/.
  */
 import { STORAGE_NAME_MAX_BYTES } from '../../src/shared/constants'
-import { STORAGE_TEXT } from '../../src/shared/messages'
+import { STORAGE_TEXT } from '../../src/shared/texts'
 import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
 import { StoragePage } from './pages/storage'
 import type { FilesWindow } from './pages/storage-queue'

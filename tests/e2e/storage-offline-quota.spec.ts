@@ -6,7 +6,7 @@
  * file arrives and nothing else does.
  */
 import crypto from 'node:crypto'
-import { STORAGE_QUEUE_TEXT } from '../../src/shared/messages'
+import { STORAGE_QUEUE_TEXT } from '../../src/shared/texts'
 import { listFolder, openStorageWithQuota, queueRows } from './pages/storage-queue'
 import { freshCollection } from './pages/sync-panel'
 import { expect, setNetwork, test } from './proxied'

@@ -7,7 +7,7 @@
  * a forged link is "not valid"; the file browser's "Copy link" (H4) gives a link that works elsewhere.
  */
 import crypto from 'node:crypto'
-import { DOWNLOAD_TEXT, STORAGE_TEXT } from '../../src/shared/messages'
+import { DOWNLOAD_TEXT, STORAGE_TEXT } from '../../src/shared/texts'
 import { axeViolations } from './axe'
 import { type E2EServer, expect, openLoggedIn, test } from './fixtures'
 import { DownloadPage } from './pages/download'

@@ -7,7 +7,7 @@
  *   database; without unsent changes logout just happens.
  */
 import type { Page, Route } from '@playwright/test'
-import { SYNC_UI_TEXT } from '../../src/shared/messages'
+import { SYNC_UI_TEXT } from '../../src/shared/texts'
 import { ADMIN_PASSWORD } from './fixtures'
 import { LoginPage } from './pages/login-page'
 import { Shell } from './pages/shell'

@@ -5,7 +5,7 @@
  * person would (new document, save, edit, save, delete with the confirmation), once as fast as the
  * mutation API allows (three writes fired without waiting). Ends converged.
  */
-import { deleteButtonText, SCREENS_TEXT } from '../../src/shared/messages'
+import { deleteButtonText, SCREENS_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { DatabasePage } from './pages/database'
 import { serviceWorkerReady } from './pages/service-worker'

@@ -12,7 +12,7 @@
  * socket through, so the write queued "offline" could reach the server before the server's own change
  * and there would be no conflict. The server-side changes go to `server` directly, past the cut.
  */
-import { SYNC_UI_TEXT } from '../../src/shared/messages'
+import { SYNC_UI_TEXT } from '../../src/shared/texts'
 import {
   engineReady,
   expectConverged,

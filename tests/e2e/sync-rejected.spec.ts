@@ -7,7 +7,7 @@
  * Offline is a real cut (proxied.ts): context.setOffline alone leaves the sync worker's requests and
  * socket through, so a write queued "offline" could be sent before the pending count is read.
  */
-import { SYNC_UI_TEXT } from '../../src/shared/messages'
+import { SYNC_UI_TEXT } from '../../src/shared/texts'
 import { passwordOf } from './fixtures'
 import {
   engineReady,

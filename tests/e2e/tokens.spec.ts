@@ -2,7 +2,7 @@
  * API tokens through the console: created with a name and permissions and shown once, used as a bearer
  * against the real server (acting as its owner, limited to its permissions), revoked, then refused.
  */
-import { AUTH_SCREENS_TEXT } from '../../src/shared/messages'
+import { AUTH_SCREENS_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, test } from './fixtures'
 import { TokensPage } from './pages/tokens'
 

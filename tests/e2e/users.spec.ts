@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test'
 import * as OTPAuth from 'otpauth'
 import { PASSWORD_MIN_LENGTH } from '../../src/shared/constants'
-import { AUTH_SCREENS_TEXT, PASSWORD_TEXT, requiresOneOf, SECURITY_TEXT } from '../../src/shared/messages'
+import { AUTH_SCREENS_TEXT, PASSWORD_TEXT, requiresOneOf, SECURITY_TEXT } from '../../src/shared/texts'
 import { expect, openLoggedIn, passwordOf, test } from './fixtures'
 import { GroupsPage } from './pages/groups'
 import { LoginPage } from './pages/login-page'

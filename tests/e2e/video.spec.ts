@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import type { Browser, Page } from '@playwright/test'
 import config from '../../playwright.config'
-import { VIDEO_TEXT } from '../../src/shared/messages'
+import { VIDEO_TEXT } from '../../src/shared/texts'
 import { startCoturn, TURNSERVER } from '../helpers/coturn'
 import { type E2EServer, passwordOf } from './fixtures'
 import { VideoPage } from './pages/video'

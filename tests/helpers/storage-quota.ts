@@ -5,8 +5,8 @@
 import { expect } from 'vitest'
 import { QUOTA_HOLDS } from '../../src/server/modules/storage/quota-holds'
 import { TUS_PATH } from '../../src/shared/constants'
-import { STORAGE_TEXT } from '../../src/shared/messages'
 import type { StorageEntry } from '../../src/shared/storage'
+import { STORAGE_TEXT } from '../../src/shared/texts'
 import type { ApiResponse, TestServer } from './server'
 
 export const QUOTA = 100_000

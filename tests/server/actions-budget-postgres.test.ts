@@ -8,7 +8,7 @@
 import { beforeAll, expect, it } from 'vitest'
 import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
 import { ACTION_LIMITS } from '../../src/shared/actions'
-import { ACTION_TEXT } from '../../src/shared/messages'
+import { ACTION_TEXT } from '../../src/shared/texts'
 import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 
 /** Runs in flight at once across the pair: each instance runs one action's changes in turn. */

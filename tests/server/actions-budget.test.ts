@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
 import { ACTION_LIMITS } from '../../src/shared/actions'
-import { ACTION_TEXT } from '../../src/shared/messages'
+import { ACTION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

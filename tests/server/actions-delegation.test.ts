@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
-import { ACTION_TEXT, DELEGATION_TEXT } from '../../src/shared/messages'
+import { ACTION_TEXT, DELEGATION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { pruneRuns } from '../../src/server/actions/run'
 import { ACTION_RUNS_SETTING, ACTION_RUNS_TOPIC } from '../../src/shared/actions'
-import { ACTION_TEXT } from '../../src/shared/messages'
+import { ACTION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 import { openSocket } from './socket-client'
 

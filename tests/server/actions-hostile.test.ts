@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ActionPool } from '../../src/server/actions/pool'
-import { ACTION_TEXT } from '../../src/shared/messages'
+import { ACTION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

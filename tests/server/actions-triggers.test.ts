@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
-import { ACTION_TEXT } from '../../src/shared/messages'
+import { ACTION_TEXT } from '../../src/shared/texts'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-actions-'))

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { pruneRuns } from '../../src/server/actions/run'
-import { ACTION_TEXT, DELEGATION_TEXT } from '../../src/shared/messages'
+import { ACTION_TEXT, DELEGATION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

@@ -2,7 +2,7 @@
  * The assistant module against the real server and a real OpenAI-compatible peer on loopback.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { AI_TEXT, VALIDATION } from '../../src/shared/messages'
+import { AI_TEXT, VALIDATION } from '../../src/shared/texts'
 import { type OpenAiPeer, startOpenAiPeer } from '../helpers/openai-peer'
 import { startTestServer } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AnalyticsStore } from '../../src/server/analytics/store'
 import type { AnalyticsSummary, TraceResult, VisitList } from '../../src/shared/analytics'
-import { ANALYTICS_TEXT, requiresOneOf } from '../../src/shared/messages'
+import { ANALYTICS_TEXT, requiresOneOf } from '../../src/shared/texts'
 import type { TestServer } from '../helpers/server'
 
 export interface AnalyticsBackend {

@@ -10,7 +10,7 @@ import {
   LOGIN_MAX_FAILURES_PER_USER,
   LOGIN_WINDOW_MS,
 } from '../../src/shared/constants'
-import { SERVER_TEXT } from '../../src/shared/messages'
+import { SERVER_TEXT } from '../../src/shared/texts'
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../helpers/server'
 
 let server: TestServer | undefined

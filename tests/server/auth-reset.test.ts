@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MAIL_COLLECTION } from '../../src/server/mail/outbox'
-import { PASSWORD_TEXT, SECURITY_TEXT, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
+import { PASSWORD_TEXT, SECURITY_TEXT, SERVER_TEXT, VALIDATION } from '../../src/shared/texts'
 import { startTestServer } from '../helpers/server'
 import { type SmtpPeer, startSmtpPeer } from '../helpers/smtp'
 import { collectStoredText } from '../helpers/stored-text'

@@ -5,7 +5,7 @@
  */
 import * as OTPAuth from 'otpauth'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { SERVER_TEXT } from '../../src/shared/messages'
+import { SERVER_TEXT } from '../../src/shared/texts'
 import type { ApiInit, ApiResponse } from '../helpers/server'
 import { collectStoredText } from '../helpers/stored-text'
 import { suiteServer } from '../helpers/suite-server'

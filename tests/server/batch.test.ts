@@ -10,7 +10,7 @@ import { keyForReader } from '../../src/server/http/idempotency'
 import type { BatchResult } from '../../src/server/modules/batch'
 import type { Doc } from '../../src/server/store/types'
 import { BATCH_MAX_MUTATIONS } from '../../src/shared/constants'
-import { BATCH_TEXT, requiresOneOf } from '../../src/shared/messages'
+import { BATCH_TEXT, requiresOneOf } from '../../src/shared/texts'
 import type { ApiInit } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

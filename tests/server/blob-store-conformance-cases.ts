@@ -9,7 +9,7 @@ import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { expect, it } from 'vitest'
 import type { BlobStore } from '../../src/server/modules/storage/blob-store'
-import { STORAGE_TEXT } from '../../src/shared/messages'
+import { STORAGE_TEXT } from '../../src/shared/texts'
 
 export interface BlobHarness {
   store: BlobStore

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../src/server/config'
 import { consoleCsp } from '../../src/server/http/security-headers'
 import { LOG_WRITE_BUDGET_PER_MINUTE } from '../../src/shared/constants'
-import { BROWSER_SECURITY_TEXT } from '../../src/shared/messages'
+import { BROWSER_SECURITY_TEXT } from '../../src/shared/texts'
 import { startTestServer } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -10,7 +10,7 @@ import {
   SPEED_TEST_FIRST_BYTES,
   SPEED_TEST_SECOND_BYTES,
 } from '../../src/shared/constants'
-import { COLLECTION_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/messages'
+import { COLLECTION_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 let nobody: string

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { PASSWORD_SECRET, verifyPassword } from '../../src/server/auth/passwords'
 import type { Doc } from '../../src/server/store/types'
 import { UPLOAD_LIMIT_BYTES } from '../../src/shared/constants'
-import { COLLECTION_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/messages'
+import { COLLECTION_TEXT, requiresOneOf, SERVER_TEXT } from '../../src/shared/texts'
 import { ADMIN_PASSWORD } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { keyForReader } from '../../src/server/http/idempotency'
 import type { Change, Doc } from '../../src/server/store/types'
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MODULES } from '../../src/shared/constants'
-import { COLLECTION_TEXT, SERVER_TEXT } from '../../src/shared/messages'
+import { COLLECTION_TEXT, SERVER_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

@@ -7,7 +7,7 @@
 import http from 'node:http'
 import { describe, expect, it } from 'vitest'
 import type { Doc } from '../../src/server/store/types'
-import { SERVER_TEXT } from '../../src/shared/messages'
+import { SERVER_TEXT } from '../../src/shared/texts'
 import type { ApiInit } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

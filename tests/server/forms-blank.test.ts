@@ -4,7 +4,7 @@
  * field sent blank is not stored as "".
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { FORMS_TEXT, SCHEMA_TEXT } from '../../src/shared/messages'
+import { FORMS_TEXT, SCHEMA_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const form = {

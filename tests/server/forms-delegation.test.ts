@@ -7,8 +7,8 @@
  * from before owners (none kept) acts for its last saver, or as the server when the server wrote it.
  */
 import { describe, expect, it } from 'vitest'
-import { DELEGATION_TEXT, FORMS_TEXT } from '../../src/shared/messages'
 import { MESSAGE_SENDER_PER_MINUTE } from '../../src/shared/messaging'
+import { DELEGATION_TEXT, FORMS_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

@@ -11,7 +11,7 @@ import {
   formFilePath,
   submissionFolder,
 } from '../../src/shared/forms-files'
-import { FORM_FILES_TEXT, FORMS_TEXT } from '../../src/shared/messages'
+import { FORM_FILES_TEXT, FORMS_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const photo = { name: 'photo', label: 'Photo', type: 'file', accept: 'image/*', capture: true, maxMB: 1 }

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { FORM_PUBLIC_SUBMIT_MAX, FORM_SUBMISSION_MAX_BYTES } from '../../src/shared/forms'
-import { FORMS_TEXT, SCHEMA_TEXT } from '../../src/shared/messages'
+import { FORMS_TEXT, SCHEMA_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const fields = [

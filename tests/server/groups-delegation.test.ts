@@ -5,7 +5,7 @@
  * group already held needs nothing, so renaming a group that holds more than its editor still works.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { DELEGATION_TEXT } from '../../src/shared/messages'
+import { DELEGATION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

@@ -4,7 +4,7 @@
  * slashes and trailing dots must never get past an `n` grant that covers the resource they reach.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { requiresOneOf } from '../../src/shared/messages'
+import { requiresOneOf } from '../../src/shared/texts'
 import { type RawResponse, rawRequest } from '../helpers/raw-request'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -6,7 +6,7 @@
 import http from 'node:http'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { BODY_LIMIT_BYTES, MAX_DOCUMENT_DEPTH } from '../../src/shared/constants'
-import { SERVER_TEXT } from '../../src/shared/messages'
+import { SERVER_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Doc } from '../../src/server/store/types'
 import { LOG_LEVELS } from '../../src/shared/constants'
-import { LOG_TEXT, SERVER_TEXT } from '../../src/shared/messages'
+import { LOG_TEXT, SERVER_TEXT } from '../../src/shared/texts'
 import type { ApiInit } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -5,8 +5,8 @@
  * another key, or two at once) queues nothing twice; the channel's send permission is required.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { MESSAGING_TEXT } from '../../src/shared/messages'
 import { MESSAGE_REQUESTS_COLLECTION } from '../../src/shared/messaging'
+import { MESSAGING_TEXT } from '../../src/shared/texts'
 import { type MessageFixture, startMessageFixture } from '../helpers/message-fixture'
 import { records, settled } from '../helpers/messages'
 import type { TestServer } from '../helpers/server'

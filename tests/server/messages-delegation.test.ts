@@ -8,12 +8,12 @@
 import { describe, expect, it } from 'vitest'
 import { sendLimitWait } from '../../src/server/messages/rate'
 import type { DocumentStore } from '../../src/server/store/types'
-import { MESSAGING_TEXT, TEMPLATE_TEXT } from '../../src/shared/messages'
 import {
   MESSAGE_SENDER_DAY_MS,
   MESSAGE_SENDER_PER_DAY,
   MESSAGE_SENDER_PER_MINUTE,
 } from '../../src/shared/messaging'
+import { MESSAGING_TEXT, TEMPLATE_TEXT } from '../../src/shared/texts'
 import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -4,7 +4,7 @@
  * with the subscriber's own key, as a browser would, so the test reads the rendered title and body.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MESSAGING_TEXT } from '../../src/shared/messages'
+import { MESSAGING_TEXT } from '../../src/shared/texts'
 import { type MessageFixture, startMessageFixture } from '../helpers/message-fixture'
 import { settled } from '../helpers/messages'
 import type { FakeSubscription } from '../helpers/push-endpoint'

@@ -6,8 +6,8 @@
  * "Queued: e-mail is not configured on this server". Setting: tests/helpers/message-fixture.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MESSAGING_TEXT } from '../../src/shared/messages'
 import { MESSAGE_CHANNELS_PATH, type MessageChannelsInfo } from '../../src/shared/messaging'
+import { MESSAGING_TEXT } from '../../src/shared/texts'
 import { type MessageFixture, startMessageFixture } from '../helpers/message-fixture'
 import { records } from '../helpers/messages'
 import { startTestServer, type TestServer } from '../helpers/server'

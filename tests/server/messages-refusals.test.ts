@@ -5,7 +5,7 @@
  * record written. Same setting as messages.test.ts (tests/helpers/message-fixture.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MESSAGING_TEXT } from '../../src/shared/messages'
+import { MESSAGING_TEXT } from '../../src/shared/texts'
 import { type MessageFixture, startMessageFixture } from '../helpers/message-fixture'
 import { records } from '../helpers/messages'
 import type { TestServer } from '../helpers/server'

@@ -5,8 +5,8 @@
  * replays; refusals are in messages-refusals.test.ts, the queue in messages-queue.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { MESSAGING_TEXT } from '../../src/shared/messages'
 import { CALL_EVENT, type CallInvitation } from '../../src/shared/messaging'
+import { MESSAGING_TEXT } from '../../src/shared/texts'
 import { type MessageFixture, startMessageFixture } from '../helpers/message-fixture'
 import { settled } from '../helpers/messages'
 import type { PushEndpoint } from '../helpers/push-endpoint'

@@ -4,7 +4,7 @@
  * multipart body is refused with the 415 every other unknown body type gets, and nothing is written.
  */
 import { expect, it } from 'vitest'
-import { SECURITY_TEXT } from '../../src/shared/messages'
+import { SECURITY_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

@@ -8,8 +8,8 @@
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkoutSweeperOf } from '../../src/server/payments/sweeper'
-import { PAYMENT_TEXT } from '../../src/shared/messages'
 import { ABANDONED_CHECKOUT_MS, TEST_CARDS } from '../../src/shared/payments'
+import { PAYMENT_TEXT } from '../../src/shared/texts'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 interface Checkout {

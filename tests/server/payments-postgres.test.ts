@@ -5,7 +5,7 @@
  * every PostgreSQL suite, when no PostgreSQL can be had (tests/helpers/postgres.ts).
  */
 import { beforeAll, expect, it } from 'vitest'
-import { PAYMENT_TEXT } from '../../src/shared/messages'
+import { PAYMENT_TEXT } from '../../src/shared/texts'
 import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 
 describePostgres('discount code limits on two instances sharing PostgreSQL', () => {

@@ -6,7 +6,7 @@
  * browser's confirmation; refunds go through the provider, partial then full, never more than paid.
  */
 import { describe, expect, it } from 'vitest'
-import { PAYMENT_TEXT } from '../../src/shared/messages'
+import { PAYMENT_TEXT } from '../../src/shared/texts'
 import { stripeShopForSuite } from '../helpers/stripe-shop'
 
 interface Started {

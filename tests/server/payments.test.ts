@@ -6,8 +6,8 @@
  * permissions of SPEC §6 (`discounts:cud`, `payments:ru`) hold.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { PAYMENT_TEXT, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
 import { TEST_CARDS } from '../../src/shared/payments'
+import { PAYMENT_TEXT, SERVER_TEXT, VALIDATION } from '../../src/shared/texts'
 import type { TestServer } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -7,9 +7,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { PDF_TEXT, STORAGE_TEXT } from '../../src/shared/messages'
 import type { StorageEntry } from '../../src/shared/storage'
 import type { PullResponse } from '../../src/shared/sync-protocol'
+import { PDF_TEXT, STORAGE_TEXT } from '../../src/shared/texts'
 import { pdfText } from '../helpers/pdf-text'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -7,7 +7,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PDF_TEXT, VALIDATION } from '../../src/shared/messages'
+import { PDF_TEXT, VALIDATION } from '../../src/shared/texts'
 import { pdfText } from '../helpers/pdf-text'
 import { startTestServer, type TestServer } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'

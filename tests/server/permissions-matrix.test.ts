@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Doc } from '../../src/server/store/types'
 import { MODULES, type ModuleName, PUBLIC_SETTING_IDS } from '../../src/shared/constants'
-import { PAYMENT_TEXT, requiresOneOf, SERVER_TEXT, VALIDATION } from '../../src/shared/messages'
+import { PAYMENT_TEXT, requiresOneOf, SERVER_TEXT, VALIDATION } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const tokens: Record<string, string | undefined> = {}

@@ -7,7 +7,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { hasRegex, regexBoundedQuery } from '../../src/server/store/postgres-regex'
-import { QUERY_TEXT } from '../../src/shared/messages'
+import { QUERY_TEXT } from '../../src/shared/texts'
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
 import { describePostgres } from '../helpers/postgres-suite'
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../src/server/config'
 import { endpointAllowed, isPrivateAddress } from '../../src/server/push/endpoint-address'
 import { SUBSCRIPTIONS, subscriptionId } from '../../src/server/push/subscriptions'
-import { PWA_TEXT } from '../../src/shared/messages'
+import { PWA_TEXT } from '../../src/shared/texts'
 import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
 import { startTestServer, type TestServer } from '../helpers/server'
 

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../src/server/config'
 import { startServer } from '../../src/server/server'
-import { PWA_TEXT } from '../../src/shared/messages'
+import { PWA_TEXT } from '../../src/shared/texts'
 import { type PushEndpoint, startPushEndpoint } from '../helpers/push-endpoint'
 import { suiteServer } from '../helpers/suite-server'
 

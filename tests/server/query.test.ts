@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Write } from '../../src/server/store/types'
-import { QUERY_TEXT } from '../../src/shared/messages'
+import { QUERY_TEXT } from '../../src/shared/texts'
 import type { ApiResponse } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -5,8 +5,8 @@
  * narrowed grant leaves hidden documents out of the server's numbers as the mirror leaves them out.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { REPORT_TEXT, requiresOneOf } from '../../src/shared/messages'
 import { computeReport, type ReportDefinition } from '../../src/shared/reports'
+import { REPORT_TEXT, requiresOneOf } from '../../src/shared/texts'
 import type { ApiInit } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { BatchResult } from '../../src/server/modules/batch'
 import type { ConformanceReport } from '../../src/server/modules/schemas'
-import { SCHEMA_TEXT, SERVER_TEXT } from '../../src/shared/messages'
+import { SCHEMA_TEXT, SERVER_TEXT } from '../../src/shared/texts'
 import type { ApiInit } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

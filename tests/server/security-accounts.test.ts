@@ -9,7 +9,7 @@ import * as OTPAuth from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import { TOKEN_SECRET } from '../../src/server/auth/api-tokens'
 import { PASSWORD_MIN_LENGTH } from '../../src/shared/constants'
-import { PASSWORD_TEXT, requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../src/shared/messages'
+import { PASSWORD_TEXT, requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../src/shared/texts'
 import { ADMIN_PASSWORD } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'
 

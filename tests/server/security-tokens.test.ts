@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { redactUrl } from '../../src/server/app'
-import { requiresOneOf, SECURITY_TEXT } from '../../src/shared/messages'
+import { requiresOneOf, SECURITY_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 let alice: string

@@ -4,7 +4,7 @@
  * written only with settings permissions, and only as http(s) addresses, since they become links.
  */
 import { describe, expect, it } from 'vitest'
-import { COLLECTION_TEXT } from '../../src/shared/messages'
+import { COLLECTION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

@@ -11,8 +11,8 @@ import {
   SOCKETS_PER_USER_MAX,
   SYNC_PAGE_MAX_BYTES,
 } from '../../src/shared/constants'
-import { SYNC_TEXT } from '../../src/shared/messages'
 import { type PullResponse, SOCKET_CLOSE_TOO_MANY } from '../../src/shared/sync-protocol'
+import { SYNC_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 import { chain, openSocket, type TestSocket } from './socket-client'
 

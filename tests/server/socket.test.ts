@@ -5,8 +5,8 @@
  */
 import { decodeJwt } from 'jose'
 import { describe, expect, it, vi } from 'vitest'
-import { SERVER_TEXT, SYNC_TEXT } from '../../src/shared/messages'
 import type { SyncChange } from '../../src/shared/sync-protocol'
+import { SERVER_TEXT, SYNC_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 import { openSocket } from './socket-client'
 

@@ -11,8 +11,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { diskBlobStore } from '../../src/server/modules/storage/disk-store'
 import { STORAGE_NAME_MAX_BYTES, TUS_PATH } from '../../src/shared/constants'
-import { STORAGE_TEXT } from '../../src/shared/messages'
 import { nameLengthProblem } from '../../src/shared/storage'
+import { STORAGE_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

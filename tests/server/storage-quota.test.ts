@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../src/server/config'
 import { STAGING_NAME } from '../../src/server/modules/storage/paths'
 import { TUS_PATH } from '../../src/shared/constants'
-import { STORAGE_TEXT } from '../../src/shared/messages'
 import type { StorageEntry } from '../../src/shared/storage'
+import { STORAGE_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const QUOTA = 100_000

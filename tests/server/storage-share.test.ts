@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { redactUrl } from '../../src/server/app'
 import { API_CSP } from '../../src/server/http/security-headers'
 import { SHARE_DEFAULT_SECONDS, SHARE_MAX_SECONDS } from '../../src/shared/constants'
-import { requiresOneOf, SERVER_TEXT, STORAGE_TEXT } from '../../src/shared/messages'
+import { requiresOneOf, SERVER_TEXT, STORAGE_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 let reader: string

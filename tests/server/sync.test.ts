@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { SYNC_PAGE_MAX } from '../../src/shared/constants'
-import { SERVER_TEXT } from '../../src/shared/messages'
 import type { PullResponse, SyncChange } from '../../src/shared/sync-protocol'
+import { SERVER_TEXT } from '../../src/shared/texts'
 import { changeLog } from '../helpers/change-log'
 import { suiteServer } from '../helpers/suite-server'
 

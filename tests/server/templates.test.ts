@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { RenderPool } from '../../src/server/templates/pool'
-import { TEMPLATE_TEXT } from '../../src/shared/messages'
+import { TEMPLATE_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()

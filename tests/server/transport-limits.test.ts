@@ -7,7 +7,7 @@
 import http from 'node:http'
 import net from 'node:net'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { SERVER_TEXT } from '../../src/shared/messages'
+import { SERVER_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const IDLE_MS = 1500

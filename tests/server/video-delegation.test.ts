@@ -5,8 +5,8 @@
  * invitation admits its invitee only while its sender may still enter, read at the time of the join.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { VIDEO_TEXT } from '../../src/shared/messages'
 import type { SocketMessage } from '../../src/shared/sync-protocol'
+import { VIDEO_TEXT } from '../../src/shared/texts'
 import { type RefusedPayload, VIDEO_CLIENT, VIDEO_SERVER } from '../../src/shared/video'
 import { suiteServer } from '../helpers/suite-server'
 import { openConnected, type TestSocket } from './socket-client'

@@ -38,12 +38,12 @@ const UPLOAD_CLIENT = /node_modules\/(tus-js-client|url-parse|js-base64)\//
 const CONSOLE_ONLY =
   /node_modules\/(dexie|dexie-react-hooks|comlink)\/|\/src\/(sync|db)\/|\/src\/app\/(shell\/Shell|shell\/Sidebar|App\.tsx|data\/sync)/
 /**
- * The screens' texts (src/shared/messages/<area>.ts): the login page needs the spec's, the shell's and
+ * The screens' texts (src/shared/texts/<area>.ts): the login page needs the spec's, the shell's and
  * the auth texts only. A module-level side effect in a text file or in what it imports (plural.ts's
  * `new Intl.PluralRules`, marked pure) would drag every area in through the barrel.
  */
 const SCREEN_TEXTS =
-  /\/src\/shared\/messages\/(data|sync|forms|schema|storage|payments|templates|actions|analytics|reports|video|messaging|ai)\.ts$/
+  /\/src\/shared\/texts\/(data|sync|forms|schema|storage|payments|templates|actions|analytics|reports|video|messaging|ai)\.ts$/
 
 let outDir = ''
 let manifest: Manifest = {}

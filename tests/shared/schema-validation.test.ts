@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { validateOnServer } from '../../src/server/schemas/ajv-engine'
-import { SCHEMA_TEXT, SERVER_TEXT } from '../../src/shared/messages'
 import { type FieldErrors, type JsonSchema, validateDocument } from '../../src/shared/schema-validation'
+import { SCHEMA_TEXT, SERVER_TEXT } from '../../src/shared/texts'
 
 const SCHEMA: JsonSchema = {
   type: 'object',

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as C from '../../src/shared/constants'
-import { UI_TEXT, VALIDATION } from '../../src/shared/messages'
+import { UI_TEXT, VALIDATION } from '../../src/shared/texts'
 import { spec } from '../helpers/spec'
 
 describe.runIf(spec)('shared strings match SPEC.md', () => {

@@ -8,7 +8,7 @@
 import 'fake-indexeddb/auto'
 import net from 'node:net'
 import { expect, test } from 'vitest'
-import { UI_TEXT } from '../../src/shared/messages'
+import { UI_TEXT } from '../../src/shared/texts'
 import { isQuotaError } from '../../src/sync/files/disk-full'
 import { FilesDb, filesDatabaseName } from '../../src/sync/files/files-db'
 import { addRows, applyOutcome, nextRow, type Sender, sendOp } from '../../src/sync/files/queue-core'

@@ -7,7 +7,7 @@
  */
 import { beforeAll, expect, test } from 'vitest'
 import { TUS_PATH } from '../../src/shared/constants'
-import { STORAGE_TEXT } from '../../src/shared/messages'
+import { STORAGE_TEXT } from '../../src/shared/texts'
 import type { Sender } from '../../src/sync/files/queue-core'
 import { encodeMetadata, fetchTusUpload, uploadMetadata } from '../../src/sync/files/tus-fetch'
 import type { QueueRow } from '../../src/sync/files/types'

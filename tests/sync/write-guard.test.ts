@@ -8,7 +8,7 @@
 import 'fake-indexeddb/auto'
 import { beforeAll, expect, test } from 'vitest'
 import { getVisible } from '../../src/db/mirror'
-import { cannotDo } from '../../src/shared/messages'
+import { cannotDo } from '../../src/shared/texts'
 import type { SyncEngine } from '../../src/sync/engine'
 import { guardWrites, WriteRefusedError } from '../../src/sync/write-guard'
 import { suiteServer } from '../helpers/suite-server'

@@ -5,8 +5,9 @@
  * back. Only messages from the platform's origin are believed; the popup posts to our origin only.
  * The ports (window, base, fetch) are parameters so a shop page on another origin can bundle it too.
  */
-import { UI_TEXT } from '../../shared/messages'
+
 import type { TransactionStatus } from '../../shared/payments'
+import { UI_TEXT } from '../../shared/texts'
 
 /** The `type` of the one message the checkout page posts to its opener. */
 export const CHECKOUT_MESSAGE = 'momentum:checkout'

@@ -5,7 +5,7 @@
  * decoding) are exported separately and tested in node; `createApiClient` takes its ports (fetch, base,
  * XHR) as parameters so tests can run it against a real local server.
  */
-import { UI_TEXT } from '../../shared/messages'
+import { UI_TEXT } from '../../shared/texts'
 import { apiBase } from './base'
 import { announceReachable } from './reachable'
 

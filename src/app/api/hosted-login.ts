@@ -3,7 +3,7 @@
  * /ui/login in a popup with redirect=postmessage&host=<our origin>; the login page posts `{token}` back
  * to us, targeted at our origin only, and closes. Only messages from the platform's origin are believed. The ports (window, base) are parameters so a page on any origin can use it.
  */
-import { UI_TEXT } from '../../shared/messages'
+import { UI_TEXT } from '../../shared/texts'
 
 export interface HostedLoginOptions {
   /** The platform origin, e.g. https://platform.example.com. Defaults to this page's origin. */

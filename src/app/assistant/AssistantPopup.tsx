@@ -15,7 +15,7 @@ import {
   useSyncExternalStore,
 } from 'react'
 import { CHAT_INPUT_MAX_HEIGHT_PX, CHAT_MAX_HEIGHT, CHAT_SCROLL_DELAY_MS } from '../../shared/constants'
-import { AI_TEXT, assistantHeader, UI_TEXT } from '../../shared/messages'
+import { AI_TEXT, assistantHeader, UI_TEXT } from '../../shared/texts'
 import { confirmDelete } from '../feedback/notify'
 import './assistant.css'
 import { assistant } from './assistant-store'

@@ -4,7 +4,7 @@
  * shows them through visibleMessages(). Errors of a question are shown in the chat, not as toasts:
  * the user is looking at the chat.
  */
-import { AI_TEXT } from '../../shared/messages'
+import { AI_TEXT } from '../../shared/texts'
 import { api } from '../api/client'
 import { onlineOnlyError } from '../sync-ui/online-only'
 import { type ChatMessage, viewingPath } from './strip'

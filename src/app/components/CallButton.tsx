@@ -7,7 +7,7 @@
 import { Phone } from 'lucide-react'
 import { useState } from 'react'
 import { useLocation } from 'wouter'
-import { VIDEO_TEXT } from '../../shared/messages'
+import { VIDEO_TEXT } from '../../shared/texts'
 import { api } from '../api/client'
 import { useCan } from '../session/use-can'
 import { useServerReachable } from '../sync-ui/use-server-reachable'

@@ -6,7 +6,7 @@
  */
 import { type FormEvent, useState } from 'react'
 import { isValidId } from '../../shared/ids'
-import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_TEXT } from '../../shared/texts'
 import { useMutate } from '../data/sync-context'
 import { notifySaved } from '../feedback/notify'
 import { useServerReachable } from '../sync-ui/use-server-reachable'

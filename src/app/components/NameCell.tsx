@@ -4,7 +4,7 @@
  */
 import { CloudOff } from 'lucide-react'
 import { Link } from 'wouter'
-import { SCREENS_TEXT } from '../../shared/messages'
+import { SCREENS_TEXT } from '../../shared/texts'
 
 export function NameCell(props: { href: string; name: string; id: string; pending: boolean }) {
   return (

@@ -3,7 +3,7 @@
  * named (`field`), or near the Save button for a refusal that names none (`field={null}`). Renders
  * nothing for another field's refusal, so a screen can place one per field it knows.
  */
-import { REFUSAL_TEXT } from '../../shared/messages'
+import { REFUSAL_TEXT } from '../../shared/texts'
 import type { SaveRefusal } from '../data/use-save-refusal'
 
 export function RefusalNote({

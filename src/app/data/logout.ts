@@ -5,7 +5,7 @@
  * by another tab a moment ago is counted too, and so is work queued earlier while the engine starts.
  */
 import { databaseName } from '../../db/schema'
-import { FEEDBACK_TEXT, SYNC_UI_TEXT } from '../../shared/messages'
+import { FEEDBACK_TEXT, SYNC_UI_TEXT } from '../../shared/texts'
 import { api } from '../api/client'
 import { confirm } from '../feedback/confirm-store'
 import { sessionStore } from '../session/session'

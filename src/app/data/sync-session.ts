@@ -11,7 +11,7 @@
  */
 
 import { databaseName, MomentumDb } from '../../db/schema'
-import { SYNC_UI_TEXT } from '../../shared/messages'
+import { SYNC_UI_TEXT } from '../../shared/texts'
 import { onServerBack } from '../../sync/server-back'
 import type { SyncStatus } from '../../sync/status'
 import { api } from '../api/client'

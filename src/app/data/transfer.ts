@@ -10,7 +10,7 @@
 import Dexie from 'dexie'
 import type { MomentumDb } from '../../db/schema'
 import type { SyncDoc } from '../../db/types'
-import { SCREENS_TEXT } from '../../shared/messages'
+import { SCREENS_TEXT } from '../../shared/texts'
 import { csvColumns } from '../components/csv'
 
 export type Format = 'csv' | 'json'

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useState } from 'react'
 import { INSTALL_PROMPT_DELAY_MS } from '../../shared/constants'
-import { FEEDBACK_TEXT } from '../../shared/messages'
+import { FEEDBACK_TEXT } from '../../shared/texts'
 import './feedback.css'
 import { isAndroid, readInstallEnv, rememberInstallDismissed, shouldOfferInstall } from './install-rules'
 

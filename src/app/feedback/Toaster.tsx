@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from 'react'
 import { Link } from 'wouter'
 import { TOAST_TIMEOUT_MS } from '../../shared/constants'
-import { FEEDBACK_TEXT } from '../../shared/messages'
+import { FEEDBACK_TEXT } from '../../shared/texts'
 import './feedback.css'
 import { toast as defaultStore, type Toast, type ToastStore } from './toast-store'
 

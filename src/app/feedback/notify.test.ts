@@ -5,7 +5,7 @@ import {
   deletedToast,
   SCREENS_TEXT,
   savedToast,
-} from '../../shared/messages'
+} from '../../shared/texts'
 import { notifyBatchSaved, notifyDeleted, notifySaved } from './notify'
 import { toast } from './toast-store'
 

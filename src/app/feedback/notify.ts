@@ -13,7 +13,7 @@ import {
   SCREENS_TEXT,
   savedToast,
   UI_TEXT,
-} from '../../shared/messages'
+} from '../../shared/texts'
 import { type WrittenDoc, writeOutcome } from '../data/write-outcome'
 import { confirm } from './confirm-store'
 import { type ToastKind, toast } from './toast-store'

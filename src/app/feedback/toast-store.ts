@@ -6,7 +6,7 @@
  * instead of stacking, so an error loop shows one toast, not hundreds.
  */
 import { TOAST_COLOURS, TOAST_TICK_MS, TOAST_TIMEOUT_MS, type ToastColour } from '../../shared/constants'
-import { FEEDBACK_TEXT } from '../../shared/messages'
+import { FEEDBACK_TEXT } from '../../shared/texts'
 
 export type ToastKind = keyof typeof TOAST_COLOURS
 

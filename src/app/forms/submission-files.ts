@@ -7,7 +7,7 @@
  */
 import { liveQuery } from 'dexie'
 import { FORM_FILES_ROOT, formFilePath, submissionFolder } from '../../shared/forms-files'
-import { FORM_FILES_TEXT } from '../../shared/messages'
+import { FORM_FILES_TEXT } from '../../shared/texts'
 import { isOpen } from '../../sync/files/queue-core'
 import type { QueueRow } from '../../sync/files/types'
 import { currentFilesDb } from '../storage/files-session'

@@ -3,7 +3,7 @@
  * when the browser cannot subscribe, is disabled and says why.
  */
 import { Bell, BellOff } from 'lucide-react'
-import { PWA_TEXT } from '../../shared/messages'
+import { PWA_TEXT } from '../../shared/texts'
 import { usePushToggle } from './use-push'
 
 export function PushToggle() {

@@ -3,7 +3,7 @@
  * when a new service worker is waiting, and Reload goes through the unsaved-changes question.
  */
 import { useSyncExternalStore } from 'react'
-import { PWA_TEXT } from '../../shared/messages'
+import { PWA_TEXT } from '../../shared/texts'
 import { applyUpdate, dismissUpdate, updateStore } from './update-store'
 import './pwa.css'
 

@@ -5,7 +5,7 @@
  * /api/notifications). When the browser cannot subscribe, `pushSupport` says why in words.
  */
 import { PUSH_USER_VISIBLE_ONLY } from '../../shared/constants'
-import { PWA_TEXT } from '../../shared/messages'
+import { PWA_TEXT } from '../../shared/texts'
 import { ApiError, api } from '../api/client'
 import { swRegistration } from './registration'
 

@@ -8,8 +8,8 @@
  */
 import { Workbox } from 'workbox-window'
 import { TOAST_COLOURS } from '../../shared/constants'
-import { UI_TEXT } from '../../shared/messages'
 import type { SwToWindow, WindowToSw } from '../../shared/sw-protocol'
+import { UI_TEXT } from '../../shared/texts'
 import { ROUTER_BASE } from '../env'
 import { notify } from '../notify'
 import { beforeLogout, onSessionEvent } from '../session/session'

@@ -4,7 +4,7 @@
  * subscribe (then the toggle is disabled); `error` says why the last change failed.
  */
 import { useCallback, useEffect, useState } from 'react'
-import { PWA_TEXT } from '../../shared/messages'
+import { PWA_TEXT } from '../../shared/texts'
 import { currentSubscription, pushSupport, subscribe, unsubscribe } from './push'
 
 export interface PushToggleState {

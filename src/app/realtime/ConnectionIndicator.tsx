@@ -2,7 +2,7 @@
  * Toolbar dot plus label for the connection state; a live region, so a drop is announced. The state
  * is the sync control's too (src/app/sync-ui/connection-state.ts): the words and the cloud agree.
  */
-import { FEEDBACK_TEXT } from '../../shared/messages'
+import { FEEDBACK_TEXT } from '../../shared/texts'
 import '../feedback/feedback.css'
 import { useConnectionState } from '../sync-ui/connection-state'
 

@@ -5,7 +5,7 @@
  */
 import { Suspense, useEffect } from 'react'
 import { Redirect, useLocation, useSearch } from 'wouter'
-import { SHELL_TEXT } from '../../shared/messages'
+import { SHELL_TEXT } from '../../shared/texts'
 import { Loading } from '../components/Loading'
 import { preloadable } from '../components/preloadable'
 import { inFrame } from '../env'

@@ -6,7 +6,7 @@
  * AppRoutes keys it by path, so moving to another screen starts afresh.
  */
 import { Component, type ReactNode } from 'react'
-import { SHELL_TEXT } from '../../shared/messages'
+import { SHELL_TEXT } from '../../shared/texts'
 import { messageOf } from '../feedback/error-reporter'
 import { reportCaughtError } from '../feedback/install'
 

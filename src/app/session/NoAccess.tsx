@@ -1,7 +1,7 @@
 /** What a section shows to a user whose permissions do not cover it (the server would answer 403). */
 import { ShieldOff } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { AUTH_SCREENS_TEXT } from '../../shared/messages'
+import { AUTH_SCREENS_TEXT } from '../../shared/texts'
 import { useCan } from './use-can'
 
 export function NoAccess({ section, needed }: { section: string; needed: string }) {

@@ -5,7 +5,7 @@
  */
 import { Lock } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { PERMISSION_UI_TEXT } from '../../shared/messages'
+import { PERMISSION_UI_TEXT } from '../../shared/texts'
 import './read-only.css'
 
 /** "Read-only: you need data/contacts:u to edit this document." */

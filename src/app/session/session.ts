@@ -14,7 +14,7 @@
  * engine gets the new token; a logout logs every tab of that user out.
  */
 import { TOAST_COLOURS } from '../../shared/constants'
-import { SHELL_TEXT, UI_TEXT } from '../../shared/messages'
+import { SHELL_TEXT, UI_TEXT } from '../../shared/texts'
 import { api } from '../api/client'
 import { readLocal, writeLocal } from '../local-state'
 import { notify } from '../notify'

@@ -5,7 +5,7 @@
  * on a shared browser cannot open them.
  */
 import { useSyncExternalStore } from 'react'
-import { STORAGE_QUEUE_TEXT } from '../../shared/messages'
+import { STORAGE_QUEUE_TEXT } from '../../shared/texts'
 import { FilesDb, filesDatabaseName } from '../../sync/files/files-db'
 import { api } from '../api/client'
 import { beforeLogout, sessionStore } from '../session/session'

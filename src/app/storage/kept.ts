@@ -5,8 +5,8 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo } from 'react'
-import { STORAGE_QUEUE_TEXT } from '../../shared/messages'
 import type { StorageRoot } from '../../shared/storage'
+import { STORAGE_QUEUE_TEXT } from '../../shared/texts'
 import { isQuotaError } from '../../sync/files/disk-full'
 import { bodyMessage, storageUrl } from '../../sync/files/queue-core'
 import { requireFilesDb, senderNow, useFilesDb } from './files-session'

@@ -7,8 +7,8 @@
  */
 import { liveQuery } from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
-import { STORAGE_QUEUE_TEXT } from '../../shared/messages'
 import { type StorageRoot, stampFileName } from '../../shared/storage'
+import { STORAGE_QUEUE_TEXT } from '../../shared/texts'
 import { isQuotaError } from '../../sync/files/disk-full'
 import { addRows, dropBlob, isOpen, namesProblem, newItemId } from '../../sync/files/queue-core'
 import type { QueueItem, QueueRow, StorageOp, UploadInput } from '../../sync/files/types'

@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react'
 import type { InboxItem } from '../../db/types'
-import { SYNC_UI_TEXT } from '../../shared/messages'
+import { SYNC_UI_TEXT } from '../../shared/texts'
 import type { Resolution } from '../../sync/inbox'
 import { useEngine } from '../data/sync-context'
 import { toast } from '../feedback/toast-store'

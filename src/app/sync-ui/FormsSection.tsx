@@ -5,7 +5,7 @@
  * refused one; the queue sends the others by itself.
  */
 import { Link } from 'wouter'
-import { FORM_FILES_TEXT, FORMS_SYNC_TEXT } from '../../shared/messages'
+import { FORM_FILES_TEXT, FORMS_SYNC_TEXT } from '../../shared/texts'
 import { type QueuedSubmission, useQueuedSubmissions } from '../forms/forms-db'
 import { formatAge } from './age'
 import { syncPanel } from './panel-store'

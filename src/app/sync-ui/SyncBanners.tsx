@@ -5,7 +5,7 @@
  */
 import { DatabaseZap, HardDrive, LogIn, TriangleAlert } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { SYNC_UI_TEXT } from '../../shared/messages'
+import { SYNC_UI_TEXT } from '../../shared/texts'
 import { useEngine, useSyncStatus } from '../data/sync-context'
 import { useSession } from '../session/use-session'
 import './sync-ui.css'

@@ -6,7 +6,7 @@
  * an engine runs (a logged-in user).
  */
 import { Cloud, CloudOff, CloudSync, RefreshCw, TriangleAlert } from 'lucide-react'
-import { FEEDBACK_TEXT, SYNC_UI_TEXT } from '../../shared/messages'
+import { FEEDBACK_TEXT, SYNC_UI_TEXT } from '../../shared/texts'
 import { useEngine } from '../data/sync-context'
 import { useQueuedSubmissions } from '../forms/forms-db'
 import { useSession } from '../session/use-session'

@@ -10,7 +10,7 @@ import Dexie from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { CloudOff, TriangleAlert } from 'lucide-react'
 import type { MomentumDb } from '../../db/schema'
-import { SCREENS_TEXT } from '../../shared/messages'
+import { SCREENS_TEXT } from '../../shared/texts'
 import { syncPanel } from './panel-store'
 
 /** One document's inbox item: which one, and whether the server refused the write or changed it too. */

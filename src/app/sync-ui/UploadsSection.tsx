@@ -5,7 +5,7 @@
  * too, without a bar: they are one request each.
  */
 import { useId } from 'react'
-import { STORAGE_QUEUE_TEXT as T } from '../../shared/messages'
+import { STORAGE_QUEUE_TEXT as T } from '../../shared/texts'
 import { formatBytes } from '../components/format'
 import { cancelItem, clearFinished, type QueueItem, retryItem, useStorageQueue } from '../storage/queue'
 import './uploads.css'

@@ -1,5 +1,5 @@
 /** "3 min" style ages for the pending list: coarse on purpose, the exact time is in the tooltip. */
-import { SYNC_UI_TEXT } from '../../shared/messages'
+import { SYNC_UI_TEXT } from '../../shared/texts'
 
 export function formatAge(fromIso: string, now: number): string {
   const s = Math.max(0, Math.floor((now - Date.parse(fromIso)) / 1000))

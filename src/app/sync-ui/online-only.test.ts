@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest'
-import { AUTH_SCREENS_TEXT } from '../../shared/messages'
+import { AUTH_SCREENS_TEXT } from '../../shared/texts'
 import { isNetworkError, onlineOnlyError } from './online-only'
 
 afterEach(() => vi.unstubAllGlobals())

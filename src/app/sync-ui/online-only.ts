@@ -4,7 +4,7 @@
  * link, say so in the same words everywhere; otherwise show the server's own message. Beside
  * useServerReachable, which decides whether such a call is offered at all.
  */
-import { AUTH_SCREENS_TEXT, SYNC_UI_TEXT } from '../../shared/messages'
+import { AUTH_SCREENS_TEXT, SYNC_UI_TEXT } from '../../shared/texts'
 
 /** A fetch that failed for lack of a network (the browser's TypeError), not a server answer. */
 export function isNetworkError(error: unknown): boolean {

@@ -23,7 +23,7 @@
  * line to Server Logs: one, so an action that watches logs/server cannot feed itself on its notices.
  */
 import { ACTION_LIMITS, type ActionDoc, type ActionRun } from '../../shared/actions'
-import { ACTION_TEXT } from '../../shared/messages'
+import { ACTION_TEXT } from '../../shared/texts'
 import type { Services } from '../services'
 import type { Change, Filter } from '../store/types'
 

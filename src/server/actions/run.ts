@@ -16,7 +16,7 @@ import {
   type RunRetention,
   runRetention,
 } from '../../shared/actions'
-import { ACTION_TEXT } from '../../shared/messages'
+import { ACTION_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import { generateId } from '../store/doc'

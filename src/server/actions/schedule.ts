@@ -22,7 +22,7 @@
  */
 import { Cron } from 'croner'
 import { ACTION_LIMITS, type ActionDoc, watchedCollection } from '../../shared/actions'
-import { ACTION_TEXT } from '../../shared/messages'
+import { ACTION_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import type { Change, Doc } from '../store/types'

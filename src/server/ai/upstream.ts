@@ -4,7 +4,7 @@
  * vendor switch. Every failure becomes an ApiError the console can show: 502 for an unreachable or
  * misbehaving service, 504 when it does not answer within the timeout.
  */
-import { AI_TEXT } from '../../shared/messages'
+import { AI_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 
 export interface ChatMessage {

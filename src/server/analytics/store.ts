@@ -10,7 +10,7 @@ import {
   speedBucket,
   type Visit,
 } from '../../shared/analytics'
-import { ANALYTICS_TEXT } from '../../shared/messages'
+import { ANALYTICS_TEXT } from '../../shared/texts'
 import { notFound } from '../errors'
 import { insertVisitsSql, visitParams } from './bulk'
 import { bucketOf, Deltas, DIMENSIONS, GRANULARITIES, rebuildRollups, type VisitRow } from './rollups'

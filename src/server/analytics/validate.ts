@@ -16,7 +16,7 @@ import {
   RETENTION_DAYS_MAX,
   type Visit,
 } from '../../shared/analytics'
-import { ANALYTICS_TEXT } from '../../shared/messages'
+import { ANALYTICS_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 
 /**

@@ -17,8 +17,8 @@
  * would outlive a revoked right, which is the hole this closes; checking only on save — the same.
  */
 import type { FastifyRequest } from 'fastify'
-import { DELEGATION_TEXT } from '../../shared/messages'
 import { type Grant, parsePermissions, permissionsBeyond } from '../../shared/permissions'
+import { DELEGATION_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import { beyond, intersectPermissions, isExpired, TOKENS } from './api-tokens'

@@ -16,8 +16,8 @@
  * in request logs, proxies and browser history for ordinary calls.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { check, type Grant, methodLetter, parsePermissions } from '../../shared/permissions'
+import { requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import { type ApiTokenAuth, allowsBoth, intersectPermissions, isApiToken, verifyApiToken } from './api-tokens' // api tokens

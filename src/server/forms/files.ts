@@ -14,7 +14,7 @@ import {
   isFileField,
   isOwnFilePath,
 } from '../../shared/forms-files'
-import { FORM_FILES_TEXT, FORMS_TEXT } from '../../shared/messages'
+import { FORM_FILES_TEXT, FORMS_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { blobStoresOf } from '../modules/storage'
 import { contentTypeOf } from '../modules/storage/content-type'

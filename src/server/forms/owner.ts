@@ -25,7 +25,7 @@ import {
   setsDelegation,
   submissionNeeds,
 } from '../../shared/forms'
-import { FORMS_TEXT } from '../../shared/messages'
+import { FORMS_TEXT } from '../../shared/texts'
 import { type Principal, principalOf, requireHeld } from '../auth/delegation'
 import { ApiError } from '../errors'
 import type { Services } from '../services'

@@ -6,8 +6,8 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { type FormDoc, formSchema, withoutBlankAnswers } from '../../shared/forms'
-import { FORMS_TEXT } from '../../shared/messages'
 import { hasFieldErrors } from '../../shared/schema-validation'
+import { FORMS_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { composeBatch } from '../messages/batch'
 import { retryAfterOf } from '../messages/rate'

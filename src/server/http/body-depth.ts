@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { MAX_DOCUMENT_DEPTH } from '../../shared/constants'
-import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { nestedDeeperThan } from '../store/doc'
 

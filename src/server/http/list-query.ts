@@ -6,7 +6,7 @@
  * place that knows which ones are safe.
  */
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../shared/constants'
-import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { isPlainObject } from '../store/doc'
 import type { Filter, ListOptions, SortSpec } from '../store/types'

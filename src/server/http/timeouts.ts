@@ -19,7 +19,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { BODY_IDLE_TIMEOUT_MS, HEADERS_TIMEOUT_MS, REQUEST_MAX_MS } from '../../shared/constants'
-import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_TEXT } from '../../shared/texts'
 
 export interface TransportLimits {
   headersMs: number

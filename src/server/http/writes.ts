@@ -8,7 +8,7 @@
  * would hand to an offline guesser. Keyed, it still tells a reused key apart from a repeat.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { SECURITY_TEXT } from '../../shared/messages'
+import { SECURITY_TEXT } from '../../shared/texts'
 import { allowed } from '../auth/guard'
 import { serverHmac } from '../auth/server-key'
 import { badRequest, forbidden } from '../errors'

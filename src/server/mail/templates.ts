@@ -1,6 +1,6 @@
 /**
  * Texts of the mails the server sends. They are not shown by the console, so they live with the mail
- * code rather than in src/shared/messages.ts; plain text first (every client shows it), HTML beside it.
+ * code rather than in src/shared/texts.ts; plain text first (every client shows it), HTML beside it.
  */
 import type { Mail } from './outbox'
 

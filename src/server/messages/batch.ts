@@ -7,8 +7,8 @@
  */
 import crypto from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import { MESSAGING_TEXT } from '../../shared/messages'
 import { MESSAGE_BATCH_CONTENT_MAX, MESSAGES_COLLECTION, type MessageChannel } from '../../shared/messaging'
+import { MESSAGING_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import type { Write } from '../store/types'

@@ -12,7 +12,6 @@ import type { FastifyRequest } from 'fastify'
 import { isValidEmail } from '../../shared/email'
 import { isValidId } from '../../shared/ids'
 import { type TemplateRecipient, templateDataFor } from '../../shared/message-recipients'
-import { MESSAGING_TEXT } from '../../shared/messages'
 import {
   type CallContent,
   EMAIL_BODY_MAX,
@@ -25,6 +24,7 @@ import {
 } from '../../shared/messaging'
 import { decide, type Grant } from '../../shared/permissions'
 import { isHttpUrl, isSitePath } from '../../shared/safe-urls'
+import { MESSAGING_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { MAX_PUSH_PAYLOAD_BYTES } from '../modules/notifications'
 import type { Services } from '../services'

@@ -7,7 +7,6 @@
  * others are retried with backoff (queue.ts).
  */
 import nodemailer from 'nodemailer'
-import { MESSAGING_TEXT } from '../../shared/messages'
 import type {
   CallContent,
   EmailContent,
@@ -15,6 +14,7 @@ import type {
   PushContent,
   SmsContent,
 } from '../../shared/messaging'
+import { MESSAGING_TEXT } from '../../shared/texts'
 import type { PushSender } from '../push/send'
 import type { Doc } from '../store/types'
 

@@ -9,7 +9,7 @@
  * each); that is the price of not taking a lock per send. The server itself (`sentBy` null) is not
  * limited. The count is a filtered list of the messages collection, cheap next to rendering the mails.
  */
-import { MESSAGING_TEXT } from '../../shared/messages'
+
 import {
   MESSAGE_SENDER_DAY_MS,
   MESSAGE_SENDER_MINUTE_MS,
@@ -17,6 +17,7 @@ import {
   MESSAGE_SENDER_PER_MINUTE,
   MESSAGES_COLLECTION,
 } from '../../shared/messaging'
+import { MESSAGING_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 import type { DocumentStore } from '../store/types'
 

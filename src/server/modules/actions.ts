@@ -18,7 +18,7 @@ import {
   heldNeeds,
 } from '../../shared/actions'
 import { isPlainObject, mergePatch, stripMeta } from '../../shared/merge-patch'
-import { ACTION_TEXT, SERVER_TEXT } from '../../shared/messages'
+import { ACTION_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { historyRoutes } from '../actions/history'
 import { ACTIONS, closeActionPool, runAction } from '../actions/run'
 import { nextCronRun, startActionScheduler, stopActionScheduler } from '../actions/schedule'

@@ -10,7 +10,7 @@
  * question without its answer.
  */
 import type { FastifyInstance } from 'fastify'
-import { AI_TEXT, VALIDATION } from '../../shared/messages'
+import { AI_TEXT, VALIDATION } from '../../shared/texts'
 import { AI_CONTEXT_MESSAGES, appendHistory, clearHistory, loadHistory } from '../ai/history'
 import { type ChatMessage, chatCompletion, endpointHost, type UpstreamOptions } from '../ai/upstream'
 import { ApiError, badRequest } from '../errors'

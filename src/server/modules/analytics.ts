@@ -24,7 +24,7 @@ import {
   VISITS_LIMIT_DEFAULT,
   VISITS_LIMIT_MAX,
 } from '../../shared/analytics'
-import { ANALYTICS_TEXT } from '../../shared/messages'
+import { ANALYTICS_TEXT } from '../../shared/texts'
 import { insertVisits } from '../analytics/bulk'
 import { anonymizeIp, isIp, lookupAs, lookupIp, normalizeIp } from '../analytics/geo'
 import { createRateLimiter } from '../analytics/rate-limit'

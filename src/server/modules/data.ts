@@ -9,8 +9,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isValidCollectionName, isValidId } from '../../shared/ids'
-import { QUERY_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { can, decide, type Method } from '../../shared/permissions'
+import { QUERY_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { type Access, requirePermission } from '../auth/guard'
 import { ApiError, badRequest, forbidden, notFound } from '../errors'
 import { compressedRoutes } from '../http/compressed'

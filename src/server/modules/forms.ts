@@ -29,7 +29,7 @@ import {
   pruneHidden,
 } from '../../shared/forms'
 import { isPlainObject, mergePatch, stripMeta } from '../../shared/merge-patch'
-import { FORMS_TEXT } from '../../shared/messages'
+import { FORMS_TEXT } from '../../shared/texts'
 import { allowed, isLoggedIn } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { checkFileAnswers, ensureFormFolder } from '../forms/files'

@@ -11,13 +11,13 @@
  */
 import crypto from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { MESSAGING_TEXT, SERVER_TEXT } from '../../shared/messages'
 import {
   MESSAGE_CHANNELS,
   MESSAGE_REQUESTS_COLLECTION,
   type MessageChannel,
   sendPermission,
 } from '../../shared/messaging'
+import { MESSAGING_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { oneAtATime } from '../http/one-at-a-time'

@@ -23,7 +23,6 @@
  * instance, so the console rings wherever its socket is connected.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { MESSAGING_TEXT, SERVER_TEXT } from '../../shared/messages'
 import {
   CALL_EVENT,
   type CallContent,
@@ -34,6 +33,7 @@ import {
   type MessageChannelsInfo,
   sendPermission,
 } from '../../shared/messaging'
+import { MESSAGING_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'

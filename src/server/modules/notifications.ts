@@ -8,7 +8,7 @@
  * Idempotency-Key like every write: a replayed outbox entry must not notify people twice.
  */
 import type { FastifyInstance } from 'fastify'
-import { PWA_TEXT, SERVER_TEXT } from '../../shared/messages'
+import { PWA_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { oneAtATime } from '../http/one-at-a-time'
 import { writeContext } from '../http/writes'

@@ -15,7 +15,6 @@
  */
 import crypto from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { PAYMENT_TEXT } from '../../shared/messages'
 import {
   ABANDONED_SWEEP_INTERVAL_MS,
   CHECKOUT_INIT_MAX_PER_IP,
@@ -23,6 +22,7 @@ import {
   CHECKOUT_INIT_WINDOW_MS,
   type Transaction,
 } from '../../shared/payments'
+import { PAYMENT_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import { scopedKey } from '../http/idempotency'
 import { createRateWindow } from '../http/rate-window'

@@ -14,8 +14,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { mergePatch, stripMeta } from '../../shared/merge-patch'
-import { SERVER_TEXT } from '../../shared/messages'
 import { createReport, parseReport, type ReportDefinition, type ReportResult } from '../../shared/reports'
+import { SERVER_TEXT } from '../../shared/texts'
 import { requirePermission } from '../auth/guard'
 import { badRequest, notFound } from '../errors'
 import { canRead, grantsNarrowIds } from '../http/list-visible'

@@ -10,9 +10,9 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { SCHEMA_REPORT_LIMIT } from '../../shared/constants'
-import { SCHEMA_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { collectionForSchemaId, SCHEMAS_COLLECTION, schemaOfDoc } from '../../shared/schema-keys'
 import { type FieldErrors, hasFieldErrors } from '../../shared/schema-validation'
+import { SCHEMA_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { requirePermission } from '../auth/guard'
 import { badRequest, notFound } from '../errors'
 import { canRead, grantsNarrowIds } from '../http/list-visible'

@@ -10,8 +10,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX, SYNC_PAGE_MAX_BYTES } from '../../shared/constants'
-import { SERVER_TEXT, SYNC_TEXT } from '../../shared/messages'
 import type { PullResponse } from '../../shared/sync-protocol'
+import { SERVER_TEXT, SYNC_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import { compressedRoutes } from '../http/compressed'
 import { changesForReader, requestScope } from '../http/idempotency'

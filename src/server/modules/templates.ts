@@ -9,8 +9,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { isPlainObject, mergePatch, stripMeta } from '../../shared/merge-patch'
-import { SERVER_TEXT, TEMPLATE_TEXT } from '../../shared/messages'
 import { templateError } from '../../shared/templates'
+import { SERVER_TEXT, TEMPLATE_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import { bodyObject } from '../http/writes'
 import type { Services } from '../services'

@@ -12,8 +12,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { SESSION_MAX_SECONDS } from '../../shared/constants'
-import { AUTH_SCREENS_TEXT, SERVER_TEXT } from '../../shared/messages'
 import { decide, PermissionSyntaxError, parsePermission } from '../../shared/permissions'
+import { AUTH_SCREENS_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { API_TOKEN_PREFIX, beyond, hashSecret, newApiToken, TOKEN_SECRET, TOKENS } from '../auth/api-tokens'
 import { isOwn, requirePermission } from '../auth/guard'
 import { serverHmac } from '../auth/server-key'

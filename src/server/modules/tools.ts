@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { DUMMY_FILE_MAX_BYTES, SPEED_TEST_FIRST_BYTES } from '../../shared/constants'
-import { COLLECTION_TEXT } from '../../shared/messages'
+import { COLLECTION_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import type { Services } from '../services'
 

@@ -12,7 +12,7 @@
 import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { COLLECTION_TEXT, SERVER_TEXT } from '../../shared/messages'
+import { COLLECTION_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { isOwn, requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { parseIfMatch, sendWrite } from '../http/writes'

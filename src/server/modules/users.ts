@@ -16,7 +16,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { isValidEmail } from '../../shared/email'
 import { isValidId } from '../../shared/ids'
-import { COLLECTION_TEXT, requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../shared/messages'
+import { COLLECTION_TEXT, requiresOneOf, SECURITY_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { allowed, isOwn, requirePermission } from '../auth/guard'
 import { PASSWORD_SECRET } from '../auth/passwords'
 import { loginLimiterOf } from '../auth/rate-limit'

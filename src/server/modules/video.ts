@@ -10,7 +10,7 @@
  *                                        join itself is decided again on the socket
  */
 import type { FastifyInstance } from 'fastify'
-import { VIDEO_TEXT } from '../../shared/messages'
+import { VIDEO_TEXT } from '../../shared/texts'
 import { CALLS_COLLECTION, isValidRoom } from '../../shared/video'
 import { badRequest } from '../errors'
 import type { Services } from '../services'

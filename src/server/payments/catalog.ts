@@ -13,8 +13,8 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { isValidId } from '../../shared/ids'
-import { PAYMENT_TEXT } from '../../shared/messages'
 import { discountWindowInverted, MAX_AMOUNT } from '../../shared/payments'
+import { PAYMENT_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import type { Prepared } from '../modules/collections'
 import { mergePatch } from '../store/doc'

@@ -16,7 +16,6 @@
  */
 import crypto from 'node:crypto'
 import { isValidId } from '../../shared/ids'
-import { PAYMENT_TEXT } from '../../shared/messages'
 import {
   ABANDONED_CHECKOUT_MS,
   CHECKOUT_TTL_MS,
@@ -28,6 +27,7 @@ import {
   type Transaction,
   type TransactionItem,
 } from '../../shared/payments'
+import { PAYMENT_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import { generateId, isPlainObject, stripMeta } from '../store/doc'
 import type { Doc, DocumentStore, Write } from '../store/types'

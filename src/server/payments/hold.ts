@@ -11,8 +11,9 @@
  *   409 saying so, and the checkout can drop the code and pay the full price. A payment therefore
  *   never gets a discount that is no longer there to give.
  */
-import { PAYMENT_TEXT } from '../../shared/messages'
+
 import { discountOpen, type Transaction } from '../../shared/payments'
+import { PAYMENT_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 import { stripMeta } from '../store/doc'
 import type { DocumentStore, Write } from '../store/types'

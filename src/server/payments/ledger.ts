@@ -14,9 +14,9 @@
  *   idempotency key, then the entry is settled.
  */
 
-import { PAYMENT_TEXT, VALIDATION } from '../../shared/messages'
 import { fromMinor } from '../../shared/money'
 import type { Transaction, TransactionEvent, TransactionRefund } from '../../shared/payments'
+import { PAYMENT_TEXT, VALIDATION } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import { stripMeta } from '../store/doc'
 import type { Body, Doc, DocumentStore } from '../store/types'

@@ -10,8 +10,8 @@
  *   real card number typed by mistake is refused without being stored or logged.
  */
 import crypto from 'node:crypto'
-import { PAYMENT_TEXT } from '../../shared/messages'
 import { type PaymentProviderName, TEST_CARDS } from '../../shared/payments'
+import { PAYMENT_TEXT } from '../../shared/texts'
 
 /** A provider-neutral payment state: what the transaction's status follows. */
 export type PaymentState = 'pending' | 'succeeded' | 'failed'

@@ -9,8 +9,8 @@
  * delivery replayed later is refused as stale.
  */
 import Stripe from 'stripe'
-import { PAYMENT_TEXT } from '../../shared/messages'
 import { STRIPE_JS_URL } from '../../shared/payments'
+import { PAYMENT_TEXT } from '../../shared/texts'
 import type { DocumentStore } from '../store/types'
 import { PaymentError, type PaymentProvider, type PaymentReport, type ProviderEvent } from './providers'
 

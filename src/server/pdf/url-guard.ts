@@ -21,7 +21,7 @@ import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
 import type { Route } from 'playwright-core'
-import { PDF_TEXT } from '../../shared/messages'
+import { PDF_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { isPrivateAddress, publicOnlyLookup } from '../push/endpoint-address'
 

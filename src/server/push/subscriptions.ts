@@ -11,7 +11,7 @@
  * Endpoints must be public https push services (endpoint-address.ts).
  */
 import crypto from 'node:crypto'
-import { PWA_TEXT } from '../../shared/messages'
+import { PWA_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import { isPlainObject } from '../store/doc'
 import type { DocumentStore } from '../store/types'

@@ -10,7 +10,6 @@
  */
 import type { WebSocket } from 'ws'
 import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX_BYTES } from '../../shared/constants'
-import { SYNC_TEXT } from '../../shared/messages'
 import { type Grant, parsePermissions } from '../../shared/permissions'
 import {
   type ConnectedPayload,
@@ -19,6 +18,7 @@ import {
   TOPIC_MAX_LENGTH,
   TOPICS_PER_SOCKET_MAX,
 } from '../../shared/sync-protocol'
+import { SYNC_TEXT } from '../../shared/texts'
 import { changesForReader, credentialScope } from '../http/idempotency'
 import type { Services } from '../services'
 import type { HubClient } from './hub'

@@ -15,8 +15,8 @@
  * many sockets at once leaves room for every other request.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { SERVER_TEXT } from '../../shared/messages'
 import { type GonePayload, SERVER_EVENTS } from '../../shared/sync-protocol'
+import { SERVER_TEXT } from '../../shared/texts'
 import type { DocumentStore } from '../store/types'
 import { changesFrame, runsUnder } from './page-bytes'
 

@@ -18,9 +18,10 @@
  * with If-Match (the console and the sync engine send it) cannot, since the store then refuses the
  * stale one with 409.
  */
-import { SCHEMA_TEXT } from '../../shared/messages'
+
 import { collectionForSchemaId, SCHEMAS_COLLECTION, schemaOfDoc } from '../../shared/schema-keys'
 import { type FieldErrors, hasFieldErrors, type JsonSchema } from '../../shared/schema-validation'
+import { SCHEMA_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { mergePatch, stripMeta } from '../store/doc'
 import type { Body, DocumentStore, EachOutcome, Write, WriteContext } from '../store/types'

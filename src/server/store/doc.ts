@@ -2,7 +2,7 @@
 import crypto from 'node:crypto'
 import { MAX_DOCUMENT_DEPTH } from '../../shared/constants'
 import { META_FIELDS } from '../../shared/merge-patch'
-import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import type { Body, Doc } from './types'
 

@@ -8,7 +8,7 @@
  * meaning for missing fields), and every cast sits behind a type test in a CASE so no row can make the
  * statement fail. Field validation, size caps and the regex checks are the SQLite compiler's own.
  */
-import { QUERY_TEXT } from '../../shared/messages'
+import { QUERY_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { isPlainObject } from './doc'
 import { toPostgresRegex } from './postgres-regex'

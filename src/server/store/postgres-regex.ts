@@ -8,7 +8,7 @@
  * an ARE may take is bounded by postgres.ts, which runs such reads under REGEX_STATEMENT_TIMEOUT_MS.
  */
 import type pg from 'pg'
-import { QUERY_TEXT } from '../../shared/messages'
+import { QUERY_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { type RegexDialect, translateRegex, WORD } from './regex-translate'
 

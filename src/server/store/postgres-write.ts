@@ -5,7 +5,7 @@
  * The semantics are sqlite-write.ts's, step for step; the conformance suite holds both to them.
  */
 import type pg from 'pg'
-import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_TEXT } from '../../shared/texts'
 import { ApiError, badRequest, conflict, notFound } from '../errors'
 import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
 import type { Body, Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'

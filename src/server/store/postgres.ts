@@ -12,7 +12,7 @@
  */
 import crypto from 'node:crypto'
 import pg from 'pg'
-import { QUERY_TEXT, SERVER_TEXT } from '../../shared/messages'
+import { QUERY_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { deferredWrites } from './postgres-deferred'
 import { CHANGES_CHANNEL, startFanout } from './postgres-fanout'

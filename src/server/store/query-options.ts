@@ -4,7 +4,7 @@
  * untrusted JSON to typed options, throwing 400 with a message that says what to send instead.
  */
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../shared/constants'
-import { QUERY_TEXT } from '../../shared/messages'
+import { QUERY_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { isPlainObject } from './doc'
 import { compileFilter, compileSort, fieldSegments } from './query'

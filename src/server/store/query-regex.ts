@@ -15,7 +15,7 @@
  */
 import type { Database } from 'better-sqlite3'
 import { RE2JS } from 're2js'
-import { QUERY_TEXT } from '../../shared/messages'
+import { QUERY_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { type RegexDialect, translateRegex } from './regex-translate'
 

@@ -10,7 +10,7 @@
  * array of objects (`items.sku`), `{f: null}` matches null and missing, and every predicate is written
  * to yield 0/1 and never SQL NULL so that NOT, $ne and $nin keep MongoDB's meaning for missing fields.
  */
-import { QUERY_TEXT } from '../../shared/messages'
+import { QUERY_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { isPlainObject } from './doc'
 import { checkRegex, REGEXP_FUNCTION } from './query-regex'

@@ -7,7 +7,7 @@
  * `.` excludes line terminators unless `s`, `^ $` with `m` also match at line breaks. Features with no
  * exact equivalent (`\c`, `\k<name>`, `\u{…}`, `\p`) and lookbehind are refused with a 400.
  */
-import { QUERY_TEXT } from '../../shared/messages'
+import { QUERY_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 
 /** What differs between the target dialects; everything else is written the same in both. */

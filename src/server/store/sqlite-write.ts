@@ -5,7 +5,7 @@
  * after their COMMIT. postgres-write.ts gives the same semantics; the conformance suite holds both.
  */
 import type Database from 'better-sqlite3'
-import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_TEXT } from '../../shared/texts'
 import { ApiError, badRequest, conflict, notFound } from '../errors'
 import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
 import { type GroupCommit, groupCommit, type Outcome } from './group-commit'

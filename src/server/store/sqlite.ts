@@ -8,7 +8,7 @@
  * sqlite-schema.ts; the writes: sqlite-write.ts; here the reads, the change feed and the store's face.
  */
 import crypto from 'node:crypto'
-import { SERVER_TEXT } from '../../shared/messages'
+import { SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { hotDocs, type StoredJson } from './hot-docs'
 import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'

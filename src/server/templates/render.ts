@@ -5,7 +5,6 @@
  * line and column, a missing layout), 422 for a template stopped by a limit, 503 when the pool is full.
  */
 import { isValidId } from '../../shared/ids'
-import { TEMPLATE_TEXT } from '../../shared/messages'
 import { decide, type Grant } from '../../shared/permissions'
 import {
   type RenderedTemplate,
@@ -14,6 +13,7 @@ import {
   type TemplateKind,
   templateSources,
 } from '../../shared/templates'
+import { TEMPLATE_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import type { Services } from '../services'
 import { type Lookup, PoolBusyError, RenderPool, TEMPLATE_TIMEOUT_MS } from './pool'

@@ -14,9 +14,9 @@
  * (compose.ts, with `mayJoin`).
  */
 import type { FastifyRequest } from 'fastify'
-import { VIDEO_TEXT } from '../../shared/messages'
 import { MESSAGES_COLLECTION } from '../../shared/messaging'
 import { decide, type Grant, parsePermissions } from '../../shared/permissions'
+import { VIDEO_TEXT } from '../../shared/texts'
 import { callRoomPermission, VIDEO_INVITE_VALID_MS, videoPath } from '../../shared/video'
 import { delegationRefused } from '../auth/delegation'
 import type { Services } from '../services'

@@ -9,8 +9,9 @@
  * `create` (the other instances' 409 is expected) and every status write is at the revision read:
  * of two instances expiring one call, one writes and the other gets a 409 and drops it.
  */
-import { VIDEO_TEXT } from '../../shared/messages'
+
 import { MESSAGES_COLLECTION } from '../../shared/messaging'
+import { VIDEO_TEXT } from '../../shared/texts'
 import {
   CALLS_COLLECTION,
   type CallRecord,

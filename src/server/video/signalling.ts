@@ -11,7 +11,7 @@
  * (relay.ts), and each instance hands them to its own sockets. The cap is then decided on places
  * taken in the database (seats.ts), which every instance counts alike.
  */
-import { VIDEO_TEXT } from '../../shared/messages'
+import { VIDEO_TEXT } from '../../shared/texts'
 import {
   isValidRoom,
   type JoinedPayload,

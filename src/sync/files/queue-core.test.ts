@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { STORAGE_TEXT } from '../../shared/messages'
+import { STORAGE_TEXT } from '../../shared/texts'
 import { namesProblem } from './queue-core'
 
 const long = 'n'.repeat(256)

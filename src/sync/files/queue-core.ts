@@ -5,8 +5,8 @@
  * Web Lock (STORAGE_OPS_LOCK / STORAGE_UPLOADS_LOCK), so a tab and the worker never send one twice.
  */
 import { STORAGE_OP_TIMEOUT_MS } from '../../shared/constants'
-import { UI_TEXT } from '../../shared/messages'
 import { nameLengthProblem } from '../../shared/storage'
+import { UI_TEXT } from '../../shared/texts'
 import type { FilesDb } from './files-db'
 import type { QueueRow, StorageOp, UploadOp } from './types'
 

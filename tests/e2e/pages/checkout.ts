@@ -1,6 +1,6 @@
 /** Page model of the hosted checkout popup (/ui/checkout?token=…&host=…, no shell). */
 import type { Locator, Page } from '@playwright/test'
-import { CHECKOUT_TEXT } from '../../../src/shared/messages'
+import { CHECKOUT_TEXT } from '../../../src/shared/texts'
 
 export class CheckoutPage {
   readonly heading: Locator

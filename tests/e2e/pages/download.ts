@@ -1,7 +1,7 @@
 /** Page model of the share-link download page (/ui/download?t=…, no shell, no login). */
 import fs from 'node:fs'
 import { expect, type Locator, type Page } from '@playwright/test'
-import { DOWNLOAD_TEXT } from '../../../src/shared/messages'
+import { DOWNLOAD_TEXT } from '../../../src/shared/texts'
 
 export class DownloadPage {
   readonly heading: Locator

@@ -1,6 +1,6 @@
 /** Page models of /payments (Transactions) and /payments/{id} (one transaction, its refund form). */
 import { expect, type Locator, type Page } from '@playwright/test'
-import { TRANSACTIONS_TEXT } from '../../../src/shared/messages'
+import { TRANSACTIONS_TEXT } from '../../../src/shared/texts'
 
 export class TransactionsPage {
   readonly table: Locator

@@ -1,6 +1,6 @@
 /** Page model of a collection's schema editor (/data/{collection}/~schema, issue 36). */
 import { expect, type Locator, type Page } from '@playwright/test'
-import { SCHEMA_EDITOR_TEXT as T } from '../../../src/shared/messages'
+import { SCHEMA_EDITOR_TEXT as T } from '../../../src/shared/texts'
 
 export class SchemaEditorPage {
   readonly infer: Locator

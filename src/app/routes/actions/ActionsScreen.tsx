@@ -8,7 +8,7 @@
 import { useCallback, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { ACTION_TRIGGERS, type ActionTriggerType } from '../../../shared/actions'
-import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/texts'
 import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { byName, type ListFilter, ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'

@@ -3,7 +3,7 @@
  * changes it would have acted on were not, and the owner should know without opening the history.
  * The run's own message names the budget and its limit; Server Logs holds the same line.
  */
-import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/texts'
 import type { RunDoc } from './action-data'
 
 export function BudgetNotice({ runs }: { runs: RunDoc[] | undefined }) {

@@ -7,7 +7,7 @@
  */
 import { Play } from 'lucide-react'
 import { useState } from 'react'
-import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/texts'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject } from '../../components/json-text'
 import { onlineOnlyError } from '../../sync-ui/online-only'

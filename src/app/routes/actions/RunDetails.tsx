@@ -2,7 +2,7 @@
  * What one run produced, shared by the debug answer and each history entry: the error with the
  * script's line (and a button to put the cursor on it), the output as JSON, and the log lines.
  */
-import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/texts'
 
 export interface RunLike {
   status: 'ok' | 'error'

@@ -6,8 +6,8 @@
  */
 import { useMemo, useState } from 'react'
 import { ACTION_TRIGGERS, type RunStatus as RunStatusValue } from '../../../shared/actions'
-import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
 import { countOfTotal } from '../../../shared/plural'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/texts'
 import { FilterSelect } from '../../components/FilterSelect'
 import type { RunDoc } from './action-data'
 import { RunDetails, RunStatus } from './RunDetails'

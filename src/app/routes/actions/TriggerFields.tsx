@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react'
 import { ACTION_TRIGGERS, type ActionTriggerType, EVENT_OPERATIONS } from '../../../shared/actions'
-import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/texts'
 import { RefusalNote } from '../../components/RefusalNote'
 import type { SaveRefusal } from '../../data/use-save-refusal'
 import { type ActionForm, isHttp, type Operation } from './action-form'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ACTION_TEXT, DELEGATION_TEXT } from '../../../shared/messages'
 import { can } from '../../../shared/permissions'
+import { ACTION_TEXT, DELEGATION_TEXT } from '../../../shared/texts'
 import { draftOf, formOf, lackingOf, patchOf, problemsOf, starterOf } from './action-form'
 import { cronPreview } from './cron'
 

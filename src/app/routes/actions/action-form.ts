@@ -13,7 +13,7 @@ import {
   heldNeeds,
 } from '../../../shared/actions'
 import { diffPatch } from '../../../shared/merge-patch'
-import { ACTIONS_CONSOLE_TEXT, DELEGATION_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT, DELEGATION_TEXT } from '../../../shared/texts'
 import { cronPreview } from './cron'
 
 export type Operation = (typeof EVENT_OPERATIONS)[number]

@@ -5,7 +5,7 @@
  */
 import { Cron } from 'croner'
 import cronstrue from 'cronstrue'
-import { ACTIONS_CONSOLE_TEXT } from '../../../shared/messages'
+import { ACTIONS_CONSOLE_TEXT } from '../../../shared/texts'
 
 export type CronPreview =
   | { ok: true; words: string; next: Date[] }

@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore } from 'react'
 import { bytesPerSecondToMbps } from '../../../shared/analytics'
-import { SPEED_TEXT } from '../../../shared/messages'
+import { SPEED_TEXT } from '../../../shared/texts'
 import { consoleSpeedTest } from '../../analytics/console'
 import type { SpeedState } from '../../analytics/speed-store'
 import { speedText } from './labels'

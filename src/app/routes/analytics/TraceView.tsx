@@ -5,7 +5,7 @@
  */
 import { Link } from 'wouter'
 import type { TraceResult, VisitList } from '../../../shared/analytics'
-import { ASN_SOURCE_TEXT } from '../../../shared/messages'
+import { ASN_SOURCE_TEXT } from '../../../shared/texts'
 import { useBreadcrumbs } from '../../shell/page-chrome'
 import { DashboardStatus } from './DashboardStatus'
 import { asLabel, countryName } from './labels'

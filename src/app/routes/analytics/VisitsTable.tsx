@@ -4,7 +4,7 @@
  */
 import { Link } from 'wouter'
 import type { Visit } from '../../../shared/analytics'
-import { ASN_SOURCE_TEXT } from '../../../shared/messages'
+import { ASN_SOURCE_TEXT } from '../../../shared/texts'
 import { asLabel, countryName, speedText } from './labels'
 
 export const traceHref = (kind: 'ip' | 'visitor', value: string) =>

@@ -8,7 +8,7 @@
 import { CheckCircle2, LoaderCircle, ShieldAlert } from 'lucide-react'
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react'
 import { useSearch } from 'wouter'
-import { CHECKOUT_TEXT } from '../../../shared/messages'
+import { CHECKOUT_TEXT } from '../../../shared/texts'
 import { CHECKOUT_MESSAGE, type CheckoutResult } from '../../api/checkout-popup'
 import { applyCode, type CheckoutView, formatMoney, hostOrigin, loadCheckout } from './checkout-api'
 import { messageOf } from './pay-form'

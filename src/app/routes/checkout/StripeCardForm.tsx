@@ -9,7 +9,7 @@
  * A decline shows Stripe's message and the form stays for another card, as with the TEST provider.
  */
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
-import { CHECKOUT_TEXT } from '../../../shared/messages'
+import { CHECKOUT_TEXT } from '../../../shared/texts'
 import { confirmCardPayment, formatMoney, startCardPayment } from './checkout-api'
 import { messageOf, PayButton, PayError, type PayFormProps, usePayAttempt } from './pay-form'
 import { loadStripeJs, type StripeCardElement, type StripeJs } from './stripe-js'

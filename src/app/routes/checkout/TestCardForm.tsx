@@ -3,7 +3,7 @@
  * test numbers only. The number goes to …/pay on our server, which compares and drops it.
  */
 import { type FormEvent, useId, useState } from 'react'
-import { CHECKOUT_TEXT } from '../../../shared/messages'
+import { CHECKOUT_TEXT } from '../../../shared/texts'
 import { formatMoney, groupCard, payWithTestCard } from './checkout-api'
 import { PayButton, PayError, type PayFormProps, usePayAttempt } from './pay-form'
 

@@ -4,7 +4,7 @@
  */
 import { LoaderCircle } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
-import { CHECKOUT_TEXT } from '../../../shared/messages'
+import { CHECKOUT_TEXT } from '../../../shared/texts'
 import type { CheckoutView } from './checkout-api'
 
 export interface PayFormProps {

@@ -8,7 +8,7 @@
  * The types are the subset the checkout uses; the tests' stand-in (tests/helpers/stripe-js-standin.ts)
  * implements the same.
  */
-import { CHECKOUT_TEXT } from '../../../shared/messages'
+import { CHECKOUT_TEXT } from '../../../shared/texts'
 
 export interface StripeCardElement {
   mount(target: HTMLElement): void

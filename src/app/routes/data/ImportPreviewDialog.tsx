@@ -6,7 +6,7 @@
  * focus trap and Escape for free; Cancel has the focus first.
  */
 import { useEffect, useId, useRef } from 'react'
-import { TRANSFER_TEXT } from '../../../shared/messages'
+import { TRANSFER_TEXT } from '../../../shared/texts'
 import { preview as cellPreview } from '../../components/format'
 import '../../feedback/feedback.css'
 import type { ImportPreview } from './import.worker'

@@ -6,8 +6,8 @@
  */
 import { Play } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
-import { SCREENS_TEXT } from '../../../shared/messages'
 import { countOf } from '../../../shared/plural'
+import { SCREENS_TEXT } from '../../../shared/texts'
 import { api } from '../../api/client'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'

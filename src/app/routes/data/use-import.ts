@@ -8,7 +8,7 @@
 import * as Comlink from 'comlink'
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { SCREENS_TEXT, TRANSFER_TEXT } from '../../../shared/messages'
+import { SCREENS_TEXT, TRANSFER_TEXT } from '../../../shared/texts'
 import { countByPrefix } from '../../../sync/bulk'
 import { useSyncDb } from '../../data/sync-context'
 import { whenReady } from '../../data/sync-session'

@@ -1,7 +1,7 @@
 /** The discount editor's form → record: exact minor units, the server's messages, changed fields only. */
 import { describe, expect, it } from 'vitest'
-import { PAYMENT_TEXT } from '../../../shared/messages'
 import { discountWindowInverted } from '../../../shared/payments'
+import { PAYMENT_TEXT } from '../../../shared/texts'
 import { changedFields } from '../../components/catalog/catalog-kind'
 import { discountFields, discountFormOf } from './discount-form'
 

@@ -5,9 +5,9 @@
  * problem at once, each shown beside its field.
  */
 import type { SyncDoc } from '../../../db/types'
-import { PAYMENT_TEXT } from '../../../shared/messages'
 import { fromMinor, toMinor } from '../../../shared/money'
 import { discountWindowInverted, MAX_AMOUNT } from '../../../shared/payments'
+import { PAYMENT_TEXT } from '../../../shared/texts'
 import type { Checked } from '../../components/catalog/catalog-kind'
 
 export interface DiscountForm {

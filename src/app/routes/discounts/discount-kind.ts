@@ -1,6 +1,6 @@
 /** Discount codes as a catalogue section (catalog/catalog-kind.ts): the code is the record's id. */
 import { isValidId } from '../../../shared/ids'
-import { SERVER_TEXT } from '../../../shared/messages'
+import { SERVER_TEXT } from '../../../shared/texts'
 import type { CatalogKind } from '../../components/catalog/catalog-kind'
 import { DiscountFields } from './DiscountFields'
 import { DISCOUNT_FIELD_OF, type DiscountForm, discountFields, discountFormOf } from './discount-form'

@@ -7,7 +7,7 @@
 import { Download, FileWarning, LoaderCircle } from 'lucide-react'
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { useSearch } from 'wouter'
-import { DOWNLOAD_TEXT, STORAGE_TEXT } from '../../../shared/messages'
+import { DOWNLOAD_TEXT, STORAGE_TEXT } from '../../../shared/texts'
 import { ApiError } from '../../api/client'
 import { type SharedFile, sharedBytesUrl, sharedFile } from '../../api/share'
 import { formatBytes } from '../../components/format'

@@ -11,7 +11,7 @@ import {
   type FormField,
   type FormFieldType,
 } from '../../../shared/forms'
-import { FORMS_TEXT } from '../../../shared/messages'
+import { FORMS_TEXT } from '../../../shared/texts'
 
 export interface FieldListProps {
   fields: FormField[]

@@ -8,8 +8,8 @@ import { CloudOff } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link } from 'wouter'
 import { type FormDoc, formOf, visibleFields } from '../../../shared/forms'
-import { FORMS_TEXT } from '../../../shared/messages'
 import { countOf } from '../../../shared/plural'
+import { FORMS_TEXT } from '../../../shared/texts'
 import { ApiError, api } from '../../api/client'
 import {
   cacheKey,

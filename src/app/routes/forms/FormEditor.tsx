@@ -18,8 +18,8 @@ import {
   formOf,
   fullSchema,
 } from '../../../shared/forms'
-import { DELEGATION_TEXT } from '../../../shared/messages'
 import { schemaIdFor } from '../../../shared/schema-keys'
+import { DELEGATION_TEXT } from '../../../shared/texts'
 import { RecordScreen } from '../../components/RecordScreen'
 import { RefusalNote } from '../../components/RefusalNote'
 import { useRow } from '../../data/collection-rows'

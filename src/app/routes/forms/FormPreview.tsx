@@ -5,7 +5,7 @@
  */
 import { useState } from 'react'
 import { type FormDoc, formError, formOf } from '../../../shared/forms'
-import { FORMS_TEXT } from '../../../shared/messages'
+import { FORMS_TEXT } from '../../../shared/texts'
 import { JsonEditor } from '../../components/JsonEditor'
 import { parseJsonObject, prettyJson } from '../../components/json-text'
 import { toast } from '../../feedback/toast-store'

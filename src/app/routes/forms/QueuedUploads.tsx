@@ -4,7 +4,7 @@
  * sent once all its files arrived, so this is what the filler watches while "Sending…".
  */
 
-import { FORM_FILES_TEXT } from '../../../shared/messages'
+import { FORM_FILES_TEXT } from '../../../shared/texts'
 import type { QueuedSubmission } from '../../forms/submission-queue'
 import { useStorageQueue } from '../../storage/queue'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'

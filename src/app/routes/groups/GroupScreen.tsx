@@ -14,8 +14,8 @@
  */
 import { useMemo } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { DELEGATION_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { notGrantable, parsePermissions } from '../../../shared/permissions'
+import { DELEGATION_TEXT, SCREENS_TEXT } from '../../../shared/texts'
 import { RecordScreen } from '../../components/RecordScreen'
 import { RefusalNote } from '../../components/RefusalNote'
 import { useRow, useRows } from '../../data/collection-rows'

@@ -10,7 +10,7 @@
 import { KeyRound, LoaderCircle } from 'lucide-react'
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
-import { BROWSER_SECURITY_TEXT, SHELL_TEXT, VALIDATION } from '../../../shared/messages'
+import { BROWSER_SECURITY_TEXT, SHELL_TEXT, VALIDATION } from '../../../shared/texts'
 import { ApiError, api } from '../../api/client'
 import { isHostedLogin, safeRedirect } from '../../routing/login-redirect'
 import { type SessionResponse, setToken } from '../../session/session'

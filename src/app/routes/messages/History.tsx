@@ -7,8 +7,8 @@
  */
 import { useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../../shared/messaging'
+import { MESSAGES_CONSOLE_TEXT } from '../../../shared/texts'
 import { notConfigured, useChannelsInfo } from '../../api/channels'
 import { api } from '../../api/client'
 import { formatDate } from '../../format/values'

@@ -3,8 +3,9 @@
  * messages composed on this device that still wait in the outbox. Everything it reads comes from the
  * local mirror, so the screen opens and composes offline.
  */
-import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
+
 import { MESSAGE_CHANNELS } from '../../../shared/messaging'
+import { MESSAGES_CONSOLE_TEXT } from '../../../shared/texts'
 import { NoAccess } from '../../session/NoAccess'
 import { useCan, useMayUnder } from '../../session/use-can'
 import { useDisplayStatus } from '../../sync-ui/use-display-status'

@@ -9,7 +9,7 @@
 import { useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { type TemplateRecipient, templateDataFor } from '../../../shared/message-recipients'
-import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
+import { MESSAGES_CONSOLE_TEXT } from '../../../shared/texts'
 import { api } from '../../api/client'
 import { onlineOnlyError } from '../../sync-ui/online-only'
 import { useServerReachable } from '../../sync-ui/use-server-reachable'

@@ -5,7 +5,7 @@
  * request back in the composer, where its refusal stands next to the field it concerns.
  */
 import type { InboxItem } from '../../../db/types'
-import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
+import { MESSAGES_CONSOLE_TEXT } from '../../../shared/texts'
 import { useEngine } from '../../data/sync-context'
 import { TAB_LABEL } from './compose'
 

@@ -5,8 +5,8 @@
  * on this server"), red when the server refused it (its words stand next to the field they concern).
  */
 
-import { MESSAGES_CONSOLE_TEXT } from '../../../shared/messages'
 import type { MessageChannelsInfo } from '../../../shared/messaging'
+import { MESSAGES_CONSOLE_TEXT } from '../../../shared/texts'
 import { notConfigured } from '../../api/channels'
 import type { SendOutcome } from './use-messages'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SyncDoc } from '../../../db/types'
-import { MESSAGING_TEXT } from '../../../shared/messages'
+import { MESSAGING_TEXT } from '../../../shared/texts'
 import { checkRecipients } from './recipient-check'
 import { draftFromRequest } from './request-draft'
 

@@ -7,7 +7,7 @@
  */
 import type { SyncDoc } from '../../../db/types'
 import { recipientName, type TemplateRecipient, userAddress } from '../../../shared/message-recipients'
-import { MESSAGES_CONSOLE_TEXT, MESSAGING_TEXT } from '../../../shared/messages'
+import { MESSAGES_CONSOLE_TEXT, MESSAGING_TEXT } from '../../../shared/texts'
 import type { ComposerTab, Pick } from './compose'
 
 export interface RecipientCheck {

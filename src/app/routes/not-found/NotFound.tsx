@@ -1,7 +1,7 @@
 /** The 404 page for "any other path" (SPEC §2), inside the shell so the user can navigate on. */
 import { MapPinOff } from 'lucide-react'
 import { Link, useLocation } from 'wouter'
-import { SHELL_TEXT } from '../../../shared/messages'
+import { SHELL_TEXT } from '../../../shared/texts'
 
 export function NotFound() {
   const [path] = useLocation()

@@ -7,8 +7,8 @@
  */
 import { type FormEvent, useEffect, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { TRANSACTIONS_TEXT } from '../../../shared/messages'
 import { formatMoney, fromMinor, toMinor } from '../../../shared/money'
+import { TRANSACTIONS_TEXT } from '../../../shared/texts'
 import { api } from '../../api/client'
 import { confirm } from '../../feedback/confirm-store'
 import { toast } from '../../feedback/toast-store'

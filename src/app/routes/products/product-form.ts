@@ -4,9 +4,9 @@
  * src/server/payments/catalog.ts.
  */
 import type { SyncDoc } from '../../../db/types'
-import { PAYMENT_TEXT } from '../../../shared/messages'
 import { fromMinor, toMinor } from '../../../shared/money'
 import { MAX_AMOUNT } from '../../../shared/payments'
+import { PAYMENT_TEXT } from '../../../shared/texts'
 
 export interface ProductForm {
   name: string

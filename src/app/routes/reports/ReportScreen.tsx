@@ -9,8 +9,8 @@
  */
 import { Download, FileText, Server } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react'
-import { AUTH_SCREENS_TEXT, SCREENS_TEXT } from '../../../shared/messages'
 import { parseReport, type ReportResult } from '../../../shared/reports'
+import { AUTH_SCREENS_TEXT, SCREENS_TEXT } from '../../../shared/texts'
 import { downloadBlob } from '../../components/format'
 import { RecordGone, RecordLoading } from '../../components/RecordScreen'
 import { useRow } from '../../data/collection-rows'

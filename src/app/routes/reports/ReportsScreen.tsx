@@ -7,7 +7,7 @@
 import { useCallback, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
 import { isValidCollectionPath } from '../../../shared/ids'
-import { REPORT_TEXT } from '../../../shared/messages'
+import { REPORT_TEXT } from '../../../shared/texts'
 import { CreateRecordForm, useCreateRecord } from '../../components/CreateRecordForm'
 import { ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'

@@ -4,7 +4,7 @@
  * nearly full quota deserves a warning before writes start failing.
  */
 import { useEffect, useState } from 'react'
-import { SCREENS_TEXT } from '../../../shared/messages'
+import { SCREENS_TEXT } from '../../../shared/texts'
 import { formatBytes } from '../../components/format'
 import { type StorageInfo, useEngine } from '../../data/sync-context'
 

@@ -7,8 +7,8 @@
  */
 import { Download, X } from 'lucide-react'
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
-import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import type { StorageRoot } from '../../../shared/storage'
+import { STORAGE_BROWSER_TEXT } from '../../../shared/texts'
 import { formatBytes } from '../../components/format'
 import '../../feedback/feedback.css'
 import { type Entry, previewKind } from '../../storage/entries'

@@ -11,9 +11,9 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { Link, useLocation } from 'wouter'
-import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import { countOf } from '../../../shared/plural'
 import type { StorageRoot } from '../../../shared/storage'
+import { STORAGE_BROWSER_TEXT } from '../../../shared/texts'
 import { NoAccess } from '../../session/NoAccess'
 import { useCan, useMayUnder } from '../../session/use-can'
 import { useSession } from '../../session/use-session'

@@ -4,8 +4,9 @@
  * "will be sent when you are back online". Deletes ask the SPEC §8 confirmation and report with its
  * toasts. A batch (move, copy or delete of a selection) runs one op after the other, in order.
  */
-import { STORAGE_BROWSER_TEXT, savedToast } from '../../../shared/messages'
+
 import { type StorageRoot, stampFileName } from '../../../shared/storage'
+import { STORAGE_BROWSER_TEXT, savedToast } from '../../../shared/texts'
 import { createShareLink } from '../../api/share'
 import { confirmDelete, notifyDeleted } from '../../feedback/notify'
 import { toast } from '../../feedback/toast-store'

@@ -6,8 +6,8 @@
 import { Folder } from 'lucide-react'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { SHARE_DEFAULT_SECONDS, SHARE_EXPIRY_CHOICES } from '../../../shared/constants'
-import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import { nameLengthProblem, type StorageRoot } from '../../../shared/storage'
+import { STORAGE_BROWSER_TEXT } from '../../../shared/texts'
 import '../../feedback/feedback.css'
 
 function FormDialog({

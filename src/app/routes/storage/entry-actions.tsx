@@ -4,8 +4,8 @@
  * with the rename, move, copy, describe and delete of actions.ts, each only where the session may.
  */
 import type { ReactNode } from 'react'
-import { STORAGE_BROWSER_TEXT } from '../../../shared/messages'
 import type { StorageRoot } from '../../../shared/storage'
+import { STORAGE_BROWSER_TEXT } from '../../../shared/texts'
 import { downloadBlob } from '../../components/format'
 import { toast } from '../../feedback/toast-store'
 import type { Entry } from '../../storage/entries'

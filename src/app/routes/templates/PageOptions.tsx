@@ -1,6 +1,7 @@
 /** Page options of a pdf template: size, orientation and margins (PdfPage in src/shared/templates.ts). */
-import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
+
 import { PDF_ORIENTATIONS, PDF_PAGE_SIZES } from '../../../shared/templates'
+import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/texts'
 import type { TemplateForm } from './template-form'
 
 type Page = TemplateForm['page']

@@ -5,7 +5,7 @@
  */
 import { Monitor, Smartphone } from 'lucide-react'
 import { useState } from 'react'
-import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
+import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/texts'
 import { HTML_FIELDS, PART_LABELS } from './template-form'
 import type { PreviewState } from './use-preview'
 

@@ -6,8 +6,8 @@
  */
 import { HardDriveUpload } from 'lucide-react'
 import { useState } from 'react'
-import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
 import { stampFileName } from '../../../shared/storage'
+import { TEMPLATES_CONSOLE_TEXT } from '../../../shared/texts'
 import { toast } from '../../feedback/toast-store'
 import { browserHref } from '../../storage/entries'
 import { onlineOnlyError } from '../../sync-ui/online-only'

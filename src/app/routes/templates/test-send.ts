@@ -5,8 +5,9 @@
  * A mail or SMS on a server without that provider is only queued, and the answer says so ("Queued:
  * e-mail is not configured on this server", issue 36) rather than a success.
  */
-import { MESSAGES_CONSOLE_TEXT, TEMPLATES_CONSOLE_TEXT } from '../../../shared/messages'
+
 import type { TemplateDoc } from '../../../shared/templates'
+import { MESSAGES_CONSOLE_TEXT, TEMPLATES_CONSOLE_TEXT } from '../../../shared/texts'
 import { fetchChannels, notConfigured } from '../../api/channels'
 import { api } from '../../api/client'
 import type { CurrentUser } from '../../session/session'

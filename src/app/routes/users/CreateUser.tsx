@@ -6,7 +6,7 @@
  */
 import { type FormEvent, useState } from 'react'
 import { isValidId } from '../../../shared/ids'
-import { AUTH_SCREENS_TEXT, SERVER_TEXT, VALIDATION } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, SERVER_TEXT, VALIDATION } from '../../../shared/texts'
 import { api } from '../../api/client'
 import { useMutate } from '../../data/sync-context'
 import { notifySaved } from '../../feedback/notify'

@@ -5,7 +5,7 @@
  * shared password policy as it is typed (NewPasswordField).
  */
 import { type FormEvent, useState } from 'react'
-import { AUTH_SCREENS_TEXT, VALIDATION } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, VALIDATION } from '../../../shared/texts'
 import { api } from '../../api/client'
 import { toast } from '../../feedback/toast-store'
 import { setToken } from '../../session/session'

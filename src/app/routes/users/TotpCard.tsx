@@ -8,7 +8,7 @@
  */
 import QRCode from 'qrcode'
 import { type FormEvent, useEffect, useState } from 'react'
-import { AUTH_SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/texts'
 import { api } from '../../api/client'
 import { confirm } from '../../feedback/confirm-store'
 import { toast } from '../../feedback/toast-store'

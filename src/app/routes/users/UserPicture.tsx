@@ -6,7 +6,7 @@
 import { Upload } from 'lucide-react'
 import { useRef, useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { AUTH_SCREENS_TEXT } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT } from '../../../shared/texts'
 import { api } from '../../api/client'
 import { toast } from '../../feedback/toast-store'
 import { refreshSession } from '../../session/session'

@@ -8,7 +8,7 @@
  */
 import { useState } from 'react'
 import type { SyncDoc } from '../../../db/types'
-import { AUTH_SCREENS_TEXT, SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/messages'
+import { AUTH_SCREENS_TEXT, SCREENS_TEXT, SECURITY_TEXT } from '../../../shared/texts'
 import { api } from '../../api/client'
 import { CallButton } from '../../components/CallButton'
 import { RecordScreen } from '../../components/RecordScreen'

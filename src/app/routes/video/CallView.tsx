@@ -4,7 +4,7 @@
  */
 import { LogOut, Mic, MicOff, MonitorUp, Users, Video, VideoOff } from 'lucide-react'
 import { useEffect, useReducer, useRef, useState } from 'react'
-import { VIDEO_TEXT } from '../../../shared/messages'
+import { VIDEO_TEXT } from '../../../shared/texts'
 import { realtime } from '../../realtime/connection'
 import { openScreen, stopAll } from './media'
 import { Mesh } from './mesh'

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react'
 import { Link, Redirect, useLocation, useSearch } from 'wouter'
-import { VIDEO_TEXT } from '../../../shared/messages'
+import { VIDEO_TEXT } from '../../../shared/texts'
 import { type CallRecord, isValidRoom } from '../../../shared/video'
 import { api } from '../../api/client'
 import type { ScreenProps } from '../../routing/table'

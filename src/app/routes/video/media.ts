@@ -2,7 +2,7 @@
  * Camera and microphone: mediaDevices exists only on secure pages (https, localhost), so every use
  * goes through here and says so instead of throwing. Screen share is getDisplayMedia.
  */
-import { VIDEO_TEXT } from '../../../shared/messages'
+import { VIDEO_TEXT } from '../../../shared/texts'
 
 export interface DeviceChoice {
   camera: string | null

@@ -14,8 +14,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LIST_LIMIT_MAX } from '../../../shared/constants'
-import { SECURITY_TEXT } from '../../../shared/messages'
 import { checkPassword } from '../../../shared/password-policy'
+import { SECURITY_TEXT } from '../../../shared/texts'
 import { TOKEN_SECRET, TOKENS } from '../../auth/api-tokens'
 import { beyondCaller } from '../../auth/delegation'
 import { isOwn, requirePermission } from '../../auth/guard'

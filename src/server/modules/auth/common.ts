@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LIST_LIMIT_MAX } from '../../../shared/constants'
-import { SERVER_TEXT } from '../../../shared/messages'
+import { SERVER_TEXT } from '../../../shared/texts'
 import type { LoginLimiter } from '../../auth/rate-limit'
 import { SESSIONS } from '../../auth/tokens'
 import { ApiError } from '../../errors'

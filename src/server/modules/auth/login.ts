@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { SESSION_DEFAULT_SECONDS } from '../../../shared/constants'
-import { SERVER_TEXT, VALIDATION } from '../../../shared/messages'
+import { SERVER_TEXT, VALIDATION } from '../../../shared/texts'
 import { bearerToken } from '../../auth/guard'
 import { clearImageCookie, setImageCookie } from '../../auth/image-cookie'
 import { PASSWORD_SECRET, verifyPassword } from '../../auth/passwords'

@@ -15,7 +15,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { RESET_MAX_PER_ADDRESS, RESET_MAX_PER_IP } from '../../../shared/constants'
-import { SECURITY_TEXT, SERVER_TEXT, VALIDATION } from '../../../shared/messages'
+import { SECURITY_TEXT, SERVER_TEXT, VALIDATION } from '../../../shared/texts'
 import { bearerToken } from '../../auth/guard'
 import { PASSWORD_SECRET, passwordFingerprint, verifyPassword } from '../../auth/passwords'
 import { createLoginLimiter, type LoginLimiter } from '../../auth/rate-limit'

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify'
 import { isValidEmail } from '../../../shared/email'
 import { isValidId } from '../../../shared/ids'
-import { SERVER_TEXT, VALIDATION } from '../../../shared/messages'
+import { SERVER_TEXT, VALIDATION } from '../../../shared/texts'
 import { allowed, isLoggedIn, requirePermission } from '../../auth/guard'
 import { removeTotp } from '../../auth/totp'
 import { ApiError, badRequest, conflict, unauthorized } from '../../errors'

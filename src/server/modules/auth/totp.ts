@@ -7,7 +7,7 @@
  * the app it enables TOTP. Secrets stay in the secret store; the user document only says `totp: true`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { SERVER_TEXT } from '../../../shared/messages'
+import { SERVER_TEXT } from '../../../shared/texts'
 import { isOwn } from '../../auth/guard'
 import type { LoginLimiter } from '../../auth/rate-limit'
 import { beginTotp, confirmTotp, removeTotp } from '../../auth/totp'

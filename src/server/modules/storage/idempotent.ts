@@ -7,7 +7,7 @@
  * `req.body`, so a key reused for other files is refused like any other changed body.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { SERVER_TEXT } from '../../../shared/messages'
+import { SERVER_TEXT } from '../../../shared/texts'
 import { badRequest } from '../../errors'
 import { oneAtATime } from '../../http/one-at-a-time'
 import { writeContext } from '../../http/writes'

@@ -14,10 +14,10 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { STORAGE_PATH_MAX } from '../../../shared/constants'
-import { STORAGE_TEXT } from '../../../shared/messages'
 import { methodLetter } from '../../../shared/permissions'
 /** The two roots: Storage (`{MOMENTUM_DATA}/storage`) and the Web Server (`config.staticDir`). */
 import { nameLengthProblem, type StorageRoot } from '../../../shared/storage'
+import { STORAGE_TEXT } from '../../../shared/texts'
 import { badRequest } from '../../errors'
 
 export { STORAGE_ROOTS, type StorageRoot } from '../../../shared/storage'

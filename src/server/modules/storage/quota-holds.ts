@@ -22,7 +22,7 @@
 import crypto from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { TUS_OPEN_UPLOADS_MAX } from '../../../shared/constants'
-import { STORAGE_TEXT } from '../../../shared/messages'
+import { STORAGE_TEXT } from '../../../shared/texts'
 import { ApiError } from '../../errors'
 import { fileBytes, inUnits } from './quota'
 import type { RootContext } from './read'

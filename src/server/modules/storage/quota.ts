@@ -11,7 +11,7 @@
  */
 import type { Readable } from 'node:stream'
 import { BYTE_STEP, BYTE_UNITS } from '../../../shared/constants'
-import { STORAGE_TEXT } from '../../../shared/messages'
+import { STORAGE_TEXT } from '../../../shared/texts'
 import { ApiError } from '../../errors'
 import type { BlobStat, BlobStore, HashedStaged } from './blob-store'
 

@@ -12,7 +12,7 @@
  */
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { STORAGE_TEXT } from '../../../shared/messages'
+import { STORAGE_TEXT } from '../../../shared/texts'
 import { allowed } from '../../auth/guard'
 import { ApiError } from '../../errors'
 import type { Services } from '../../services'

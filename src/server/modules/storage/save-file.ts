@@ -11,8 +11,8 @@
  */
 import { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
-import { STORAGE_TEXT } from '../../../shared/messages'
 import type { StorageEntry, StorageRoot } from '../../../shared/storage'
+import { STORAGE_TEXT } from '../../../shared/texts'
 import { requirePermission } from '../../auth/guard'
 import { ApiError, badRequest, conflict } from '../../errors'
 import type { Services } from '../../services'

@@ -31,8 +31,8 @@ import {
   TUS_PATH,
   TUS_SWEEP_INTERVAL_MS,
 } from '../../../shared/constants'
-import { STORAGE_TEXT } from '../../../shared/messages'
 import type { StorageEntry } from '../../../shared/storage'
+import { STORAGE_TEXT } from '../../../shared/texts'
 import { ApiError, badRequest, conflict } from '../../errors'
 import { oneAtATime } from '../../http/one-at-a-time'
 import type { Services } from '../../services'

@@ -11,7 +11,7 @@
  * the files are named.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { STORAGE_TEXT } from '../../../shared/messages'
+import { STORAGE_TEXT } from '../../../shared/texts'
 import { requirePermission } from '../../auth/guard'
 import { ApiError, badRequest } from '../../errors'
 import type { HashedStaged } from './blob-store'

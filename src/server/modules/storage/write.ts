@@ -9,8 +9,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { STORAGE_COPY_SUFFIX } from '../../../shared/constants'
-import { STORAGE_TEXT } from '../../../shared/messages'
 import type { Method } from '../../../shared/permissions'
+import { STORAGE_TEXT } from '../../../shared/texts'
 import { requirePermission } from '../../auth/guard'
 import { ApiError, badRequest, conflict } from '../../errors'
 import { isPlainObject } from '../../store/doc'

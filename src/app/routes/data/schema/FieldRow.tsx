@@ -4,7 +4,7 @@
  * problem shows under it, all at once (issue 36's rule); keywords the editor does not edit are named.
  */
 import { X } from 'lucide-react'
-import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/messages'
+import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/texts'
 import {
   FIELD_TYPES,
   type FieldModel,

@@ -4,7 +4,7 @@
  * with a way to discard (RefusalNote), here and when the screen is next opened.
  */
 import { Check, CloudUpload } from 'lucide-react'
-import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/messages'
+import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/texts'
 import { RefusalNote } from '../../../components/RefusalNote'
 import type { SaveRefusal } from '../../../data/use-save-refusal'
 import type { Outcome } from './use-schema-outcome'

@@ -3,7 +3,7 @@
  * each with the messages the server would give and a link to fix it in the document form.
  */
 import { Link } from 'wouter'
-import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/messages'
+import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/texts'
 import { VIOLATIONS_LISTED, type Violations } from './violations'
 
 const docHref = (name: string, id: string) => `/data/${encodeURIComponent(name)}/${encodeURIComponent(id)}`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type FormDoc, fullSchema } from '../../../../shared/forms'
-import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/messages'
+import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/texts'
 import { buildSchema, emptyField, modelOfSchema } from './field-model'
 
 const roundTrip = (schema: Record<string, unknown>) => {

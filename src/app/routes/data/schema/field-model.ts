@@ -6,8 +6,9 @@
  * title or uniqueItems, nested items) is carried through untouched, so opening and saving a schema
  * written elsewhere (the forms' own, the API) changes only what was edited. Pure, tested in node.
  */
-import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/messages'
+
 import { type JsonSchema, validateDocument } from '../../../../shared/schema-validation'
+import { SCHEMA_EDITOR_TEXT as T } from '../../../../shared/texts'
 
 export const FIELD_TYPES = ['', 'string', 'number', 'integer', 'boolean', 'array', 'object'] as const
 export type FieldType = (typeof FIELD_TYPES)[number]

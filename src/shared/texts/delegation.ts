@@ -1,6 +1,6 @@
 // Delegated authority (issue 35, docs/security.md "Delegated authority"): the refusals of the one rule
 // that whatever the server does for someone is bounded by that someone's rights, read when it acts.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 export const DELEGATION_TEXT = {
   /** Saving something the server will do on the saver's behalf that needs a right the saver lacks. */

@@ -1,5 +1,5 @@
 // The console shell: feedback, shell chrome, service worker and install texts.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /** Feedback parts of the shell (toasts, confirmations, install prompt, connection state). */
 export const FEEDBACK_TEXT = {

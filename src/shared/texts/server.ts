@@ -1,5 +1,5 @@
 // The server's refusals the spec leaves open, shared with the console.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /**
  * Messages the spec leaves open ("not shown"); chosen here and listed in docs/decisions.md.

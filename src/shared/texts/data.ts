@@ -1,5 +1,5 @@
 // Collections, queries, logs, the Database/Settings screens, batch and import/export.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 import { countOf, grouped } from '../plural'
 import { deletedToast } from './spec'
 

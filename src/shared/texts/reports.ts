@@ -1,5 +1,5 @@
 // Reports: definition refusals and the screen's words.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /** Reports (issue 17, docs/reports.md): refusals of a definition, and the screen's words. */
 export const REPORT_TEXT = {

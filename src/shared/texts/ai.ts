@@ -1,5 +1,5 @@
 // The AI assistant's texts.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /**
  * The assistant's texts the spec leaves open (server errors and the popup's own words); chosen in

@@ -1,5 +1,5 @@
 // Video calls: signalling refusals and the screen's words.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /** Video calls (issue 18, docs/video.md): refusals of the signalling and the screen's words. */
 export const VIDEO_TEXT = {

@@ -1,5 +1,5 @@
 // Authentication screens, API tokens, security review, password policy and browser-security texts.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 import { cannotDo } from './spec'
 
 /** Authentication screens and API tokens (docs/decisions/auth-screens.md); the spec leaves them open. */

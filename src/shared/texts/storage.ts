@@ -1,5 +1,5 @@
 // Storage and Web Server files: API refusals, downloads, the file browser and the offline queue.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 import { STORAGE_NAME_MAX_BYTES } from '../constants'
 
 /** Storage and Web Server files (SPEC §5 "Storage operations need a path; move needs a source and a destination"). */

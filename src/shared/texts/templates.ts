@@ -1,5 +1,5 @@
 // Templates, the Templates screen and PDF creation.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 import { grouped } from '../plural'
 
 /** Templates (issue 13, docs/templates.md); the spec leaves them open. */

@@ -1,5 +1,5 @@
 // Sync: the pull and websocket refusals, the sync UI and edit-base conflicts.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 import { countOf, grouped } from '../plural'
 
 /** Refusals of the sync pull and the websocket (docs/sync-protocol.md); the spec leaves them open. */

@@ -1,5 +1,5 @@
 // Email, SMS and call messaging.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /** POST /api/email, /api/sms, /api/call and the message history (issue 13, docs/messages.md). */
 export const MESSAGING_TEXT = {

@@ -1,5 +1,5 @@
 // Actions and the Actions console.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /** Actions (issue 15, docs/actions.md). */
 export const ACTION_TEXT = {

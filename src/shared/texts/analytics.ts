@@ -1,5 +1,5 @@
 // The analytics collector and dashboards.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 import { SPEED_TEST_FAST_BYTES_PER_S, SPEED_TEST_FIRST_BYTES, SPEED_TEST_SECOND_BYTES } from '../constants'
 
 /** The analytics collector and its dashboards' API (issue 16, docs/analytics.md). */

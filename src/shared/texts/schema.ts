@@ -1,5 +1,5 @@
 // Collection JSON Schema validation texts.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 import { countOf, grouped } from '../plural'
 import { cannotDo } from './spec'
 

@@ -1,5 +1,5 @@
 // Payments, the hosted checkout and the Transactions screen.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /** Payments (issue 14): the server's refusals and the checkout's words; docs/decisions/payments.md. */
 export const PAYMENT_TEXT = {

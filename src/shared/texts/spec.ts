@@ -1,5 +1,5 @@
 // The texts SPEC.md §5, §6 and §8 give word for word (tests/shared/spec-strings.test.ts checks them).
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 
 /** SPEC §5: validation messages, exact. */
 export const VALIDATION = {

@@ -1,5 +1,5 @@
 // Forms: the form document's checks, submissions and screens.
-// One definition of each text; src/shared/messages.ts re-exports this file.
+// One definition of each text; src/shared/texts.ts re-exports this file.
 import { BYTE_STEP } from '../constants'
 import { countOf } from '../plural'
 
