@@ -11,7 +11,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { BODY_LIMIT_BYTES } from '../shared/constants'
 import { SECURITY_TEXT, SERVER_TEXT } from '../shared/texts'
 import { registerGuard } from './auth/guard'
-import { ApiError } from './errors'
+import { ApiError, errorBody } from './errors'
 import { registerBodyDepthCheck } from './http/body-depth'
 import { SOCKET_DEFLATE } from './http/compressed'
 import { registerCors } from './http/cors'
@@ -58,7 +58,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.status).send({ error: error.code, message: error.message, ...error.details })
+      return reply.status(error.status).send(errorBody(error))
     }
     const status = error.statusCode ?? 500
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {

@@ -60,6 +60,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The JSON body of a refusal: what a route answers (app.ts) and what a batch entry holds (batch.ts). */
+export function errorBody(error: ApiError): Record<string, unknown> {
+  return { error: error.code, message: error.message, ...error.details }
+}
+
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new ApiError('bad_request', message, details)
 export const notFound = (message = 'Not found') => new ApiError('not_found', message)

@@ -31,28 +31,51 @@ export function parseRevision(raw: unknown): number | undefined {
   return Number(text)
 }
 
+/** The longest Idempotency-Key taken, from a header or a batch entry. */
+export const IDEMPOTENCY_KEY_MAX = 200
+
 export function writeContext(services: Services, req: FastifyRequest): WriteContext {
   const key = req.headers['idempotency-key']
-  const ctx: WriteContext = { user: req.auth.user }
-  if (typeof key === 'string' && key) {
-    if (key.length > 200) throw badRequest('Idempotency-Key is too long')
-    // Stored under the sending credential: a replay is for the same credential only (idempotency.ts).
-    ctx.idempotencyKey = scopedKey(req, key)
-    ctx.requestHash = serverHmac(
+  if (typeof key !== 'string' || !key) return { user: req.auth.user }
+  if (key.length > IDEMPOTENCY_KEY_MAX) throw badRequest('Idempotency-Key is too long')
+  return keyedContext(services, req, key, req.method, req.url.split('?')[0]!, req.body)
+}
+
+/**
+ * The context of a write sent with an Idempotency-Key, by the single routes and by a batch entry alike:
+ * the hash covers the method, the raw path and the JSON body, so a retry may go either way and still be
+ * recognised as the same write. The key is stored under the sending credential (idempotency.ts).
+ */
+export function keyedContext(
+  services: Services,
+  req: FastifyRequest,
+  key: string,
+  method: string,
+  path: string,
+  body: unknown,
+): WriteContext {
+  return {
+    user: req.auth.user,
+    idempotencyKey: scopedKey(req, key),
+    requestHash: serverHmac(
       services.config.dataDir,
       'idempotency',
-      req.method,
-      req.url.split('?')[0]!,
-      JSON.stringify(req.body ?? null),
-    )
+      method,
+      path,
+      JSON.stringify(body ?? null),
+    ),
   }
-  return ctx
+}
+
+/** A request body as a document body: a JSON object, else 400. */
+export function documentBody(body: unknown): Body {
+  if (!isPlainObject(body)) throw badRequest('Request body must be a JSON object')
+  return body
 }
 
 /** The request body as a document body: a JSON object, else 400. */
 export function bodyObject(req: FastifyRequest): Body {
-  if (!isPlainObject(req.body)) throw badRequest('Request body must be a JSON object')
-  return req.body
+  return documentBody(req.body)
 }
 
 /**

@@ -1,29 +1,35 @@
 /**
  * POST /api/batch: many document writes in one request and one store transaction (issue 11), so an
  * outbox of thousands of writes (an import) reaches the server in a few requests. Each entry behaves
- * exactly like its single route (modules/data.ts): its own Idempotency-Key (hashed over the same
- * method, path and body as the single request, so a retry may go either way and still be recognised),
- * its own If-Match, its own permission through the shared matcher, and its own answer. A refused entry
- * (403, 404, 409, 400) is rolled back alone and the others commit: conflicts stay per entry, which is
- * what the sync engine's replay needs (docs/decisions/sync.md#batch).
+ * exactly like its single route (modules/data.ts), by the same rules (data/write-rules.ts): its own
+ * Idempotency-Key (hashed over the same method, path and body as the single request, so a retry may go
+ * either way and still be recognised), its own If-Match, its own permission through the shared matcher,
+ * and its own answer. A refused entry (403, 404, 409, 400) is rolled back alone and the others commit:
+ * conflicts stay per entry, which is what the sync engine's replay needs (docs/decisions/sync.md#batch).
  *
  * Only data documents (`/api/data/{collection}[/{id}]`) are accepted: the modules (users, groups, …)
  * have side effects and extra rules on their routes that a batch must not bypass.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { BATCH_MAX_MUTATIONS } from '../../shared/constants'
-import { isValidCollectionName, isValidId } from '../../shared/ids'
-import { decide } from '../../shared/permissions'
-import { BATCH_TEXT, requiresOneOf, SERVER_TEXT } from '../../shared/texts'
-import { allowed } from '../auth/guard'
-import { serverHmac } from '../auth/server-key'
-import { ApiError, badRequest } from '../errors'
-import { scopedKey } from '../http/idempotency'
-import { JSON_TYPE, parseRevision } from '../http/writes'
+import { BATCH_TEXT, SERVER_TEXT } from '../../shared/texts'
+import { requirePermission } from '../auth/guard'
+import {
+  bodyIdPermission,
+  dataCollection,
+  documentId,
+  hideUnreadableCurrent,
+  isWriteMethod,
+  planWrite,
+  requireCreateIfMissing,
+  type WriteMethod,
+  writePermission,
+} from '../data/write-rules'
+import { ApiError, badRequest, errorBody } from '../errors'
+import { IDEMPOTENCY_KEY_MAX, JSON_TYPE, keyedContext } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
-import type { Doc, EachWrite, Write } from '../store/types'
-import { DATA_PREFIX } from './data'
+import type { EachWrite } from '../store/types'
 
 export interface BatchResult {
   status: number
@@ -32,25 +38,13 @@ export interface BatchResult {
   replayed?: boolean
 }
 
-interface Planned {
-  write: Write
-  /** Permissions the entry needs, every one of them (each a list of alternatives). */
-  needs: string[][]
-  /** A PUT that creates when the document is missing also needs this (as the single route). */
-  createIfMissing?: string
-}
-
-const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-const LETTER: Record<string, string> = { POST: 'c', PUT: 'u', PATCH: 'u', DELETE: 'd' }
-
 function errorResult(error: unknown): BatchResult {
-  if (error instanceof ApiError)
-    return { status: error.status, body: { error: error.code, message: error.message, ...error.details } }
+  if (error instanceof ApiError) return { status: error.status, body: errorBody(error) }
   throw error
 }
 
 /** `/api/data/{collection}[/{id}]`, decoded and validated as the router and data.ts would. */
-function parsePath(method: string, path: string): { collection: string; id?: string } {
+function parsePath(method: WriteMethod, path: string): { collection: string; id?: string } {
   const match = /^\/api\/data\/([^/?#]+)(?:\/([^/?#]+))?$/.exec(path)
   if (!match) throw badRequest(BATCH_TEXT.unsupported(method, path))
   let name: string
@@ -61,37 +55,10 @@ function parsePath(method: string, path: string): { collection: string; id?: str
   } catch {
     throw badRequest(SERVER_TEXT.invalidId)
   }
-  if (!isValidCollectionName(name)) throw badRequest(SERVER_TEXT.invalidCollection)
-  if (id !== undefined && !isValidId(id)) throw badRequest(SERVER_TEXT.invalidId)
+  const collection = dataCollection(name)
+  if (id !== undefined) documentId(id)
   if (id === undefined && method !== 'POST') throw badRequest(BATCH_TEXT.unsupported(method, path))
-  return { collection: DATA_PREFIX + name, id }
-}
-
-function plan(method: string, path: string, body: unknown, ifMatch: unknown): Planned {
-  const { collection, id } = parsePath(method, path)
-  const letter = LETTER[method]!
-  const needs: string[][] = [[`${collection}${id === undefined ? '' : `/${id}`}:${letter}`]]
-  if (method === 'DELETE') {
-    return { write: { op: 'delete', collection, id: id!, expectedRev: parseRevision(ifMatch) }, needs }
-  }
-  if (!isPlainObject(body)) throw badRequest('Request body must be a JSON object')
-  if (method === 'POST') {
-    if (id === undefined && body._id !== undefined && !isValidId(body._id))
-      throw badRequest(SERVER_TEXT.invalidId)
-    const target = id ?? (body._id as string | undefined)
-    // The single route checks only `data/c:c` here; naming the id too is never weaker (`data/c/x:n`).
-    if (target !== undefined && id === undefined) needs.push([`${collection}/${target}:c`])
-    return { write: { op: 'create', collection, id: target, body }, needs }
-  }
-  const expectedRev = parseRevision(ifMatch)
-  if (method === 'PUT') {
-    return {
-      write: { op: 'put', collection, id: id!, body, expectedRev },
-      needs,
-      createIfMissing: expectedRev === undefined ? `${collection}/${id}:c` : undefined,
-    }
-  }
-  return { write: { op: 'patch', collection, id: id!, body, expectedRev }, needs }
+  return { collection, id }
 }
 
 export async function batchModule(api: FastifyInstance, services: Services): Promise<void> {
@@ -126,50 +93,28 @@ export async function batchModule(api: FastifyInstance, services: Services): Pro
         // The same text JSON.stringify would give ({status, body}), without serialising the body again.
         if (!replayed && json !== undefined) texts[i] = `{"status":${status},"body":${json}}`
       } else {
-        results[i] = errorResult(hideCurrent(req, runs[k]!.write.collection, outcome.error))
+        results[i] = errorResult(hideUnreadableCurrent(req, runs[k]!.write.collection, outcome.error))
       }
     })
     const parts = results.map((r, i) => texts[i] ?? JSON.stringify(r))
     return reply.type(JSON_TYPE).send(`{"results":[${parts.join(',')}]}`)
   })
 
+  /** An entry planned and checked as its single route would (data/write-rules.ts), in the batch's order. */
   async function prepare(req: FastifyRequest, entry: unknown): Promise<EachWrite> {
     if (!isPlainObject(entry) || typeof entry.method !== 'string' || typeof entry.path !== 'string')
       throw badRequest(BATCH_TEXT.badEntry)
     const method = entry.method.toUpperCase()
-    if (!METHODS.has(method)) throw badRequest(BATCH_TEXT.unsupported(method, entry.path))
-    const p = plan(method, entry.path, entry.body, entry.ifMatch)
-    for (const alternatives of p.needs) {
-      if (!allowed(req, alternatives)) throw new ApiError('forbidden', requiresOneOf(alternatives))
-    }
-    if (p.createIfMissing && !allowed(req, p.createIfMissing)) {
-      const w = p.write as Extract<Write, { op: 'put' }>
-      if (!(await store.get(w.collection, w.id)))
-        throw new ApiError('forbidden', requiresOneOf([p.createIfMissing]))
-    }
+    if (!isWriteMethod(method)) throw badRequest(BATCH_TEXT.unsupported(method, entry.path))
+    const { collection, id } = parsePath(method, entry.path)
+    const write = planWrite(method, collection, id, entry.body, entry.ifMatch)
+    requirePermission(req, writePermission(method, collection, id))
+    const named = bodyIdPermission(write, id)
+    if (named) requirePermission(req, named)
+    await requireCreateIfMissing(req, store, write)
     const key = entry.idempotencyKey
-    if (key === undefined || key === null || key === '')
-      return { write: p.write, ctx: { user: req.auth.user } }
-    if (typeof key !== 'string' || key.length > 200) throw badRequest(BATCH_TEXT.badKey)
-    // The same hash as the single route's (http/writes.ts writeContext): method, raw path, JSON body.
-    const body = method === 'DELETE' ? (entry.body ?? null) : entry.body
-    const requestHash = serverHmac(
-      services.config.dataDir,
-      'idempotency',
-      method,
-      entry.path,
-      JSON.stringify(body),
-    )
-    // Stored under the sending credential, as the single routes do (http/idempotency.ts).
-    return { write: p.write, ctx: { user: req.auth.user, idempotencyKey: scopedKey(req, key), requestHash } }
+    if (key === undefined || key === null || key === '') return { write, ctx: { user: req.auth.user } }
+    if (typeof key !== 'string' || key.length > IDEMPOTENCY_KEY_MAX) throw badRequest(BATCH_TEXT.badKey)
+    return { write, ctx: keyedContext(services, req, key, method, entry.path, entry.body) }
   }
-}
-
-/** A 409 shows the current document only to a caller who may read it (as data.ts does). */
-function hideCurrent(req: FastifyRequest, collection: string, error: unknown): unknown {
-  if (!(error instanceof ApiError) || error.code !== 'conflict') return error
-  const current = error.details?.current as Doc | undefined
-  if (!current) return error
-  const visible = decide(req.auth.grants, `${collection}/${current._id}`, 'r').allowed
-  return new ApiError('conflict', error.message, visible ? { current } : undefined)
 }

@@ -3,42 +3,48 @@
  * the store collection `data/{collection}`, plus the raw query (?raw with operand and query). The store
  * collection name is the permission path, so `data/contacts:r` reads contacts and `data/contacts/x:n`
  * hides one document from reads, lists and writes alike. Every write goes through http/writes.ts, so
- * If-Match, Idempotency-Key and ETag behave exactly as on the modules, which the sync engine relies on.
+ * If-Match, Idempotency-Key and ETag behave exactly as on the modules, which the sync engine relies on;
+ * what a document write needs and becomes is data/write-rules.ts, which POST /api/batch shares.
  * Each route states its permission from its validated parameters instead of the guard's URL default,
  * so a name that decodes differently from its URL can never be checked as one and used as another.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isValidCollectionName, isValidId } from '../../shared/ids'
-import { can, decide, type Method } from '../../shared/permissions'
+import { can, type Method } from '../../shared/permissions'
 import { QUERY_TEXT, SERVER_TEXT } from '../../shared/texts'
-import { type Access, requirePermission } from '../auth/guard'
-import { ApiError, badRequest, forbidden, notFound } from '../errors'
+import type { Access } from '../auth/guard'
+import {
+  DATA_PREFIX,
+  dataCollection,
+  documentId,
+  documentPermission,
+  hideUnreadableCurrent,
+  planWrite,
+  requireCreateIfMissing,
+  type WriteMethod,
+  writePermission,
+} from '../data/write-rules'
+import { forbidden, notFound } from '../errors'
 import { compressedRoutes } from '../http/compressed'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
-import { bodyObject, JSON_TYPE, parseIfMatch, sendDrop, sendWrite } from '../http/writes'
+import { JSON_TYPE, sendDrop, sendWrite } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import { parseRawQuery } from '../store/query-options'
-import type { Doc, RawQuery } from '../store/types'
+import type { RawQuery, Write } from '../store/types'
 
 interface Params {
   collection?: unknown
   id?: unknown
 }
 
-export const DATA_PREFIX = 'data/'
-
+/** The store collection named by the route, validated (write-rules.ts). */
 function collectionParam(req: FastifyRequest): string {
-  const name = (req.params as Params).collection
-  if (!isValidCollectionName(name)) throw badRequest(SERVER_TEXT.invalidCollection)
-  return name
+  return dataCollection((req.params as Params).collection)
 }
 
 function idParam(req: FastifyRequest): string {
-  const id = (req.params as Params).id
-  if (!isValidId(id)) throw badRequest(SERVER_TEXT.invalidId)
-  return id
+  return documentId((req.params as Params).id)
 }
 
 function isRaw(req: FastifyRequest): boolean {
@@ -49,10 +55,16 @@ function isRaw(req: FastifyRequest): boolean {
 function access(letter: Method | ((req: FastifyRequest) => Method), withId = false): { access: Access } {
   return {
     access: (req) => {
-      const path = `${DATA_PREFIX}${collectionParam(req)}${withId ? `/${idParam(req)}` : ''}`
-      return `${path}:${typeof letter === 'function' ? letter(req) : letter}`
+      const collection = collectionParam(req)
+      const id = withId ? idParam(req) : undefined
+      return documentPermission(collection, id, typeof letter === 'function' ? letter(req) : letter)
     },
   }
+}
+
+/** A document write's permission, the same a batch entry of that method and path needs. */
+const writeAccess: { access: Access } = {
+  access: (req) => writePermission(req.method as WriteMethod, collectionParam(req), idParam(req)),
 }
 
 export async function dataModule(api: FastifyInstance, services: Services): Promise<void> {
@@ -69,12 +81,11 @@ export async function dataModule(api: FastifyInstance, services: Services): Prom
   // Lists (up to LIST_LIMIT_MAX documents) go out compressed; the single document routes stay hook-free.
   await compressedRoutes(api, (scope) => {
     scope.get('/data/:collection', { config: access('r') }, async (req, reply) => {
-      const name = collectionParam(req)
+      const collection = collectionParam(req)
       if (isRaw(req)) {
         const q = req.query as Record<string, unknown>
-        return runRaw(req, reply, name, parseRawQuery(q.operand, q.query))
+        return runRaw(req, reply, collection, parseRawQuery(q.operand, q.query))
       }
-      const collection = DATA_PREFIX + name
       const grants = req.auth.grants
       const visible = grantsNarrowIds(grants, collection) ? canRead(grants, collection) : null
       const result = await listVisible(store, collection, parseListQuery(req.query), visible)
@@ -84,29 +95,30 @@ export async function dataModule(api: FastifyInstance, services: Services): Prom
   })
 
   // A raw query is a read even when POSTed (a body holds a query better than a URL does).
-  api.post('/data/:collection', { config: access((req) => (isRaw(req) ? 'r' : 'c')) }, async (req, reply) => {
-    const name = collectionParam(req)
+  const createOrRaw: { access: Access } = {
+    access: (req) =>
+      isRaw(req)
+        ? documentPermission(collectionParam(req), undefined, 'r')
+        : writePermission('POST', collectionParam(req)),
+  }
+  api.post('/data/:collection', { config: createOrRaw }, async (req, reply) => {
+    const collection = collectionParam(req)
     if (isRaw(req)) {
       const body = isPlainObject(req.body) ? req.body : {}
-      return runRaw(req, reply, name, parseRawQuery(body.operand, body.query))
+      return runRaw(req, reply, collection, parseRawQuery(body.operand, body.query))
     }
-    const body = bodyObject(req)
-    if (body._id !== undefined && !isValidId(body._id)) throw badRequest(SERVER_TEXT.invalidId)
-    const id = body._id as string | undefined
-    return write(req, () =>
-      sendWrite(services, req, reply, { op: 'create', collection: DATA_PREFIX + name, id, body }),
-    )
+    return write(req, reply, planWrite('POST', collection, undefined, req.body, undefined))
   })
 
   // Drops the collection: every document is deleted and leaves a tombstone, so mirrors forget them too.
   // All or nothing when single documents are blocked for the caller (http/writes.ts sendDrop).
   api.delete('/data/:collection', { config: access('d') }, async (req, reply) =>
-    sendDrop(services, req, reply, DATA_PREFIX + collectionParam(req)),
+    sendDrop(services, req, reply, collectionParam(req)),
   )
 
   // The stored JSON is sent as it is (issue 20): parsing it only to serialise it again was a tenth of a read.
   api.get('/data/:collection/:id', { config: access('r', true) }, async (req, reply) => {
-    const collection = DATA_PREFIX + collectionParam(req)
+    const collection = collectionParam(req)
     const id = idParam(req)
     const stored = store.getJson
       ? await store.getJson(collection, id)
@@ -118,49 +130,33 @@ export async function dataModule(api: FastifyInstance, services: Services): Prom
     return reply.type(JSON_TYPE).send(stored.json)
   })
 
-  api.post('/data/:collection/:id', { config: access('c', true) }, async (req, reply) => {
-    const collection = DATA_PREFIX + collectionParam(req)
-    const id = idParam(req)
-    const body = bodyObject(req)
-    return write(req, () => sendWrite(services, req, reply, { op: 'create', collection, id, body }))
-  })
-
+  // One handler for the document writes: the guard has checked writeAccess, the rest is write-rules.ts.
   // PUT replaces, and creates a missing document: creating through it needs the create permission too.
-  api.put('/data/:collection/:id', { config: access('u', true) }, async (req, reply) => {
-    const collection = DATA_PREFIX + collectionParam(req)
-    const id = idParam(req)
-    const body = bodyObject(req)
-    const expectedRev = parseIfMatch(req)
-    if (expectedRev === undefined && !(await store.get(collection, id))) {
-      requirePermission(req, `${collection}/${id}:c`)
-    }
-    return write(req, () => sendWrite(services, req, reply, { op: 'put', collection, id, body, expectedRev }))
-  })
-
-  api.patch('/data/:collection/:id', { config: access('u', true) }, async (req, reply) => {
-    const collection = DATA_PREFIX + collectionParam(req)
-    const id = idParam(req)
-    const body = bodyObject(req)
-    const expectedRev = parseIfMatch(req)
-    return write(req, () =>
-      sendWrite(services, req, reply, { op: 'patch', collection, id, body, expectedRev }),
-    )
-  })
-
-  api.delete('/data/:collection/:id', { config: access('d', true) }, async (req, reply) => {
-    const collection = DATA_PREFIX + collectionParam(req)
-    const id = idParam(req)
-    const expectedRev = parseIfMatch(req)
-    return write(req, () => sendWrite(services, req, reply, { op: 'delete', collection, id, expectedRev }))
-  })
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+    api.route({
+      method,
+      url: '/data/:collection/:id',
+      config: writeAccess,
+      handler: async (req, reply) => {
+        const planned = planWrite(
+          method,
+          collectionParam(req),
+          idParam(req),
+          req.body,
+          req.headers['if-match'],
+        )
+        await requireCreateIfMissing(req, store, planned)
+        return write(req, reply, planned)
+      },
+    })
+  }
 
   async function runRaw(
     req: FastifyRequest,
     reply: FastifyReply,
-    name: string,
+    collection: string,
     q: RawQuery,
   ): Promise<unknown> {
-    const collection = DATA_PREFIX + name
     // count and distinct cannot leave out single hidden documents, so a narrowed grant refuses them all.
     if (grantsNarrowIds(req.auth.grants, collection)) throw forbidden(QUERY_TEXT.rawNeedsCollection)
     const result = await store.query(collection, q)
@@ -171,17 +167,11 @@ export async function dataModule(api: FastifyInstance, services: Services): Prom
     return reply.send(result)
   }
 
-  /** A 409 shows the current document only to a caller who may read it (a create can hit a hidden id). */
-  async function write(req: FastifyRequest, run: () => Promise<FastifyReply>): Promise<FastifyReply> {
+  async function write(req: FastifyRequest, reply: FastifyReply, planned: Write): Promise<FastifyReply> {
     try {
-      return await run()
+      return await sendWrite(services, req, reply, planned)
     } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== 'conflict') throw error
-      const current = error.details?.current as Doc | undefined
-      if (!current) throw error
-      const collection = DATA_PREFIX + collectionParam(req)
-      const visible = decide(req.auth.grants, `${collection}/${current._id}`, 'r').allowed
-      throw new ApiError('conflict', error.message, visible ? { current } : undefined)
+      throw hideUnreadableCurrent(req, planned.collection, error)
     }
   }
 }
