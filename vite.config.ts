@@ -30,10 +30,10 @@ export default defineConfig(({ command }) => ({
 }))
 
 /**
- * What /ui/login loads first, in about seven files instead of ~30 (issue 20, docs/performance.md "7. Bundle"):
+ * What /ui/login loads first, in about seven files instead of ~30 (issue 20, docs/contributing/performance.md "7. Bundle"):
  * - `boot`: src/app/boot.ts and the little it imports (local state, the first-screen read, the route
  *   table), a chunk of its own that depends on no other, so its script runs before React's chunk has
- *   evaluated and the start's IndexedDB opens begin ~30 ms sooner (docs/performance.md "3. Offline cold
+ *   evaluated and the start's IndexedDB opens begin ~30 ms sooner (docs/contributing/performance.md "3. Offline cold
  *   start");
  * - `react`: React, react-dom and the scheduler, in their own chunk so it evaluates before every module
  *   that uses React (one merged chunk once ran lucide's forwardRef before React's CommonJS wrapper);
@@ -42,7 +42,7 @@ export default defineConfig(({ command }) => ({
  *   would pull every area in). They import only constants and plural, so no recursive capture is needed;
  * - `first`: every other module of the entry's static closure (`$initial`) in one chunk: fewer files
  *   and one gzip dictionary instead of ~25 small chunks with their import/export glue.
- * Then what a logged-in start fetches, in a few files instead of ~80 (docs/performance.md "3. Offline
+ * Then what a logged-in start fetches, in a few files instead of ~80 (docs/contributing/performance.md "3. Offline
  * cold start": offline, each file is one round trip through the service worker, ~5 ms each on a
  * loaded machine):
  * - `console`: what Entry.tsx loadConsole() imports (App, the feedback parts, the sync session, the
@@ -163,7 +163,7 @@ function pwa() {
 }
 
 /**
- * The analytics client script for Web Server pages (docs/analytics-console.md): built on its own after
+ * The analytics client script for Web Server pages (docs/using/analytics.md): built on its own after
  * the console, as one small classic script dist/ui/analytics.js with no shared chunks, so a page
  * including it loads a few kilobytes and none of the console. Part of every build, so a plain
  * `vite build` (npm start, the e2e fixtures) always has it.

@@ -307,7 +307,7 @@ async function main() {
   const json = `${JSON.stringify(result, null, 2)}\n`
   fs.writeFileSync(file, json)
   // latest.json is the last run of everything; a run of some suites (--only) has its own latest file,
-  // so checking one suite never replaces the full figures docs/performance.md quotes.
+  // so checking one suite never replaces the full figures docs/contributing/performance.md quotes.
   const latest = partial ? `latest-${[...selected].sort().join('-')}` : 'latest'
   fs.writeFileSync(path.join(dir, `${latest}.json`), json)
   fs.writeFileSync(path.join(dir, `${latest}.md`), `${markdown(rows)}\n`)

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * End-to-end tests use Debian's Chromium at /usr/bin/chromium; browser downloads are not possible here.
- * The server renders PDFs with the same Chromium (docs/pdf.md), and the PDF tests read a PDF's text back
+ * The server renders PDFs with the same Chromium (docs/operating/pdf.md), and the PDF tests read a PDF's text back
  * with pdftotext (Debian poppler-utils). Installs what is missing with apt-get when we are root,
  * otherwise says how.
  */

@@ -66,7 +66,7 @@ if (only !== 'unit') {
   }
 }
 
-// The chaos soak (docs/reliability.md) is not part of `npm test`; CI asks for a short one
+// The chaos soak (docs/contributing/reliability.md) is not part of `npm test`; CI asks for a short one
 // (MOMENTUM_CI_SOAK=<seconds>), counted as one test in the closing line.
 if (only !== 'unit' && process.env.MOMENTUM_CI_SOAK) {
   const soakJson = path.join(results, 'soak.json')

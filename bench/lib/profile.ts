@@ -1,6 +1,6 @@
 /**
  * A CPU profile of a page over CDP (Profiler domain), summarised as the functions with the most self
- * time: what docs/performance.md quotes where a figure misses its target.
+ * time: what docs/contributing/performance.md quotes where a figure misses its target.
  */
 import type { Page } from 'playwright-core'
 

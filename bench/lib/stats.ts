@@ -55,7 +55,7 @@ export function table(rows: readonly Row[]): string {
   return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n')
 }
 
-/** The same rows as a Markdown table, for docs/performance.md. */
+/** The same rows as a Markdown table, for docs/contributing/performance.md. */
 export function markdown(rows: readonly Row[]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|')
   return [

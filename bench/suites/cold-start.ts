@@ -97,7 +97,7 @@ async function sample(
 /**
  * Where an offline start's time went, from the page's own timings at its first row: the document, each
  * script and worker script (start → end, ms from navigation start) and the first row. Read in
- * docs/performance.md "3. Offline cold start".
+ * docs/contributing/performance.md "3. Offline cold start".
  */
 interface Timeline {
   firstRow: number

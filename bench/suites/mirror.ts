@@ -7,7 +7,7 @@
  *   engine   the real engine in its worker, started from the bench page (engine cost alone)
  *   console  the built console: login form submitted → the last document readable in IndexedDB
  *   rxdb     RxDB replicateRxCollection pulling GET /api/sync into its Dexie storage (peer)
- * plus, in full mode, a diagnostic for docs/performance.md: the engine with the server's largest page.
+ * plus, in full mode, a diagnostic for docs/contributing/performance.md: the engine with the server's largest page.
  * Long tasks (> 50 ms) on the page's main thread are recorded during the console and RxDB runs.
  */
 

@@ -1,5 +1,5 @@
 /**
- * 17. PostgreSQL writes (several server instances, docs/postgres.md): single document writes (PATCH
+ * 17. PostgreSQL writes (several server instances, docs/operating/postgres.md): single document writes (PATCH
  * with If-Match and an Idempotency-Key, random documents of 2,000) through the real PostgreSQL store
  * on two store instances sharing one database, 10 in flight, against PostgreSQL's own floor for a write:
  * the same number of connections each sending a one-statement UPDATE of a random document in

@@ -3,7 +3,7 @@
  * form, no shell); everything else of the console (App.tsx: the sync engine and Dexie, the shell, the
  * feedback overlays and their websocket) is its own chunk, loaded as soon as the tab is logged in or is
  * on any other page. So the first JavaScript of /ui/login is React, the router, the session and the
- * form (issue 20, docs/performance.md "7. Bundle"). Once loaded, the console stays for the tab's life:
+ * form (issue 20, docs/contributing/performance.md "7. Bundle"). Once loaded, the console stays for the tab's life:
  * a logout lands on a login page that still shows the console's toasts. The hosted checkout popup
  * never loads it, even when the browser holds a session (isStandalonePath).
  */
@@ -151,7 +151,7 @@ function screenOf(pathname: string): string {
 /**
  * The start screen's chunks (its own and those its first render needs), fetched together with the
  * console instead of after it has rendered the route, and waited for with it: the route then renders
- * at once, without suspending (issue 20, docs/performance.md "3. Offline cold start"). A failure is
+ * at once, without suspending (issue 20, docs/contributing/performance.md "3. Offline cold start"). A failure is
  * left to its route to retry.
  */
 function startScreen(pathname: string): Promise<unknown> {

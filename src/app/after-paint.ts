@@ -1,5 +1,5 @@
 /**
- * Start-up work that must happen but need not hold the first paint (issue 20, docs/performance.md
+ * Start-up work that must happen but need not hold the first paint (issue 20, docs/contributing/performance.md
  * "3. Offline cold start"): the analytics page view (its first sessionStorage read costs tens of ms on
  * a cold tab) and the forms queue's chunk import. Tasks run in the order they were given, in a task
  * after the next frame; a hidden tab gets no frames, so a timeout runs them anyway. Nothing is dropped:

@@ -6,7 +6,7 @@
  * session used (data/first-screen.ts). Each open takes 20–50 ms in a new tab; one after the other they
  * were the longest wait of an offline start. When both are in and the stored session is that database's
  * user, it draws the first frame (first-frame.ts) at once, before React has started (issue 20,
- * docs/performance.md "3. Offline cold start"). Keep its imports small: they evaluate before it.
+ * docs/contributing/performance.md "3. Offline cold start"). Keep its imports small: they evaluate before it.
  */
 import { databaseName } from '../shared/database-name'
 import { apiBase } from './api/base'

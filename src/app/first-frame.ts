@@ -5,7 +5,7 @@
  * an element of its own beside React's root; Entry.tsx's Console shows nothing while it stands and
  * removes it in the same commit that shows the console, whose table starts from the same rows, so
  * what the user reads stays in place. Nothing in it acts (no links, no buttons: the page is busy). It
- * draws with the shell's styles and a few lines of shell.css (issue 20, docs/performance.md
+ * draws with the shell's styles and a few lines of shell.css (issue 20, docs/contributing/performance.md
  * "3. Offline cold start"; decisions/screens.md).
  */
 import { NARROW_MEDIA_QUERY, TABLE_CHECK_COLUMN_PX } from '../shared/constants'

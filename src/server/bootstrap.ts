@@ -80,7 +80,7 @@ export async function bootstrap(services: Services): Promise<BootstrapResult> {
   }
   // Secrets first: a start that dies before the documents commit leaves no password-less admin.
   // Claimed, not set: several instances starting at once on one empty PostgreSQL database must not
-  // each print a password of their own while only one set of documents wins (docs/postgres.md).
+  // each print a password of their own while only one set of documents wins (docs/operating/postgres.md).
   const hash = await hashPassword(adminPassword)
   if ((await store.secrets.claim(PASSWORD_SECRET, ADMIN_USER, hash)) !== hash) {
     if (await usersAppear(services)) return { adminCreated: false }

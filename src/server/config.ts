@@ -55,7 +55,7 @@ export interface ServerConfig {
   pushAllowPrivate: boolean
   /**
    * The SMS provider, Twilio's Messages API or a service speaking it (MOMENTUM_SMS_URL, _ACCOUNT_SID,
-   * _AUTH_TOKEN, _FROM; docs/messages.md); unset keeps SMS records queued.
+   * _AUTH_TOKEN, _FROM; docs/operating/messages.md); unset keeps SMS records queued.
    */
   sms?: { url: string; accountSid: string; authToken: string; from: string }
   /** Overrides the message queue's retry, lease and tick constants (tests use short ones). */
@@ -66,7 +66,7 @@ export interface ServerConfig {
   videoRelayAliveMs?: number
   /**
    * MOMENTUM_PDF_ALLOW_HOSTS: hosts (or host:port) POST /api/pdf {url} may load although they are on
-   * loopback or a private network; by default those are refused (docs/pdf.md#security).
+   * loopback or a private network; by default those are refused (docs/operating/pdf.md#security).
    */
   pdfAllowHosts: string[]
   /** Chromium for PDFs (CHROMIUM_PATH, default /usr/bin/chromium, as scripts/setup-browser.mjs installs). */
@@ -78,11 +78,11 @@ export interface ServerConfig {
   storageQuota?: { storage?: number; static?: number }
   /**
    * An S3-compatible bucket for the Storage and Web Server files instead of the data dir
-   * (MOMENTUM_S3_BUCKET and friends, docs/storage.md "S3-compatible storage"); unset keeps them on disk.
+   * (MOMENTUM_S3_BUCKET and friends, docs/operating/storage.md "S3-compatible storage"); unset keeps them on disk.
    */
   s3?: S3Config
   /**
-   * Stripe (MOMENTUM_STRIPE_SECRET_KEY, _WEBHOOK_SECRET, _API_URL; docs/payments.md). Unset, checkouts
+   * Stripe (MOMENTUM_STRIPE_SECRET_KEY, _WEBHOOK_SECRET, _API_URL; docs/operating/payments.md). Unset, checkouts
    * use the built-in TEST provider: no account, no money, test card numbers only.
    */
   stripe?: { secretKey: string; webhookSecret?: string; apiUrl?: string; jsUrl?: string }

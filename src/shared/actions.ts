@@ -1,5 +1,5 @@
 /**
- * Actions (issue 15, docs/actions.md): the shape of an action document and its one validation, used
+ * Actions (issue 15, docs/operating/actions.md): the shape of an action document and its one validation, used
  * by the server on every create and patch (as the whole document the write produces).
  */
 import { ACTION_TEXT } from './texts'
@@ -62,7 +62,7 @@ export function watchedCollection(name: string): string {
 }
 
 /**
- * What a save of an action asks of its saver beyond `actions/{id}:u` (delegated authority, docs/actions.md
+ * What a save of an action asks of its saver beyond `actions/{id}:u` (delegated authority, docs/operating/actions.md
  * "Permissions"), decided from the whole action the write leaves and the fields it changes (`touched`,
  * 'all' for a create); the server enforces it and the console checks it before saving.
  * - `actAs`: the action runs as another user and the save sets its code, trigger or runAs — allowed only
@@ -123,7 +123,7 @@ export function heldNeeds(needs: ActionSaveNeeds, collection: string): HeldNeed[
 }
 
 /**
- * Pruning of run records (docs/actions.md): the setting ACTION_RUNS_SETTING holds
+ * Pruning of run records (docs/operating/actions.md): the setting ACTION_RUNS_SETTING holds
  * `{keep?: runs per action, days?: age}`; what it leaves out falls back to these defaults.
  */
 export const ACTION_RUNS_SETTING = 'action_runs'

@@ -1,6 +1,6 @@
 /**
  * The analytics wire format (SPEC §3 "Analytics record", §7 /api/analytics), shared by the collector in
- * the browser and the server that validates it. docs/analytics.md is the reference for every field.
+ * the browser and the server that validates it. docs/operating/analytics.md is the reference for every field.
  *
  * A visit is POSTed as ONE JSON array: SPEC's seven values first, in SPEC's order, then the four the
  * dashboards need (page path, referrer, visitor id, session id) and an optional client time for visits

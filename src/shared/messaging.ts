@@ -1,5 +1,5 @@
 /**
- * What the console and the server agree on about sent messages (issue 13, docs/messages.md): the
+ * What the console and the server agree on about sent messages (issue 13, docs/operating/messages.md): the
  * channels, the shape of a record in the synced `messages` collection, and the recipient checks, so a
  * message composed offline is refused by the console with the server's words.
  */
@@ -15,7 +15,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
 /** The synced collection of message records, one document per recipient (docs/decisions/messages.md). */
 export const MESSAGES_COLLECTION = 'messages'
 /**
- * The synced collection the console sends through (docs/messages-console.md): creating a document
+ * The synced collection the console sends through (docs/using/messages.md): creating a document
  * queues its recipients' `messages`, so a message composed offline travels in the sync outbox and is
  * sent once on reconnect (its client-chosen id makes a replay idempotent).
  */

@@ -43,7 +43,7 @@ export const CHECKOUT_PAGE = '/ui/checkout'
 export const STRIPE_JS_URL = 'https://js.stripe.com/v3/'
 
 /**
- * The TEST provider's card numbers (docs/payments.md). They are the numbers Stripe documents for its
+ * The TEST provider's card numbers (docs/operating/payments.md). They are the numbers Stripe documents for its
  * test mode, so one habit serves both: 4242… succeeds, 4000 0000 0000 0002 is declined.
  */
 export const TEST_CARDS = {

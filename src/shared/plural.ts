@@ -10,7 +10,7 @@ const rules = /* @__PURE__ */ new Intl.PluralRules('en')
 /**
  * An integer with its digits grouped by threes ("10,000"), exactly as `toLocaleString('en')` writes it,
  * without ICU's number formatter: its first use in a page costs ~10 ms (the locale data it loads), and
- * an offline start's first screen shows a count (issue 20, docs/performance.md). Other numbers go to ICU.
+ * an offline start's first screen shows a count (issue 20, docs/contributing/performance.md). Other numbers go to ICU.
  */
 export function grouped(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString('en')

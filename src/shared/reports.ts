@@ -1,5 +1,5 @@
 /**
- * Reports (issue 17, docs/reports.md): a collection, a filter, group-by fields, aggregates, a sort and
+ * Reports (issue 17, docs/using/reports.md): a collection, a filter, group-by fields, aggregates, a sort and
  * a view. This file is the whole computation, and both halves run it — the console over its local
  * mirror (offline, instantly), the server over the store (POST /api/reports/run, for collections too
  * large to mirror) — so the two cannot give different numbers for the same documents.

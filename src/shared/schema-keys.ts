@@ -1,5 +1,5 @@
 /**
- * Where a collection's schema lives (issue 17, docs/schemas.md). Schemas are keyed by the path of the
+ * Where a collection's schema lives (issue 17, docs/operating/schemas.md). Schemas are keyed by the path of the
  * collection they describe (SPEC §3), but a document id holds no '/', so the id is that path with '.'
  * for '/': `data/inspections` → `schemas/data.inspections`, `products` → `schemas/products`. Collection
  * names hold no '.', so the mapping is one-to-one. The JSON Schema itself is the document's `schema`

@@ -1,10 +1,10 @@
 /**
- * Checking a document against its collection's JSON Schema (issue 17, docs/schemas.md), in the
+ * Checking a document against its collection's JSON Schema (issue 17, docs/operating/schemas.md), in the
  * browser and on the server, with one message per field.
  *
  * Two engines, one outcome. The server enforces with ajv (src/server/schemas/ajv-engine.ts): it
  * compiles each schema to JavaScript, which the console cannot do, because its Content-Security-Policy
- * has no 'unsafe-eval' (docs/security.md). The console therefore checks with @cfworker/json-schema,
+ * has no 'unsafe-eval' (docs/operating/security.md). The console therefore checks with @cfworker/json-schema,
  * which interprets the schema. Both engines' errors are reduced here to the same SchemaIssue, and
  * every message comes from issueMessage, so a field says the same thing before saving and in the
  * server's 400; tests/shared/schema-validation.test.ts runs both engines over the same cases.

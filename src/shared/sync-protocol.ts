@@ -1,5 +1,5 @@
 /**
- * The sync wire protocol (docs/sync-protocol.md), imported by the server and by the browser engine so
+ * The sync wire protocol (docs/contributing/sync-protocol.md), imported by the server and by the browser engine so
  * both halves agree on every field. Only types and names live here: no I/O, no validation that needs
  * the server. A change is the store's change-log row as JSON; `epoch` is opaque to the client.
  */

@@ -1,5 +1,5 @@
 /**
- * What the console and the server agree on about templates (issue 13, docs/templates.md): the kinds,
+ * What the console and the server agree on about templates (issue 13, docs/operating/templates.md): the kinds,
  * the Liquid parts each kind holds, PDF page options, and the one validation both halves run, so a
  * template edited offline is refused by the console with the same words the server would use.
  */

@@ -2,7 +2,7 @@
  * The build's hashed assets (/ui/assets/*) straight from the precache, without running this worker:
  * the Service Worker Static Routing API (Chrome 123+; `InstallEvent.addRoutes`). Workbox's precache
  * route answers them from the same cache, but only once the worker's thread has taken each request in
- * turn; a start fetches ~30 of them at once (issue 20, docs/performance.md "3. Offline cold start").
+ * turn; a start fetches ~30 of them at once (issue 20, docs/contributing/performance.md "3. Offline cold start").
  * Browsers without the API keep the precache route. Navigations still need the worker: every /ui path
  * answers with one index.html, which a static route cannot express.
  *

@@ -5,9 +5,9 @@
  *
  * The round trips to IndexedDB are counted here: a change another tab is waiting to see costs one
  * round of reads (cursor and local state together), one round of writes and the commit
- * (docs/performance.md, reactivity); a first mirror's page of 2,000 changes looks up no local state
+ * (docs/contributing/performance.md, reactivity); a first mirror's page of 2,000 changes looks up no local state
  * when the outbox and the inbox are empty, and writes its rows without waiting for those reads
- * (docs/performance.md, mirror).
+ * (docs/contributing/performance.md, mirror).
  */
 import { MirrorBatch } from '../db/mirror'
 import type { MomentumDb } from '../db/schema'
@@ -93,7 +93,7 @@ const continues = (stored: { cursor: number; epoch: string | undefined }, page: 
  *
  * `optimistic` (the caller saw an empty outbox and inbox on the page before, e.g. a first mirror): the
  * rows and the cursor are written in the SAME round as the cursor and the outbox/inbox are read, so the
- * page's puts need not wait for the transaction before it to commit (docs/performance.md, mirror). If
+ * page's puts need not wait for the transaction before it to commit (docs/contributing/performance.md, mirror). If
  * the reads then find local writes or a moved cursor, the transaction is rolled back and the page takes
  * the checked path below, in a transaction of its own.
  */
@@ -208,7 +208,7 @@ async function writePage(
   for (const [collection, id] of touched) await recompute(db, collection, id, user, nowIso)
 }
 
-/** A page of the live stream: `from` is the cursor it continues (docs/sync-protocol.md). */
+/** A page of the live stream: `from` is the cursor it continues (docs/contributing/sync-protocol.md). */
 export interface StreamPageInput extends PageInput {
   from: number
 }

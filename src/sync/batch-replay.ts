@@ -1,5 +1,5 @@
 /**
- * Which outbox entries may travel together in one POST /api/batch (docs/api.md#batch), and how its
+ * Which outbox entries may travel together in one POST /api/batch (docs/operating/api.md#batch), and how its
  * answer splits back into one HTTP outcome per entry, so replay.ts handles each exactly as if it had
  * been sent alone (issue 11: an import of 10,000 rows in a few requests, conflicts still per entry).
  *

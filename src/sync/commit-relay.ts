@@ -2,7 +2,7 @@
  * The worker's own notice to its page of what a committed transaction wrote to the mirror (`docs`):
  * the rows as stored, sent once IndexedDB reports the transaction complete, so the page can show a
  * streamed change without waiting for Dexie's cross-context notification (a BroadcastChannel hop
- * through the browser process) and for its live queries to re-read the change (docs/performance.md,
+ * through the browser process) and for its live queries to re-read the change (docs/contributing/performance.md,
  * reactivity). Dexie's notification still follows and stays the source of truth: this only lets the
  * visible window show the committed rows a few milliseconds earlier (src/app/data/committed-window.ts).
  *

@@ -81,7 +81,7 @@ async function pullPages(ctx: EngineContext): Promise<PullResult> {
       const { cursor, epoch } = next ?? (await ctx.storage.read(readCursor))
       // A pull from cursor 0 (first mirror, rebuild) has the whole feed to fetch: the largest page the
       // server allows, for the rest of this pull, means fewer round trips and transactions (measured in
-      // docs/performance.md, mirror rows).
+      // docs/contributing/performance.md, mirror rows).
       if (cursor === 0) limit = Math.max(ctx.pageSize, SYNC_PAGE_MAX)
       // Used only if it asked for exactly this cursor, i.e. the page before it is (being) stored.
       const request =

@@ -3,7 +3,7 @@
  * off meanwhile go at once. The browser's `online` event does this for a lost network (engine.kick),
  * but a server that crashed and restarted never fires it, and the replay's backoff had doubled up to
  * BACKOFF_MAX_MS during the outage: the queue waited minutes with the server answering (the chaos
- * soak, docs/reliability.md). "Answers again" is 'online' after an 'offline' (the stream reconnected,
+ * soak, docs/contributing/reliability.md). "Answers again" is 'online' after an 'offline' (the stream reconnected,
  * a pull or a write went through); 'syncing' proves nothing, the replay says it before sending. At
  * most once per WAKE_SPACING_MS, so a link that flaps cannot turn this into a request storm.
  */

@@ -1,5 +1,5 @@
 /**
- * The live stream: the websocket's streaming pull (docs/sync-protocol.md). After every (re)connect it
+ * The live stream: the websocket's streaming pull (docs/contributing/sync-protocol.md). After every (re)connect it
  * sends `sync` with the stored cursor and epoch, so nothing committed meanwhile is skipped. Each
  * `changes` page carries `from`, the cursor it continues; against the stored cursor that tells
  *   page.cursor <= cursor        → a duplicate (or a reordered page already covered): ignored
@@ -186,7 +186,7 @@ export class LiveStream {
     if (outcome === 'stale') return
     if (outcome === 'gap') {
       // Fill the gap over HTTP, then realign the stream with the cursor we now hold, so its next page's
-      // `from` equals it again (docs/sync-protocol.md: re-send sync after a gap).
+      // `from` equals it again (docs/contributing/sync-protocol.md: re-send sync after a gap).
       await pullAll(ctx)
       return this.sendSync(socket)
     }

@@ -1,8 +1,8 @@
 /**
- * The analytics client script for Web Server pages (/ui/analytics.js, docs/analytics-console.md "On
+ * The analytics client script for Web Server pages (/ui/analytics.js, docs/using/analytics.md "On
  * your own pages") in real Chromium: a page published in the Web Server root includes it with one tag
  * and its view is stored with the page's path and window size; a page change it reports is a second
- * view of the same visitor and session. The page runs sandboxed with an opaque origin (docs/security.md),
+ * view of the same visitor and session. The page runs sandboxed with an opaque origin (docs/operating/security.md),
  * so this also proves the script works without storage, locks or same-origin requests.
  */
 import fs from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * The analytics dashboards (issue 16, docs/analytics-console.md) render from visits seeded through the
+ * The analytics dashboards (issue 16, docs/using/analytics.md) render from visits seeded through the
  * public POST /api/analytics: totals, the series as a table, top pages and referrers, languages,
  * screens; a visitor and an address open their trace; the last dashboard is shown offline with its
  * "as of" time (the socket proxy cuts the server off for the page, its workers and the service

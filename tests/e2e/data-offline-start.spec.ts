@@ -1,5 +1,5 @@
 /**
- * An offline start on a collection (issue 20, docs/performance.md "3. Offline cold start"): the table's
+ * An offline start on a collection (issue 20, docs/contributing/performance.md "3. Offline cold start"): the table's
  * first screen comes from the local copy read before the console's chunks have arrived
  * (src/app/data/first-screen.ts), so the screen never shows "Loading…" in place of its count and its
  * first rows are there when it appears; the live queries then take over (a write made offline shows at

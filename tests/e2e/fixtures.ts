@@ -84,7 +84,7 @@ export async function startServer(
   fs.cpSync(UI_DIR, uiDir, { recursive: true })
   // node itself with tsx as a loader, not the tsx CLI: the CLI runs the server in a child process of
   // its own, so a SIGKILL (the soak's crash, the start timeout below) ended only the wrapper and left
-  // the real server running on the data dir, its websockets still open (docs/reliability.md).
+  // the real server running on the data dir, its websockets still open (docs/contributing/reliability.md).
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     env: {

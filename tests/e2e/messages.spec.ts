@@ -1,5 +1,5 @@
 /**
- * The Messages console (issue 13, docs/messages-console.md) against real peers: an SMTP server
+ * The Messages console (issue 13, docs/using/messages.md) against real peers: an SMTP server
  * (smtp-server), an HTTP peer speaking Twilio's Messages API and a Web Push endpoint that decrypts what
  * it receives (tests/helpers/push-endpoint.ts), wired to a server of its own. Sends
  * go through the synced `message-requests` collection, so the offline case is the sync outbox's.

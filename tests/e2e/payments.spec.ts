@@ -1,5 +1,5 @@
 /**
- * The Transactions console (issue 14, docs/payments-console.md) against the real server: a product's
+ * The Transactions console (issue 14, docs/using/payments.md) against the real server: a product's
  * "Test checkout" opens the hosted popup from the console itself, a code and the TEST card pay it, the
  * console receives the result and the paid transaction appears live in an open Transactions list (the
  * mirror); partial then full refund from the detail view; CSV export and filters; offline the list and

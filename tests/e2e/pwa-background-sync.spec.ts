@@ -25,7 +25,7 @@ test('a sync event with the console closed delivers queued writes exactly once',
 
   // A page of the console's origin that runs no console: it hosts DevTools and reads IndexedDB and the
   // Web Locks. Only /ui answers with the console's own origin: /api and the Web Server root are
-  // sandboxed to an opaque origin (docs/security.md), which may not touch either. The web app manifest
+  // sandboxed to an opaque origin (docs/operating/security.md), which may not touch either. The web app manifest
   // is the /ui page that never becomes the app shell (the worker's navigation route leaves it out), so
   // no engine runs in it and it never takes the sync lock.
   const observer = await context.newPage()

@@ -1,5 +1,5 @@
 /**
- * The file browser (/ui/storage/…, docs/storage-console.md) against the real server, at 1280 and 375 px:
+ * The file browser (/ui/storage/…, docs/using/storage.md) against the real server, at 1280 and 375 px:
  * three uploads with visible progress, a new folder, move (dialog and drag), copy with ' (COPY)', rename,
  * description, delete with the SPEC §8 confirmation; image and PDF previews (and an HTML file shown as
  * text, never as a page); another user's upload, move and delete appearing live; the mirrored tree

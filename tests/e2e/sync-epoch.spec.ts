@@ -3,7 +3,7 @@
  * the mirror and keeps the outbox. Writes are queued offline, the epoch changes, the browser comes
  * back: the engine meets 410 (or `gone`), clears the mirror, pulls again from cursor 0 under the new
  * epoch, and the queued writes are delivered once. Two real causes of a new epoch
- * (docs/sync-protocol.md "Epoch"), neither needing a route that production does not have:
+ * (docs/contributing/sync-protocol.md "Epoch"), neither needing a route that production does not have:
  * - the data set is restored: the server process stops, its SQLite file is replaced by an earlier
  *   online backup and the store's own resetEpoch() is called (what a restore must do), and the server
  *   starts again on the same port, so the console keeps its origin and its local database;

@@ -1,6 +1,6 @@
 /**
  * The server crashes (SIGKILL) and comes back on its data, on another port behind the same proxy (the
- * chaos soak's fault, docs/reliability.md). Pins the soak's first CI finding (seed 21272482): the
+ * chaos soak's fault, docs/contributing/reliability.md). Pins the soak's first CI finding (seed 21272482): the
  * e2e fixture's kill ended only the tsx wrapper, the real server lived on with the engine's websocket
  * still open through the proxy, so the console stayed "online" on a server that never heard the new
  * one's commits and its mirror never caught up again. Here: after the kill nothing answers on the old

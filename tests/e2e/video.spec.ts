@@ -1,5 +1,5 @@
 /**
- * Video calls end to end (issue 18, docs/video.md): two Chromium contexts with fake camera and
+ * Video calls end to end (issue 18, docs/using/video.md): two Chromium contexts with fake camera and
  * microphone each decode the other's video (framesDecoded > 0 from getStats, shown on the tiles);
  * the same forced through a coturn relay started here with the secret the server signs credentials
  * with; a peer cut off by a real network cut (the socket proxy) comes back into the call; leave and

@@ -1,5 +1,5 @@
 /**
- * The budgets of action runs (issue 35 finding 3, docs/actions.md "Budgets") on two server instances
+ * The budgets of action runs (issue 35 finding 3, docs/operating/actions.md "Budgets") on two server instances
  * sharing one PostgreSQL database: both count the run records in the store, so however the instances
  * race for the changes, a chain stops near maxChainRuns runs and an action near maxEventRunsPerMinute
  * a minute — past them by at most the runs in flight at once (one per instance), never by the volume

@@ -1,5 +1,5 @@
 /**
- * The budgets of action runs (issue 35 finding 3, docs/actions.md "Budgets") against the real server on
+ * The budgets of action runs (issue 35 finding 3, docs/operating/actions.md "Budgets") against the real server on
  * SQLite, driven by tickActions: the loop guard bounds depth only, so an action that creates three
  * documents in the collection it watches is stopped by the budget per causing change (runs, and writes
  * even midway through a run), an action flooded by people's changes by the budget per minute; each

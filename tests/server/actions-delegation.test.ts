@@ -1,5 +1,5 @@
 /**
- * Delegated authority of actions (issue 35 findings 1 and 4, docs/actions.md "Permissions") against the
+ * Delegated authority of actions (issue 35 findings 1 and 4, docs/operating/actions.md "Permissions") against the
  * real server: an EVENT trigger may watch only what its run-as user can read (refused on save, and each
  * change passed at run time only when that user may read that document now, `n` blocks included), and
  * an action that runs as someone else needs what changing that account needs, on save and on every

@@ -1,5 +1,5 @@
 /**
- * Two guards of actions (issue 15, docs/actions.md) against the real server, driven by tickActions:
+ * Two guards of actions (issue 15, docs/operating/actions.md) against the real server, driven by tickActions:
  * the EVENT loop guard (an action whose writes trigger itself, directly or through another action,
  * stops at ACTION_LIMITS.maxEventDepth with a recorded error), and the API-token scope (an action
  * saved with a token runs with no more than the token allows, and stops when the token is revoked).

@@ -1,5 +1,5 @@
 /**
- * Run history of actions (issue 15, docs/actions.md) against the real server: pruning by the
+ * Run history of actions (issue 15, docs/operating/actions.md) against the real server: pruning by the
  * `action_runs` setting (runs kept per action and their age), the history's filters, the all-actions
  * list limited to actions the caller may read, and the live tail on the websocket.
  */

@@ -1,5 +1,5 @@
 /**
- * Messages and PDF from action scripts (issue 15, docs/actions.md) against the real server: an e-mail
+ * Messages and PDF from action scripts (issue 15, docs/operating/actions.md) against the real server: an e-mail
  * sent by a script goes through the durable queue to a real SMTP peer, a PDF made by a script lands in
  * Storage (read back with pdftotext), each only with the run-as user's permissions, and a debug run
  * checks both without sending or saving anything.

@@ -1,5 +1,5 @@
 /**
- * Actions on two server instances sharing one PostgreSQL database (issue 15, docs/actions.md
+ * Actions on two server instances sharing one PostgreSQL database (issue 15, docs/operating/actions.md
  * "Schedules and events"): a due CRON run and each EVENT are claimed by a conditional write of the
  * action's state at the revision read (PostgreSQL applies it under the writers' lock, as FOR UPDATE
  * would), so however the two instances race, each runs exactly once. Both are driven by tickActions

@@ -1,5 +1,5 @@
 /**
- * The synced `message-requests` collection (docs/messages-console.md): the console's one way to send,
+ * The synced `message-requests` collection (docs/using/messages.md): the console's one way to send,
  * replayed by the sync outbox as POST /api/message-requests with the client's `_id`. A create queues
  * the per-recipient records exactly as POST /api/email|sms do; a repeat (same key, or same id with
  * another key, or two at once) queues nothing twice; the channel's send permission is required.

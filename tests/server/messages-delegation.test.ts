@@ -1,5 +1,5 @@
 /**
- * A send acts for its sender only (issue 35 finding 7, docs/messages.md), against the real server: a
+ * A send acts for its sender only (issue 35 finding 7, docs/operating/messages.md), against the real server: a
  * template's partials are read with the sender's rights (as the preview reads them); the answer shows
  * a user's address only to a sender who may read that user; each sender may queue at most
  * MESSAGE_SENDER_PER_MINUTE / _PER_DAY messages, counted in the store (429 with Retry-After), on one

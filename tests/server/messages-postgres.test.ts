@@ -1,5 +1,5 @@
 /**
- * The message queue with two server instances on one PostgreSQL database (docs/messages.md "Queue"):
+ * The message queue with two server instances on one PostgreSQL database (docs/operating/messages.md "Queue"):
  * both workers race for the same records, each claim is a conditional write at the revision read, so
  * every message reaches the provider exactly once. Skipped, like every PostgreSQL suite, when no
  * PostgreSQL can be had (tests/helpers/postgres.ts).

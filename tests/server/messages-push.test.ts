@@ -1,5 +1,5 @@
 /**
- * Push through the message queue (issue 13, docs/messages.md): a `push` record per recipient user,
+ * Push through the message queue (issue 13, docs/operating/messages.md): a `push` record per recipient user,
  * sent by the queue to that user's subscriptions. The Web Push endpoint peer decrypts what arrives
  * with the subscriber's own key, as a browser would, so the test reads the rendered title and body.
  */

@@ -1,5 +1,5 @@
 /**
- * The message queue (docs/messages.md "Queue"): retries with backoff until a failing provider marks
+ * The message queue (docs/operating/messages.md "Queue"): retries with backoff until a failing provider marks
  * the record failed with the provider's own error, resend after the provider recovers, and a server
  * stopped mid-send whose successor on the same data dir delivers every message exactly once. Real
  * peers: the Twilio-speaking HTTP peer and smtp-server; short retry constants through messageTiming.

@@ -1,5 +1,5 @@
 /**
- * What POST /api/email, /api/sms and /api/call refuse (docs/messages.md): permission keys
+ * What POST /api/email, /api/sms and /api/call refuse (docs/operating/messages.md): permission keys
  * `messages/{channel}:c`, `messages:r` for the history and `messages/{id}:u` for resend, a template
  * the sender may not read, and every kind of bad recipient or content, each with a clear 400 and no
  * record written. Same setting as messages.test.ts (tests/helpers/message-fixture.ts).

@@ -1,5 +1,5 @@
 /**
- * Sending e-mail, SMS and call invitations (issue 13, docs/messages.md) against real peers: the SMTP
+ * Sending e-mail, SMS and call invitations (issue 13, docs/operating/messages.md) against real peers: the SMTP
  * server (smtp-server), an HTTP peer speaking Twilio's Messages API, and the Web Push endpoint that
  * decrypts what it receives. Records, rendering per recipient, the synced history and Idempotency-Key
  * replays; refusals are in messages-refusals.test.ts, the queue in messages-queue.test.ts.

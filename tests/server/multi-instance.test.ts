@@ -1,5 +1,5 @@
 /**
- * Several instances with no shared volume (docs/postgres.md "Several instances"): two real servers on
+ * Several instances with no shared volume (docs/operating/postgres.md "Several instances"): two real servers on
  * one PostgreSQL and one S3-compatible bucket (s3rver), each with its OWN temp data dir. A session
  * token issued by one works on the other, a file uploaded through one is read through the other and
  * reaches its listing and live sync stream, and both sign push messages with the same VAPID pair.

@@ -1,5 +1,5 @@
 /**
- * Checkouts nobody finishes (issue 14, docs/payments.md "Abandoned checkouts" and "Rate limit"): the
+ * Checkouts nobody finishes (issue 14, docs/operating/payments.md "Abandoned checkouts" and "Rate limit"): the
  * sweeper gives the discount code's use held by an unpaid checkout back once ABANDONED_CHECKOUT_MS
  * have passed — once, however often and however concurrently it runs — and never a paid one's; and
  * POST /api/transactions/init is limited per IP and per signed-in user (429 with Retry-After). Real

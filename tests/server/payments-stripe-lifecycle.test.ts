@@ -1,5 +1,5 @@
 /**
- * The Stripe provider after the payment (issue 14, docs/payments.md): refunds made in Stripe's
+ * The Stripe provider after the payment (issue 14, docs/operating/payments.md): refunds made in Stripe's
  * dashboard arrive by the `charge.refunded` webhook and update the record (partially refunded, then
  * refunded), once however often it is delivered, in any order, and never counted twice with a refund
  * made through our API; the abandoned-checkout sweeper cancels the PaymentIntent before giving the

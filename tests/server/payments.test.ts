@@ -1,5 +1,5 @@
 /**
- * Payments with the built-in TEST provider (issue 14, docs/payments.md): the server prices a checkout
+ * Payments with the built-in TEST provider (issue 14, docs/operating/payments.md): the server prices a checkout
  * (a tampered price is ignored), a discount code's use is counted atomically (fifty parallel checkouts
  * of a code limited to ten give exactly ten), refunds are partial then full and never more than paid,
  * a transaction record cannot be written or deleted through the collection routes, and the

@@ -67,7 +67,7 @@ function needed(module: ModuleName, route: Route): string {
 
 /**
  * Every permission the 403 lists: transactions also accept the menu key `payments` (SPEC §6) for
- * reads (`payments:r`) and refunds (`payments/{id}:u`), docs/payments.md.
+ * reads (`payments:r`) and refunds (`payments/{id}:u`), docs/operating/payments.md.
  */
 function neededAll(module: ModuleName, route: Route): string[] {
   if (module !== 'transactions') return [needed(module, route)]
@@ -135,7 +135,7 @@ describe.each(MODULES)('/api/%s', (module) => {
         continue
       }
       if (module === 'transactions' && (route === 'create' || route === 'patch')) {
-        // Only the payment routes write transactions (docs/payments.md).
+        // Only the payment routes write transactions (docs/operating/payments.md).
         expect(res.status, route).toBe(405)
         expect(res.body).toMatchObject({ message: PAYMENT_TEXT.transactionWrite })
         continue

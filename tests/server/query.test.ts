@@ -1,6 +1,6 @@
 /**
  * The raw query of /api/data/{collection}?raw against the real server and its SQLite store: every
- * operator of docs/query.md, MongoDB's type rules (true is not 1, "30" is not 30, null matches
+ * operator of docs/operating/query.md, MongoDB's type rules (true is not 1, "30" is not 30, null matches
  * missing), arrays, nested fields, sort/limit/skip, count and distinct, and the refusals — unknown
  * operators, bad field names and injection attempts answer 400 and leave the data as it was.
  */

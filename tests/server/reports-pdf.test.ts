@@ -1,5 +1,5 @@
 /**
- * A report as PDF (issue 17, docs/reports.md#pdf) against the real server and the real Chromium: the
+ * A report as PDF (issue 17, docs/using/reports.md#pdf) against the real server and the real Chromium: the
  * PDF's text (pdftotext) holds the report's title and a figure the shared computation gives; it needs
  * the rights of running the report; markup in a value prints as text, not as HTML.
  */

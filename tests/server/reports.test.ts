@@ -1,5 +1,5 @@
 /**
- * Reports against the real server (issue 17, docs/reports.md): the console's computation over a set of
+ * Reports against the real server (issue 17, docs/using/reports.md): the console's computation over a set of
  * documents (what it runs on its mirror) equals POST /api/reports/run over the same documents in the
  * store, floats included and in whatever order either side reads them; saved reports are checked; a
  * narrowed grant leaves hidden documents out of the server's numbers as the mirror leaves them out.

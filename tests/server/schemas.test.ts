@@ -1,5 +1,5 @@
 /**
- * Collection schemas against the real server (issue 17, docs/schemas.md): a schema keyed by a
+ * Collection schemas against the real server (issue 17, docs/operating/schemas.md): a schema keyed by a
  * collection's path is checked when saved (a bad one is refused with ajv's reason), and every write
  * to the collection — POST, PUT, PATCH (after merging), /api/batch (the outbox replay), and a write
  * straight to the store as form submissions make — answers 400 with one message per field. Documents

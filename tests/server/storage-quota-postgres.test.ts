@@ -1,5 +1,5 @@
 /**
- * The quota across instances (docs/storage.md "Quota"): two real servers on one PostgreSQL database
+ * The quota across instances (docs/operating/storage.md "Quota"): two real servers on one PostgreSQL database
  * and one S3 bucket (s3rver), each with its own data dir, racing uploads, copies and resumable
  * creations into the same root with a 100,000-byte quota. The holds live in the database
  * (`_storage_quota`), so neither instance can spend room the other has promised.

@@ -1,5 +1,5 @@
 /**
- * The quota holds under parallel writes (docs/storage.md "Quota", quota-holds.ts): multipart uploads,
+ * The quota holds under parallel writes (docs/operating/storage.md "Quota", quota-holds.ts): multipart uploads,
  * copies and resumable uploads started together against a 100,000-byte quota never store more than
  * it, the rest answer 413, and every hold is let go when its write ends. Resumable uploads hold room
  * for at most TUS_OPEN_UPLOADS_MAX per user and root (429 past it) and only while they move: one idle

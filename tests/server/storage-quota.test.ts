@@ -1,5 +1,5 @@
 /**
- * Room for files (docs/storage.md "Quota"): a root's byte quota refuses multipart uploads, copies and
+ * Room for files (docs/operating/storage.md "Quota"): a root's byte quota refuses multipart uploads, copies and
  * resumable uploads past it with 413 and changes nothing, counting bytes promised to unfinished
  * resumable uploads; a disk that fills while an upload is staged answers 507 and keeps nothing half
  * written (a 1 MiB tmpfs stands in for the full disk, where the test may mount one).

@@ -1,6 +1,6 @@
 /**
  * Storage paths cannot leave their root, and path grants hold on every verb and every URL form
- * (docs/storage.md): `..` raw or encoded, encoded slashes, NUL, absolute paths and symlinks out of the
+ * (docs/operating/storage.md): `..` raw or encoded, encoded slashes, NUL, absolute paths and symlinks out of the
  * root get 400 and change nothing; `storage:r` cannot write; `storage/docs/private:n` hides and
  * protects a subfolder from direct calls, raw `#`/`%23` forms, listings, the sync feed and from
  * operations on the folder around it.

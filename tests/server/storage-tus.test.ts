@@ -1,5 +1,5 @@
 /**
- * Resumable uploads (tus 1.0.0 at TUS_PATH, contract C1, docs/storage.md "Resumable uploads") on a real
+ * Resumable uploads (tus 1.0.0 at TUS_PATH, contract C1, docs/operating/storage.md "Resumable uploads") on a real
  * server: tus-js-client in Node uploads, a small TCP proxy between them counts the bytes and cuts the
  * connection mid-way, so resuming is proved by bytes; the same key twice is one file; every refusal
  * comes at creation, before any byte; someone else's upload does not exist for another user.

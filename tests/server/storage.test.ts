@@ -1,5 +1,5 @@
 /**
- * Storage and Web Server files (docs/storage.md): every call of SPEC §7 on a real server, Range and
+ * Storage and Web Server files (docs/operating/storage.md): every call of SPEC §7 on a real server, Range and
  * validators, the ` (COPY)` suffix, moves, delete counts, a multipart upload of several files, the
  * change log, exactly-once replays under an Idempotency-Key and the Web Server root at `/` — each run
  * twice: over the disk blob store (the data dir) and over the S3 one (s3rver on loopback).

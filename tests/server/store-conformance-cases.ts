@@ -1,5 +1,5 @@
 /**
- * Fixture documents and a representative table of filters from docs/query.md with the ids each must
+ * Fixture documents and a representative table of filters from docs/operating/query.md with the ids each must
  * find; store-conformance.test.ts runs the table against every store. Cases are chosen where a naive
  * translation would differ: type bracketing, arrays, missing vs null, key order, regex dialects.
  */

@@ -449,7 +449,7 @@ for (const { kind, backend, skip } of kinds) {
       for (let w = 0; w < writers; w++) expect((await store.get('race', `w${w}`))?._rev).toBe(each)
     })
 
-    it('answers the query subset of docs/query.md', async () => {
+    it('answers the query subset of docs/operating/query.md', async () => {
       await store.writeMany(
         queryDocs.map(([id, body]) => ({ op: 'put' as const, collection: 'q', id, body })),
         user,

@@ -1,5 +1,5 @@
 /**
- * The chaos soak (issue 19, docs/reliability.md). Three browser contexts (one at 375 px, one with two
+ * The chaos soak (issue 19, docs/contributing/reliability.md). Three browser contexts (one at 375 px, one with two
  * tabs) and an API script write at random while faults are injected at random through one
  * socket-proxy per context (cut, stall, answer dropped after the server applied the write), the server
  * is SIGKILLed and restarted on its data, a tab is closed mid-replay (which also moves the leadership

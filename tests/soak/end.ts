@@ -1,5 +1,5 @@
 /**
- * The soak's end (docs/reliability.md), once the network is back for good: what is still unsettled
+ * The soak's end (docs/contributing/reliability.md), once the network is back for good: what is still unsettled
  * (the convergence poll's question: outboxes, upload and forms queues, mirror hashes), then the checks
  * of every write against the server (oplog.ts, uploads.ts, submissions.ts) and the rows left for the
  * user to decide (inbox, failed uploads, refused submissions).

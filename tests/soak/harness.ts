@@ -63,7 +63,7 @@ export async function start(env: Record<string, string>, dataDir?: string) {
 
 /**
  * The PostgreSQL store's environment for its two instances: one database, and one S3 bucket (s3rver)
- * for their files, as docs/storage.md requires of several instances (each its own data dir refused
+ * for their files, as docs/operating/storage.md requires of several instances (each its own data dir refused
  * the uploads of a folder made through the other).
  */
 export async function postgresStore(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {

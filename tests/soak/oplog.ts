@@ -1,5 +1,5 @@
 /**
- * The soak's operation log and its end checks (docs/reliability.md): every write the harness made,
+ * The soak's operation log and its end checks (docs/contributing/reliability.md): every write the harness made,
  * whether the console (or the API) acknowledged it, and what the server's change log says happened.
  * Acknowledged = the console's mutate promise resolved (row and outbox entry stored: the promise to
  * deliver) or the API answered 2xx. Unknown = the tab closed or the link broke before we heard.

@@ -1,5 +1,5 @@
 /**
- * The chaos soak (`npm run soak`, docs/reliability.md): its own Playwright config so `npm test` never
+ * The chaos soak (`npm run soak`, docs/contributing/reliability.md): its own Playwright config so `npm test` never
  * runs it. One long test; SOAK_SECONDS sets its length (default 600), SOAK_SEED replays a run.
  */
 import { defineConfig } from '@playwright/test'

@@ -1,5 +1,5 @@
 /**
- * The soak's form submissions (docs/reliability.md): one link form, made through the API before the
+ * The soak's form submissions (docs/contributing/reliability.md): one link form, made through the API before the
  * run, whose target is a soak collection; each device fills it in a tab of its own browser context, as a
  * field worker with the link would: the Send button of /ui/forms/{id}, which goes through the
  * submission queue (src/app/forms/submission-queue.ts). That tab is on a second origin of the device's

@@ -1,5 +1,5 @@
 /**
- * The soak's uploads (docs/reliability.md): a tab queues a small file (a few KB of bytes drawn from the
+ * The soak's uploads (docs/contributing/reliability.md): a tab queues a small file (a few KB of bytes drawn from the
  * seed) through the console's Storage upload queue, the function the file browser calls
  * (window.__momentumFiles.enqueueUploads, src/app/storage/queue.ts). Acknowledged = the call resolved:
  * the row and the bytes are stored in IndexedDB, the queue's promise to deliver them. At the end every

@@ -1,5 +1,5 @@
 /**
- * The pipelined pull (src/sync/pull.ts, src/sync/apply-page.ts; docs/performance.md, mirror): a page's
+ * The pipelined pull (src/sync/pull.ts, src/sync/apply-page.ts; docs/contributing/performance.md, mirror): a page's
  * transaction starts while the one before it commits, and a page that saw no local writes before writes
  * its rows in the same round as it checks for them. What must still hold:
  * - a page that fails to store stops the page already being written behind it (no gap, no page

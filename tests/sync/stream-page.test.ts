@@ -1,6 +1,6 @@
 /**
  * What storing a page of the feed costs in IndexedDB requests (src/sync/apply-page.ts), counted, not
- * timed (docs/performance.md, reactivity and mirror):
+ * timed (docs/contributing/performance.md, reactivity and mirror):
  * - a streamed change is checked against the stored cursor and stored in ONE transaction: the separate
  *   cursor read before it was a transaction of its own on the path from a server write to another
  *   tab's screen. The duplicate/gap handling in that transaction is covered by stream.test.ts (7);

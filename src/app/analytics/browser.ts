@@ -40,7 +40,7 @@ function tabSession(): string {
 
 /**
  * Web Locks where the page may use them. A Web Server page runs sandboxed with an opaque origin
- * (docs/security.md), where locks, sessionStorage and IndexedDB all refuse: the collector then works
+ * (docs/operating/security.md), where locks, sessionStorage and IndexedDB all refuse: the collector then works
  * within the page alone, unlocked, in memory.
  */
 function lockPorts() {

@@ -49,7 +49,7 @@ export interface VirtualTableProps<T> {
 /**
  * The grid's size before it is measured, as ui.css caps it (.vt max-height, phone and wider, less its
  * 2 px border): the first commit then already holds the rows in view instead of none, and a screen that
- * opens on a table renders once rather than again after the measure (issue 20, docs/performance.md
+ * opens on a table renders once rather than again after the measure (issue 20, docs/contributing/performance.md
  * "3. Offline cold start"). The real size replaces it in a layout effect, before the first paint.
  */
 function firstRect(): { width: number; height: number } {

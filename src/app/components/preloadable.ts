@@ -3,7 +3,7 @@
  * its first render even when its import resolved long ago (React reads the promise a tick later), and
  * React 19 holds back the commit of a Suspense retry until 300 ms after the last fallback it showed.
  * On an offline start the console's nested lazy layers (App, Shell, the screen) cost up to 250 ms
- * between the screen's render and its commit that way (issue 20, docs/performance.md "3. Offline cold
+ * between the screen's render and its commit that way (issue 20, docs/contributing/performance.md "3. Offline cold
  * start"). `preload()` starts the import (main.tsx / Entry.tsx call it early); once it has resolved,
  * the component renders the loaded one directly, without suspending. A failed import is forgotten, so
  * a later preload() tries again and a mount after it succeeded renders the module; the React.lazy used

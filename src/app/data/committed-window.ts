@@ -2,7 +2,7 @@
  * The Database table's fast path for a change committed by the sync worker: the worker posts the rows
  * of each committed transaction to its page (src/sync/commit-relay.ts), and the visible window merges
  * them at once instead of waiting for Dexie's cross-context notification and the live query's re-read
- * (docs/performance.md, reactivity). Every row merged here is already committed in IndexedDB, as
+ * (docs/contributing/performance.md, reactivity). Every row merged here is already committed in IndexedDB, as
  * stored (pending local writes included), so the table never shows what the database does not hold.
  * The live query stays the source of truth: its next result replaces the merged window.
  *

@@ -1,5 +1,5 @@
 /**
- * The console's handle on one sync engine (docs/sync-engine.md), whichever thread it runs in. With
+ * The console's handle on one sync engine (docs/contributing/sync-engine.md), whichever thread it runs in. With
  * Workers the engine runs in src/worker/sync.worker.ts behind comlink, off the main thread, and holds
  * the Web Lock there; without them (an old embedded WebView) it runs in the page with the same ports.
  * Either way the page opens its own Dexie connection to the same database for useLiveQuery: Dexie

@@ -2,7 +2,7 @@
  * The first rows of a collection, read straight from IndexedDB while the console's chunks (Dexie, the
  * engine, the screens) are still arriving: an offline start on /data/{collection} then renders its
  * table with rows in the screen's first commit, instead of after Dexie opens and two live queries run
- * one after the other (issue 20, docs/performance.md "3. Offline cold start"). Plain IndexedDB, no
+ * one after the other (issue 20, docs/contributing/performance.md "3. Offline cold start"). Plain IndexedDB, no
  * Dexie, so it lives in the first chunk. The rows are only a seed: the screen's live queries replace
  * them at once. Taken once, so a later visit to the screen never starts from an old copy.
  */

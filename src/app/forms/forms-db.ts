@@ -1,5 +1,5 @@
 /**
- * The forms queue's database (issue 17, docs/forms.md "Offline"): queued submissions and the form
+ * The forms queue's database (issue 17, docs/using/forms.md "Offline"): queued submissions and the form
  * definitions a filler has seen, per origin (a link form's filler is logged out). Apart from the
  * queue's sending code, so the toolbar's count and the Sync panel read it without loading that.
  */

@@ -1,5 +1,5 @@
 /**
- * The form submission queue (issue 17, docs/forms.md "Offline"): every submission is stored in
+ * The form submission queue (issue 17, docs/using/forms.md "Offline"): every submission is stored in
  * IndexedDB first, then sent; with no network it waits, survives a reload, and is sent on reconnect,
  * exactly once. A dedicated queue rather than the sync engine's outbox: a submission is not a write
  * to a collection the filler mirrors (a link form's filler is logged out and has no mirror; a group

@@ -1,5 +1,5 @@
 /**
- * The budgets of action runs (docs/actions.md "Budgets"). The loop guard (schedule.ts) bounds how deep
+ * The budgets of action runs (docs/operating/actions.md "Budgets"). The loop guard (schedule.ts) bounds how deep
  * a chain of EVENT runs goes, not how wide: a run that writes three documents its own action watches
  * grows to thousands of runs within the depth limit. So two budgets bound the volume as well:
  *

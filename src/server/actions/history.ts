@@ -1,5 +1,5 @@
 /**
- * Run history (docs/actions.md): the records of the `action-runs` collection read with filters, and the
+ * Run history (docs/operating/actions.md): the records of the `action-runs` collection read with filters, and the
  * live tail. A run record is an ordinary document, so its sync topic (`action-runs`) reaches only
  * readers of that collection; the tail topic ACTION_RUNS_TOPIC instead reaches whoever may read the
  * action itself (`actions/{id}:r`), the same right that reads its history over HTTP. It hangs on the

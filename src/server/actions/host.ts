@@ -1,5 +1,5 @@
 /**
- * What a script's host calls do (docs/actions.md "What a script sees"), each with the checks the API
+ * What a script's host calls do (docs/operating/actions.md "What a script sees"), each with the checks the API
  * makes for the same request under the run's rights (rights.ts):
  *   db.*            /api/data/{collection}[/{id}]   data/{collection}[/{id}]:{c|r|u|d}
  *   messages.send   POST /api/{channel}             messages/{channel}:c, then the durable queue

@@ -1,5 +1,5 @@
 /**
- * Whose rights a run carries (docs/actions.md "Permissions"): the delegated-authority rule
+ * Whose rights a run carries (docs/operating/actions.md "Permissions"): the delegated-authority rule
  * (auth/delegation.ts) applied to an action. A script acts as its `runAs` user, and when the action
  * was last saved with an API token (`runAsToken`, set by the server, never by a client) no further
  * than that token's scope. Both are read at run time, so a permission removed from the user, or a

@@ -1,5 +1,5 @@
 /**
- * CRON and EVENT triggers (docs/actions.md). Their progress is kept in the database, one document per
+ * CRON and EVENT triggers (docs/operating/actions.md). Their progress is kept in the database, one document per
  * action in `_action_state` (internal, so never synced): a CRON action's next run time, an EVENT
  * action's change-log cursor. A due run or an event is claimed by a patch of that document that
  * names its revision (If-Match): of several server instances on one database only one patch

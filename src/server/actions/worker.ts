@@ -1,5 +1,5 @@
 /**
- * The worker thread that runs action scripts (docs/actions.md). Each job gets a fresh QuickJS runtime
+ * The worker thread that runs action scripts (docs/operating/actions.md). Each job gets a fresh QuickJS runtime
  * (a WebAssembly interpreter with its own heap: the script cannot reach Node, `process`, `require` or
  * this thread's globals) with a memory limit, a maximum stack size and an interrupt at the deadline.
  * pool.ts adds the second fence: it terminates this thread when a job outlives its time by a margin.

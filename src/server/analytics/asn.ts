@@ -2,7 +2,7 @@
  * An address's autonomous system (its number and the organisation that announces it) from the
  * offline database of the npm package @ip-location-db/asn (RouteViews, the five RIRs via the NRO, and
  * DB-IP's IP to ASN Lite, merged by ip-location-db; CC BY 4.0, so the console names and links the
- * sources wherever it shows a result: docs/analytics.md "Trace by IP"). Nothing is asked of the
+ * sources wherever it shows a result: docs/operating/analytics.md "Trace by IP"). Nothing is asked of the
  * internet. The family publishes this data as CSV only on npm, so it is read here into sorted typed
  * arrays (about 12 MB for 0.5 million ranges) once, on the first lookup, and binary-searched. Reading
  * takes about a second of CPU: it yields to the event loop every few thousand rows, so the first

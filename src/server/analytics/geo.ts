@@ -3,7 +3,7 @@
  * (@ip-location-db/geo-whois-asn-country-mmdb, read with mmdb-lib), and their anonymised form. Nothing
  * is looked up on the internet. That database maps prefixes to a country code only, so "network" is
  * the matched prefix; the autonomous system (number and organisation) comes from a second offline
- * database, asn.ts (docs/analytics.md "Trace by IP").
+ * database, asn.ts (docs/operating/analytics.md "Trace by IP").
  *
  * Private, loopback, link-local and shared (CGNAT) ranges are never looked up: the database assigns
  * some of them a country (192.168.0.0/16 comes back as AU), which would be wrong for every LAN visitor.

@@ -1,6 +1,6 @@
 /**
  * The analytics store: raw visits (kept for the retention period) plus hourly and daily rollups (kept
- * for good), on SQLite or PostgreSQL through the adapter in sql.ts. docs/analytics.md describes what is
+ * for good), on SQLite or PostgreSQL through the adapter in sql.ts. docs/operating/analytics.md describes what is
  * stored; docs/decisions/analytics.md why it is shaped so.
  */
 import crypto from 'node:crypto'

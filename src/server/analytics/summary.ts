@@ -1,5 +1,5 @@
 /**
- * The dashboards' numbers for a range (docs/analytics.md "Summary"): read from the rollups of the
+ * The dashboards' numbers for a range (docs/operating/analytics.md "Summary"): read from the rollups of the
  * range's granularity, never from the raw visits, so the cost depends on the number of buckets and keys,
  * not on the number of visits. The range's distinct visitors (distinct counts do not add up across
  * buckets) come from the presence rows when few, else from the merged per-bucket sketches (sketch.ts).

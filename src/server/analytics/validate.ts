@@ -1,5 +1,5 @@
 /**
- * Strict checks of what the public collector sends (docs/analytics.md "Wire format"). Anyone may POST,
+ * Strict checks of what the public collector sends (docs/operating/analytics.md "Wire format"). Anyone may POST,
  * so every element is checked for type and range and the first fault is named in the 400; nothing is
  * coerced, so a wrong client is noticed rather than silently storing rubbish.
  */
@@ -140,7 +140,7 @@ function time(value: unknown, name: string): number | undefined {
   return ms
 }
 
-/** from/to/granularity of a summary, widened to whole UTC buckets (docs/analytics.md "Summary"). */
+/** from/to/granularity of a summary, widened to whole UTC buckets (docs/operating/analytics.md "Summary"). */
 export function parseRange(query: Record<string, unknown>, now: number): Range {
   const to = time(query.to, 'to') ?? now
   const from = time(query.from, 'from') ?? to - DEFAULT_RANGE_MS

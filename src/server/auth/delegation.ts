@@ -1,5 +1,5 @@
 /**
- * Delegated authority (issue 35, docs/security.md "Delegated authority"): the one answer to "may X do
+ * Delegated authority (issue 35, docs/operating/security.md "Delegated authority"): the one answer to "may X do
  * this on behalf of Y now?". Wherever the server acts for someone — an action's run (as its runAs
  * user), a form's submission (for the form's owner), a call's invitation and a message's template
  * (for the sender), a group's grants (set by its editor) — the act is bounded by the rights of the

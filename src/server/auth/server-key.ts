@@ -1,7 +1,7 @@
 /**
  * The server's own HMAC key, kept in the data dir beside jwt.secret, or with PostgreSQL in the database
  * (auth/instance-secrets.ts hands it over through `shareServerKey`), so every instance behind a load
- * balancer agrees on it (docs/postgres.md). Used where a value must be
+ * balancer agrees on it (docs/operating/postgres.md). Used where a value must be
  * reproducible by the server but worthless to anyone reading the database: idempotency request hashes
  * (a body may hold a password, and an unkeyed SHA-256 of it is a fast offline guess) and API token
  * secrets derived for an Idempotency-Key replay. Each use passes its own purpose label, so a value made

@@ -30,7 +30,7 @@ export function validateAnswers(form: FormDoc, answers: Record<string, unknown>)
 
 /**
  * The `queued` e-mail record announcing a submission to the form's notification address, written in
- * the submission's transaction; the Messages queue sends it (docs/messages.md). The answers are
+ * the submission's transaction; the Messages queue sends it (docs/operating/messages.md). The answers are
  * listed as plain text: the address is the form editor's choice, not the filler's. `owner` is the
  * form owner's stand-in request (forms/owner.ts): the mail is sent as, and counted against, the owner.
  * Past the owner's send limit the submission is still stored, without its mail (Server Logs says so):

@@ -1,5 +1,5 @@
 /**
- * Query parameters of every collection list (docs/api.md): `filter` (JSON, MongoDB-style), `sort`
+ * Query parameters of every collection list (docs/operating/api.md): `filter` (JSON, MongoDB-style), `sort`
  * (`field,-other`), `limit` and `offset`. Parsing is strict — anything malformed is a 400 with a reason,
  * never silently ignored — because a list that quietly dropped a filter would show a user the wrong
  * records. Operators and field names are checked by the store's compiler (store/query.ts), the one

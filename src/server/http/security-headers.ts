@@ -18,7 +18,7 @@
  *   host as the console. `sandbox` without allow-same-origin gives each such page an opaque origin: its
  *   scripts run, but cannot read the console's IndexedDB (the session token), localStorage or caches,
  *   cannot register a service worker, and its postMessage target origin is "null", so neither the
- *   hosted login nor the console trusts it. docs/security.md explains the choice.
+ *   hosted login nor the console trusts it. docs/operating/security.md explains the choice.
  *
  * Every response: nosniff (a text file is never guessed into a script or page) and no Referer (reset
  * links carry a token in their URL). No Cross-Origin-Opener-Policy: the hosted login popup must keep

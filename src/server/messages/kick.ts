@@ -1,6 +1,6 @@
 /**
  * The running queue's "look now" for code outside the messages module that writes `queued` records
- * (action scripts' `messages.send`, docs/actions.md): without it they would wait for the next tick.
+ * (action scripts' `messages.send`, docs/operating/actions.md): without it they would wait for the next tick.
  */
 import type { Services } from '../services'
 

@@ -1,5 +1,5 @@
 /**
- * The per-sender send limit (issue 35, docs/messages.md "Limits"): a sender may queue at most
+ * The per-sender send limit (issue 35, docs/operating/messages.md "Limits"): a sender may queue at most
  * MESSAGE_SENDER_PER_MINUTE messages a minute and MESSAGE_SENDER_PER_DAY a day (src/shared/messaging.ts
  * says why those values), counted as records of `messages` with `sentBy` = the sender, one per recipient.
  *

@@ -43,7 +43,7 @@ export interface Resolved {
  * messages.send): a user's e-mail address or phone number only when the sender may read that user
  * (`users/{id}:r`), else null beside the user id, so sending to an id does not reveal the address
  * behind it. An address the sender typed, and push and call records (addressed to the user id), are
- * shown as they are. Which ids exist is not hidden: see docs/messages.md "What a sender learns".
+ * shown as they are. Which ids exist is not hidden: see docs/operating/messages.md "What a sender learns".
  */
 export function shownTo(req: FastifyRequest, record: Doc): unknown {
   if (typeof record.user !== 'string' || record.channel === 'push' || record.channel === 'call')

@@ -1,5 +1,5 @@
 /**
- * Actions (issue 15, docs/actions.md): the `actions` collection at /api/actions with the shared
+ * Actions (issue 15, docs/operating/actions.md): the `actions` collection at /api/actions with the shared
  * collection routes (permission key `actions`, SPEC §6), validated as the whole document a write
  * produces, and the routes that run one in the sandbox:
  *   GET|POST|PUT|PATCH|DELETE /api/actions/run/{id}  an HTTP-triggered action; the method must be its

@@ -1,5 +1,5 @@
 /**
- * Analytics (issue 16, SPEC §3 and §7). docs/analytics.md is the reference (wire format, what is
+ * Analytics (issue 16, SPEC §3 and §7). docs/operating/analytics.md is the reference (wire format, what is
  * stored, privacy); docs/decisions/analytics.md says why.
  *
  *   POST  /api/analytics                 public, rate-limited, CORS *, Idempotency-Key: the SPEC array +
@@ -42,7 +42,7 @@ const SAMPLE_VISITS = 4000
 const VISIT_ID = /^[0-9a-f]{32}$/
 /**
  * The collector's two routes answer any origin: Web Server pages run sandboxed with an opaque origin
- * ("null", docs/security.md) and other sites include the client script. No credentials: the collector
+ * ("null", docs/operating/security.md) and other sites include the client script. No credentials: the collector
  * sends none and a token is ignored here, so `*` exposes nothing.
  */
 const COLLECTOR_CORS = {

@@ -1,5 +1,5 @@
 /**
- * The synced `message-requests` collection (docs/messages-console.md): the console's one way to send.
+ * The synced `message-requests` collection (docs/using/messages.md): the console's one way to send.
  *   POST /api/message-requests  {_id, channel, to, …the fields of POST /api/{channel}}   messages/{channel}:c
  * A create is checked, expanded and rendered exactly as POST /api/email|sms|push|call (messages/batch.ts)
  * and commits the request document together with its per-recipient `messages` records (batch = the

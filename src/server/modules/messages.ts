@@ -1,5 +1,5 @@
 /**
- * Messages (issue 13, docs/messages.md): sending e-mail, SMS, push and call invitations through the queue,
+ * Messages (issue 13, docs/operating/messages.md): sending e-mail, SMS, push and call invitations through the queue,
  * and the history they leave.
  *   POST /api/email  {to, bcc?, subject, html?, text? | template, data?}   messages/email:c
  *   POST /api/sms    {to, text | template, data?}                          messages/sms:c

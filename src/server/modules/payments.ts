@@ -1,6 +1,6 @@
 /**
  * Payments (issue 14, SPEC §7): products, discount codes and transactions as collections, and the
- * calls of a checkout. docs/payments.md is the reference; docs/decisions/payments.md says why.
+ * calls of a checkout. docs/operating/payments.md is the reference; docs/decisions/payments.md says why.
  *
  *   POST   /api/transactions/init/{product}   public: a pending transaction priced by the server + token
  *   GET    /api/transactions/checkout/{id}    the checkout page (X-Checkout-Token): order and provider

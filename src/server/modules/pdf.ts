@@ -1,5 +1,5 @@
 /**
- * POST /api/pdf (SPEC §7, issue 13, docs/pdf.md): `html`, `url` or `template` (+ `data`) and `options`
+ * POST /api/pdf (SPEC §7, issue 13, docs/operating/pdf.md): `html`, `url` or `template` (+ `data`) and `options`
  * → application/pdf. Needs `pdf:c` (the guard's default for this route); template mode also needs
  * read access to the template, as its preview does. Missing all three answers SPEC §5's message.
  * The request's rules live in pdf/request.ts, shared with action scripts' `pdf.create`.

@@ -1,5 +1,5 @@
 /**
- * Reports (issue 17, docs/reports.md). Saved reports are the `reports` collection (keyed by id, shared
+ * Reports (issue 17, docs/using/reports.md). Saved reports are the `reports` collection (keyed by id, shared
  * by path as /ui/data/reports/{id}, mirrored like every collection so the console runs them offline);
  * a saved definition is checked with the shared parseReport. POST /api/reports/run computes a
  * definition on the server — for a collection too large to mirror — with the same code the console

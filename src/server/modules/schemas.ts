@@ -1,5 +1,5 @@
 /**
- * Schema conformance (issue 17, docs/schemas.md): GET /api/schemas/{id}/conformance lists the documents
+ * Schema conformance (issue 17, docs/operating/schemas.md): GET /api/schemas/{id}/conformance lists the documents
  * of the schema's collection that do not match it — those written before the schema existed or
  * changed. They are reported, never altered: the store keeps serving them, and the next write to each
  * must make it conform (schemas/enforce.ts). The schema documents themselves are the `schemas`

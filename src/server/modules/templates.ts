@@ -1,5 +1,5 @@
 /**
- * Templates (issue 13, docs/templates.md): the `templates` collection at /api/templates with the
+ * Templates (issue 13, docs/operating/templates.md): the `templates` collection at /api/templates with the
  * shared collection routes (so it pages, syncs and mirrors like the others; permission key
  * `templates`), plus two preview routes that render with sample data:
  *   POST /api/templates/{id}/render  {data?}             a saved template   (templates/{id}:r)

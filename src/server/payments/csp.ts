@@ -1,6 +1,6 @@
 /**
  * What the hosted checkout page's Content-Security-Policy adds for the card provider's script (SPEC §7
- * "a card payment provider script is loaded"; docs/payments.md "Stripe.js"). Only that page
+ * "a card payment provider script is loaded"; docs/operating/payments.md "Stripe.js"). Only that page
  * (CHECKOUT_PAGE) gets these sources, and only while Stripe is configured; every other console page
  * keeps `script-src 'self'`, so an injected script tag elsewhere still loads nothing from Stripe's host.
  *

@@ -1,5 +1,5 @@
 /**
- * Expired code holds (docs/payments.md "Abandoned checkouts"): a checkout holds its discount code's use
+ * Expired code holds (docs/operating/payments.md "Abandoned checkouts"): a checkout holds its discount code's use
  * from init (checkout.ts counts it then, so fifty parallel checkouts of a ten-use code give ten) until
  * `discount.heldUntil`, ABANDONED_CHECKOUT_MS after its last start (init or a pay call, hold.ts). One
  * left unpaid would keep a limited code from everyone else; the sweeper gives the use back.

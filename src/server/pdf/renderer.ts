@@ -1,5 +1,5 @@
 /**
- * HTML to PDF with headless Chromium through playwright-core (docs/pdf.md). One browser per server,
+ * HTML to PDF with headless Chromium through playwright-core (docs/operating/pdf.md). One browser per server,
  * launched on the first PDF and kept warm; each PDF gets its own browser context (no cookies, storage
  * or cache shared between requests) and page, closed afterwards. PDF_CONCURRENCY pages render at once,
  * PDF_QUEUE_MAX more may wait, and each PDF has PDF_TIMEOUT_MS from the moment it starts.

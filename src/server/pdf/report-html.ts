@@ -1,5 +1,5 @@
 /**
- * A computed report as a printable HTML page, for its PDF (docs/reports.md#pdf): the title, a summary
+ * A computed report as a printable HTML page, for its PDF (docs/using/reports.md#pdf): the title, a summary
  * of the definition, when it was generated, how many documents matched, and the table. Every value
  * comes from documents or a definition someone else wrote, so every one is escaped: the PDF renderer
  * runs HTML with JavaScript and network off, but markup in a value must still print as text, not

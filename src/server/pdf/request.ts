@@ -1,6 +1,6 @@
 /**
  * A PDF request (`html`, `url` or `template` + `data`, `options`, `save`) as POST /api/pdf takes it
- * (docs/pdf.md), shared by that route and by action scripts' `pdf.create` (docs/actions.md), so both
+ * (docs/operating/pdf.md), shared by that route and by action scripts' `pdf.create` (docs/operating/actions.md), so both
  * judge sources, options, template rights and save targets by one set of rules. The caller's rights
  * come as a request's `auth` (an action passes a stand-in carrying its run-as rights).
  * One renderer (one warm Chromium) per server: `pdfRenderer(services)`.

@@ -1,5 +1,5 @@
 /**
- * No SSRF through POST /api/pdf {url} (docs/pdf.md#security). A URL is a request the SERVER makes, from
+ * No SSRF through POST /api/pdf {url} (docs/operating/pdf.md#security). A URL is a request the SERVER makes, from
  * inside its network, so without a rule anyone allowed to make PDFs could print the cloud metadata
  * service, an admin panel on loopback or the office intranet. The rule is the push endpoints' one
  * (push/endpoint-address.ts, reused): loopback, private, link-local, shared and reserved addresses
@@ -92,7 +92,7 @@ const MAX_REDIRECTS = 5
  * without passing the next hop through the route (seen with Playwright 1.65), and route.continue()
  * lets it follow them itself, so either would let an allowed or public page bounce the browser to a
  * private address. Each hop is judged on its own host. Relative URLs in a redirected page resolve
- * against the URL that was asked for (docs/pdf.md).
+ * against the URL that was asked for (docs/operating/pdf.md).
  */
 async function fetchFollowing(
   start: string,

@@ -1,6 +1,6 @@
 /**
  * One authenticated websocket: its permissions, topic subscriptions and streaming pull, and the
- * client events of docs/sync-protocol.md. Frames are handled strictly in arrival order, after
+ * client events of docs/contributing/sync-protocol.md. Frames are handled strictly in arrival order, after
  * `connected` has been sent, so a client may send `sync` straight after opening.
  *
  * Permissions are re-read when the hub says groups or users changed; until then the socket receives no

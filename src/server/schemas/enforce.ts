@@ -1,5 +1,5 @@
 /**
- * Schema enforcement at the store (issue 17, docs/schemas.md). The store every module is given is
+ * Schema enforcement at the store (issue 17, docs/operating/schemas.md). The store every module is given is
  * wrapped here, so every write path — the data routes, the collection modules, /api/batch (which the
  * sync engine's outbox replays through), form submissions written straight to the store — checks a
  * document against its collection's schema before it is stored, with no route able to forget it.

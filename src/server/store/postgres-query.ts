@@ -1,5 +1,5 @@
 /**
- * The MongoDB-style filter subset of docs/query.md compiled to parameterised PostgreSQL over the `body`
+ * The MongoDB-style filter subset of docs/operating/query.md compiled to parameterised PostgreSQL over the `body`
  * column — the same semantics as query.ts compiles for SQLite, checked by the shared conformance suite.
  *
  * `body` is `json` (the text as written), not `jsonb`: json keeps key order, so documents come back as

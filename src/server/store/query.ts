@@ -1,6 +1,6 @@
 /**
  * MongoDB-style filters and sorts translated to parameterised SQLite SQL over the JSON `body` column
- * (the subset is documented in docs/query.md). Field names are validated and become JSON paths passed
+ * (the subset is documented in docs/operating/query.md). Field names are validated and become JSON paths passed
  * as parameters; values are always parameters (query-sql.ts makes anything else impossible), so no
  * part of a request is ever concatenated into SQL.
  *
@@ -181,7 +181,7 @@ class Compiler {
   /**
    * True when any value at the path satisfies `pred`: the value itself, each element when it is an
    * array (`elements`), and — when the path crosses an array of objects — the value inside each
-   * element. One array crossing keeps the SQL linear in the path length; docs/query.md says so.
+   * element. One array crossing keeps the SQL linear in the path length; docs/operating/query.md says so.
    */
   private any(src: Sql, segments: string[], pred: Pred, elements = true, crossings = 1): Sql {
     const path = pathOf(segments)

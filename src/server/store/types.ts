@@ -35,7 +35,7 @@ export interface Change {
   time: string
 }
 
-/** A MongoDB-style filter (subset documented in docs/query.md). */
+/** A MongoDB-style filter (subset documented in docs/operating/query.md). */
 export type Filter = Record<string, unknown>
 export type SortSpec = Array<[field: string, dir: 1 | -1]>
 

@@ -1,5 +1,5 @@
 /**
- * The worker thread that parses and renders Liquid templates written by users (docs/templates.md).
+ * The worker thread that parses and renders Liquid templates written by users (docs/operating/templates.md).
  * It runs apart from the server's event loop so that pool.ts can stop a runaway render for real with
  * `worker.terminate()`: LiquidJS's parse/render/memory limits are checked cooperatively, between
  * tags, and a single filter call on a huge string is not interrupted by them.

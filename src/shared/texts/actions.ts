@@ -1,7 +1,7 @@
 // Actions and the Actions console.
 // One definition of each text; src/shared/texts.ts re-exports this file.
 
-/** Actions (issue 15, docs/actions.md). */
+/** Actions (issue 15, docs/operating/actions.md). */
 export const ACTION_TEXT = {
   nameInvalid: 'name must be a non-empty string of at most 200 characters',
   descriptionInvalid: 'description must be a string of at most 2,000 characters',
@@ -81,7 +81,7 @@ function errorLabel(kind: string): string {
   return RUN_ERROR_LABELS[kind] ?? `${kind} error`
 }
 
-/** The Actions console (issue 15, docs/actions-console.md). */
+/** The Actions console (issue 15, docs/using/actions.md). */
 export const ACTIONS_CONSOLE_TEXT = {
   gone: 'This action does not exist, or this device has not received it yet.',
   runOffline: 'Running an action needs the network: the server runs it. Your edits are kept and sent later.',

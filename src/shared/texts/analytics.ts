@@ -2,7 +2,7 @@
 // One definition of each text; src/shared/texts.ts re-exports this file.
 import { SPEED_TEST_FAST_BYTES_PER_S, SPEED_TEST_FIRST_BYTES, SPEED_TEST_SECOND_BYTES } from '../constants'
 
-/** The analytics collector and its dashboards' API (issue 16, docs/analytics.md). */
+/** The analytics collector and its dashboards' API (issue 16, docs/operating/analytics.md). */
 export const ANALYTICS_TEXT = {
   invalidRecord: (detail: string): string => `Invalid analytics record: ${detail}`,
   invalidPatch: (detail: string): string => `Invalid analytics update: ${detail}`,

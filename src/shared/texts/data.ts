@@ -3,7 +3,7 @@
 import { countOf, grouped } from '../plural'
 import { deletedToast } from './spec'
 
-/** Refusals of the collection modules, user images and tools (docs/api.md); the spec leaves them open. */
+/** Refusals of the collection modules, user images and tools (docs/operating/api.md); the spec leaves them open. */
 export const COLLECTION_TEXT = {
   settingReadOnly: 'This setting is managed by the server and cannot be changed through the API',
   settingLinkInvalid: (id: string): string =>
@@ -17,7 +17,7 @@ export const COLLECTION_TEXT = {
   dummySize: (max: number): string => `size must be a whole number of bytes from 0 to ${max}`,
 } as const
 
-/** Refusals of the query subset (docs/query.md) used by /api/data and every list; the spec leaves them open. */
+/** Refusals of the query subset (docs/operating/query.md) used by /api/data and every list; the spec leaves them open. */
 export const QUERY_TEXT = {
   notObject: 'Invalid query: a filter must be a JSON object',
   notJson: (param: string): string => `Invalid query: ${param} is not valid JSON`,
@@ -42,7 +42,7 @@ export const QUERY_TEXT = {
     'Raw queries need read access to the whole collection; some of its documents are hidden from you',
 } as const
 
-/** Refusals of the logs API (docs/query.md#logs); the spec leaves them open except the reserved channel. */
+/** Refusals of the logs API (docs/operating/query.md#logs); the spec leaves them open except the reserved channel. */
 export const LOG_TEXT = {
   channelsReserved: "The log channel 'channels' is reserved",
   badEntry: 'A log entry must be an object {level, log, ctx}',
@@ -94,7 +94,7 @@ export const SCREENS_TEXT = {
   storageUnknown: 'This browser does not report how much storage the console uses.',
 } as const
 
-/** POST /api/batch (docs/api.md#batch) and the Database screen's import and export (docs/screens.md). */
+/** POST /api/batch (docs/operating/api.md#batch) and the Database screen's import and export (docs/using/database-logs-settings.md). */
 export const BATCH_TEXT = {
   badBody: 'Send {"mutations": [{method, path, body, idempotencyKey, ifMatch}, …]}',
   tooMany: (max: number): string => `A batch holds 1 to ${max} mutations`,
@@ -104,7 +104,7 @@ export const BATCH_TEXT = {
   badKey: 'idempotencyKey must be a string of at most 200 characters',
 } as const
 
-/** The Database screen's import preview and export choices (issue 11, docs/screens.md). */
+/** The Database screen's import preview and export choices (issue 11, docs/using/database-logs-settings.md). */
 export const TRANSFER_TEXT = {
   previewTitle: 'Import preview',
   delimiter: 'Delimiter',

@@ -1,4 +1,4 @@
-// Delegated authority (issue 35, docs/security.md "Delegated authority"): the refusals of the one rule
+// Delegated authority (issue 35, docs/operating/security.md "Delegated authority"): the refusals of the one rule
 // that whatever the server does for someone is bounded by that someone's rights, read when it acts.
 // One definition of each text; src/shared/texts.ts re-exports this file.
 

@@ -1,7 +1,7 @@
 // Email, SMS and call messaging.
 // One definition of each text; src/shared/texts.ts re-exports this file.
 
-/** POST /api/email, /api/sms, /api/call and the message history (issue 13, docs/messages.md). */
+/** POST /api/email, /api/sms, /api/call and the message history (issue 13, docs/operating/messages.md). */
 export const MESSAGING_TEXT = {
   toMissing: (max: number): string =>
     `to must be a recipient or a list of at most ${max} recipients (user ids, group ids, addresses or phone numbers)`,
@@ -53,7 +53,7 @@ const channelNoun = (channel: string): string =>
 const addressNoun = (channel: string): string => (channel === 'sms' ? 'phone number' : 'e-mail address')
 
 /**
- * The Messages screen's words (docs/messages-console.md, issue 36): a send is neutral while it waits,
+ * The Messages screen's words (docs/using/messages.md, issue 36): a send is neutral while it waits,
  * and turns to sent or refused on the same status row; what the mirror can tell is said before Send.
  */
 export const MESSAGES_CONSOLE_TEXT = {

@@ -47,7 +47,7 @@ export const PAYMENT_TEXT = {
     'TEST MODE: no money moves; use card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)',
 } as const
 
-/** The hosted checkout page's own words (/ui/checkout, docs/checkout.md); its errors to the opener are UI_TEXT's. */
+/** The hosted checkout page's own words (/ui/checkout, docs/operating/checkout.md); its errors to the opener are UI_TEXT's. */
 export const CHECKOUT_TEXT = {
   title: 'Checkout',
   loading: 'Loading your order…',
@@ -79,7 +79,7 @@ export const CHECKOUT_TEXT = {
   processing: 'Your payment is being processed; this page will not take another card for it',
 } as const
 
-/** The console's Transactions screen and Test checkout (docs/payments-console.md). */
+/** The console's Transactions screen and Test checkout (docs/using/payments.md). */
 export const TRANSACTIONS_TEXT = {
   refundNeedsNetwork:
     'A refund needs a connection to the server and is never queued. You are offline: try again when you are back online.',

@@ -1,7 +1,7 @@
 // Reports: definition refusals and the screen's words.
 // One definition of each text; src/shared/texts.ts re-exports this file.
 
-/** Reports (issue 17, docs/reports.md): refusals of a definition, and the screen's words. */
+/** Reports (issue 17, docs/using/reports.md): refusals of a definition, and the screen's words. */
 export const REPORT_TEXT = {
   notObject: 'A report must be a JSON object',
   collection: 'collection must be a collection path such as data/inspections',

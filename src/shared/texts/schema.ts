@@ -4,7 +4,7 @@ import { countOf, grouped } from '../plural'
 import { cannotDo } from './spec'
 
 /**
- * Schemas (issue 17, docs/schemas.md): one message per field of a document that breaks its
+ * Schemas (issue 17, docs/operating/schemas.md): one message per field of a document that breaks its
  * collection's JSON Schema, the same in the console's forms and in the server's 400. The e-mail
  * format uses SERVER_TEXT.invalidEmail (SPEC §5's check).
  */
@@ -40,7 +40,7 @@ export const SCHEMA_TEXT = {
 } as const
 
 /**
- * The schema editor (issue 36, docs/schemas.md "In the console"): /data/{collection}/~schema.
+ * The schema editor (issue 36, docs/operating/schemas.md "In the console"): /data/{collection}/~schema.
  * Queued and accepted are said apart (issue 36's rule): a save reached only this device until the
  * server confirms it.
  */

@@ -2,7 +2,7 @@
 // One definition of each text; src/shared/texts.ts re-exports this file.
 
 /**
- * Messages the spec leaves open ("not shown"); chosen here and listed in docs/decisions.md.
+ * Messages the spec leaves open ("not shown"); chosen here and listed in docs/decisions/README.md.
  * Kept beside the spec's own so the server and the console say the same thing.
  */
 export const SERVER_TEXT = {

@@ -2,7 +2,7 @@
 // One definition of each text; src/shared/texts.ts re-exports this file.
 import { countOf, grouped } from '../plural'
 
-/** Refusals of the sync pull and the websocket (docs/sync-protocol.md); the spec leaves them open. */
+/** Refusals of the sync pull and the websocket (docs/contributing/sync-protocol.md); the spec leaves them open. */
 export const SYNC_TEXT = {
   badCursor: 'cursor must be a whole number, 0 or more',
   badLimit: (max: number): string => `limit must be a whole number from 1 to ${max}`,
@@ -17,7 +17,7 @@ export const SYNC_TEXT = {
   permissionsChanged: 'Your permissions changed; rebuild the mirror',
 } as const
 
-/** The console's sync status, Sync panel, conflict view and banners (docs/sync-ui.md); the spec leaves them open. */
+/** The console's sync status, Sync panel, conflict view and banners (docs/using/sync.md); the spec leaves them open. */
 export const SYNC_UI_TEXT = {
   online: 'Synced',
   offline: 'Offline',

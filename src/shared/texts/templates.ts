@@ -2,7 +2,7 @@
 // One definition of each text; src/shared/texts.ts re-exports this file.
 import { grouped } from '../plural'
 
-/** Templates (issue 13, docs/templates.md); the spec leaves them open. */
+/** Templates (issue 13, docs/operating/templates.md); the spec leaves them open. */
 export const TEMPLATE_TEXT = {
   kindInvalid: 'kind must be one of email, sms, push, pdf, layout, partial',
   labelInvalid: (field: string): string => `${field} must be a string of at most 1,000 characters`,
@@ -29,7 +29,7 @@ export const TEMPLATE_TEXT = {
   busy: 'Too many templates are being rendered; try again in a moment',
 } as const
 
-/** The Templates console screen (issue 13, docs/templates-console.md). */
+/** The Templates console screen (issue 13, docs/using/templates.md). */
 export const TEMPLATES_CONSOLE_TEXT = {
   gone: 'This template does not exist, or this device has not received it yet.',
   previewOffline: 'The preview is rendered by the server and needs the network. Your edits are kept.',
@@ -46,7 +46,7 @@ export const TEMPLATES_CONSOLE_TEXT = {
   pdfSaved: (path: string): string => `The PDF was saved to Storage as ${path}`,
 } as const
 
-/** POST /api/pdf (issue 13, docs/pdf.md); the spec gives only VALIDATION.pdfMissing. */
+/** POST /api/pdf (issue 13, docs/operating/pdf.md); the spec gives only VALIDATION.pdfMissing. */
 export const PDF_TEXT = {
   oneSource: 'Send only one of html, url or template',
   htmlInvalid: 'html must be a non-empty string',
@@ -58,7 +58,7 @@ export const PDF_TEXT = {
     `${host} is a loopback, private or link-local address; the server does not fetch those`,
   urlUnresolved: (host: string): string => `The host ${host} cannot be resolved`,
   urlFailed: (detail: string): string => `The page could not be loaded: ${detail}`,
-  optionsInvalid: 'options must be an object of page options (see docs/pdf.md)',
+  optionsInvalid: 'options must be an object of page options (see docs/operating/pdf.md)',
   timeout: (seconds: number): string => `The PDF took longer than ${seconds} s to render and was stopped`,
   busy: 'Too many PDFs are being rendered; try again in a moment',
   unavailable: 'The PDF renderer (Chromium) is not available on this server',

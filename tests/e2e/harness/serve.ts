@@ -1,7 +1,7 @@
 /**
  * Serves the built feedback harness from its own loopback port, with no security headers, and passes
  * /api/* on to the real server unchanged. The harness can't live in the server's Web root any more:
- * pages there run sandboxed with an opaque origin (WEB_ROOT_CSP, docs/security.md), so its module
+ * pages there run sandboxed with an opaque origin (WEB_ROOT_CSP, docs/operating/security.md), so its module
  * script, which the browser fetches in CORS mode, is refused, and nothing mounts. Forwarding /api keeps
  * the harness's API calls same-origin, as the console's are, so the API client, the 401 handling and
  * the client log upload run exactly as they do in the console, against the real server.

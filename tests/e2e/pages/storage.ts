@@ -1,4 +1,4 @@
-/** Page model of the file browser (/ui/storage/… and /ui/static/…, docs/storage-console.md). */
+/** Page model of the file browser (/ui/storage/… and /ui/static/…, docs/using/storage.md). */
 import { expect, type Locator, type Page } from '@playwright/test'
 import { dismissToasts } from './toasts'
 

@@ -1,5 +1,5 @@
 /**
- * The list screen of a catalogue section (/discounts, /products; docs/payments-console.md): the
+ * The list screen of a catalogue section (/discounts, /products; docs/using/payments.md): the
  * "Discount codes | Products" tabs, the shared RecordList over the mirror's rows, and the "New …"
  * form with the section's own fields, checked with the server's messages before it is queued.
  */

@@ -1,6 +1,6 @@
 /**
  * A CRON trigger in words and its next times, computed in the browser with the same libraries the
- * server schedules with (croner; docs/actions.md) and describes with (cronstrue), so the preview an
+ * server schedules with (croner; docs/operating/actions.md) and describes with (cronstrue), so the preview an
  * editor sees is what the server will do. Pure, no React.
  */
 import { Cron } from 'croner'

@@ -17,7 +17,7 @@ describe('host API completion', () => {
     expect(complete('', true)).toContain('fetch')
   })
 
-  it('names what docs/actions.md lists', () => {
+  it('names what docs/operating/actions.md lists', () => {
     expect(HOST_NAMES).toEqual([
       'input',
       'db',

@@ -1,5 +1,5 @@
 /**
- * What a script can call (docs/actions.md "What a script sees"), as CodeMirror completions: typing
+ * What a script can call (docs/operating/actions.md "What a script sees"), as CodeMirror completions: typing
  * `db.` offers get/list/create/update/delete with their arguments, a bare word offers input, db,
  * fetch and log. One list, so the editor's hints and the docs name the same things.
  */

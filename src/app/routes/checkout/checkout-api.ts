@@ -1,5 +1,5 @@
 /**
- * The checkout page's calls (docs/payments.md "Routes"): every one carries the page's own `?token=` as
+ * The checkout page's calls (docs/operating/payments.md "Routes"): every one carries the page's own `?token=` as
  * X-Checkout-Token and answers the server's view of the order. The page only shows these numbers.
  */
 import type { Transaction } from '../../../shared/payments'

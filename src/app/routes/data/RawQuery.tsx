@@ -1,6 +1,6 @@
 /**
  * The raw query box (SPEC §7: POST /api/data/{c}?raw with operand find, count or distinct and a query
- * object; docs/query.md). It is the one part of the Database screen that asks the server rather than
+ * object; docs/operating/query.md). It is the one part of the Database screen that asks the server rather than
  * the mirror, because it speaks the server's query language over data this device may not hold. With
  * no network it says so plainly instead of failing.
  */

@@ -32,7 +32,7 @@ export interface TransferProps {
   matching?: number
   /**
    * Documents in the collection, when the screen already counts them (CollectionScreen's order): then
-   * this does not count them again on every change (docs/performance.md, reactivity).
+   * this does not count them again on every change (docs/contributing/performance.md, reactivity).
    */
   all?: number
   selected?: ReadonlySet<string>

@@ -153,7 +153,7 @@ export function useDocWindow(
     // ids: an ids order re-reads when the id list changes. An index order needs no dependency on the
     // count: the query reads the collection's whole index range, so Dexie re-runs it when a row comes
     // or goes. (With order.total here, every new row re-subscribed and read the window twice, the
-    // second time only after the count's render: docs/performance.md, reactivity.)
+    // second time only after the count's render: docs/contributing/performance.md, reactivity.)
     [db, collection, sort.by, sort.reverse, order?.kind, ids, start, end],
     seed && start === 0 ? { start: 0, docs: seed.docs } : undefined,
   )

@@ -5,7 +5,7 @@
 import { preloadable } from '../../components/preloadable'
 
 // Preloadable: an offline start fetches them with the console (the data-editor route's `preload`) and
-// they then render without suspending (issue 20, docs/performance.md "3. Offline cold start").
+// they then render without suspending (issue 20, docs/contributing/performance.md "3. Offline cold start").
 /**
  * One document's screen, its own chunk: its JSON editor, form and schema validation
  * (@cfworker/json-schema) are not on a collection's start path. DataEditorScreen renders it; an

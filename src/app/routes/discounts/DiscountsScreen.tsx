@@ -3,7 +3,7 @@
  * validity window, uses against the limit (live: the server counts a use at checkout and the change
  * feed brings it) and active; bulk delete (SPEC §8) and "New discount code" from the shared
  * CatalogList. Works offline through the outbox. The Products tab links to /products
- * (docs/payments-console.md).
+ * (docs/using/payments.md).
  */
 import { Link } from 'wouter'
 import type { SyncDoc } from '../../../db/types'

@@ -1,5 +1,5 @@
 /**
- * The login page: the only screen in the first JavaScript (issue 20, docs/performance.md "7. Bundle"),
+ * The login page: the only screen in the first JavaScript (issue 20, docs/contributing/performance.md "7. Bundle"),
  * so it is given as a component, not loaded.
  */
 import { defineSection } from '../../routing/section'

@@ -1,5 +1,5 @@
 /**
- * The composer (docs/messages-console.md): channel tabs, recipients, a template of the tab's kind or
+ * The composer (docs/using/messages.md): channel tabs, recipients, a template of the tab's kind or
  * free text, data JSON, a preview per recipient, Send. Every channel (email, SMS, push, call) is sent
  * by creating a `message-requests` document through the sync engine, online or not: the outbox
  * carries it, so a message composed offline goes out on reconnect, once (its id makes the replay
@@ -42,7 +42,7 @@ interface Props {
   templates: SyncDoc[]
 }
 
-/** The permission each tab sends with (docs/messages.md). */
+/** The permission each tab sends with (docs/operating/messages.md). */
 const PERMISSION: Record<ComposerTab, string> = {
   email: 'messages/email:c',
   sms: 'messages/sms:c',

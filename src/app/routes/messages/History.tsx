@@ -1,5 +1,5 @@
 /**
- * The history (docs/messages-console.md): the synced `messages` collection read from the local mirror,
+ * The history (docs/using/messages.md): the synced `messages` collection read from the local mirror,
  * newest first, live (the queue's writes arrive through the sync feed), filtered by status and
  * channel. A failed record shows the provider's error and a Resend button (POST
  * /api/messages/{id}/resend), which needs the network: a resend is not a document write the outbox

@@ -1,5 +1,5 @@
 /**
- * /messages (issue 13, docs/messages-console.md): the composer above, the history below, and the
+ * /messages (issue 13, docs/using/messages.md): the composer above, the history below, and the
  * messages composed on this device that still wait in the outbox. Everything it reads comes from the
  * local mirror, so the screen opens and composes offline.
  */

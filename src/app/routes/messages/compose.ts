@@ -1,5 +1,5 @@
 /**
- * The Messages composer's pure parts (docs/messages-console.md): which recipients a typed entry is,
+ * The Messages composer's pure parts (docs/using/messages.md): which recipients a typed entry is,
  * checked with the same rules as the server (src/shared/email.ts, isE164), and the body of the
  * `message-requests` document a draft becomes. No React here, so it is tested in node.
  */

@@ -1,5 +1,5 @@
 /**
- * Refund (full or partial) of one transaction: DELETE /api/transactions/{id}?amount=… (docs/payments.md
+ * Refund (full or partial) of one transaction: DELETE /api/transactions/{id}?amount=… (docs/operating/payments.md
  * "Refunds"). It goes through the payment provider, so it is online-only: offline the button is
  * disabled and says why, and nothing is queued (a refund replayed hours later, after the shop owner
  * had moved on, is not what they asked for). One Idempotency-Key per intended refund: a retry after a

@@ -1,5 +1,5 @@
 /**
- * What the Transactions screen reads off a mirrored transaction record (docs/payments.md: the server
+ * What the Transactions screen reads off a mirrored transaction record (docs/operating/payments.md: the server
  * writes every field; the console only shows them): the list filters, the per-day totals of the chart
  * and the words for a status. Pure, so node tests cover them (transaction-view.test.ts).
  */

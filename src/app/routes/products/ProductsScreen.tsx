@@ -1,6 +1,6 @@
 /**
  * Products (/products, issue 14): SPEC has no sidebar entry for them, so they are the second tab of
- * Discount codes (docs/payments-console.md). The products of the local mirror with price, stock and
+ * Discount codes (docs/using/payments.md). The products of the local mirror with price, stock and
  * active, on the shared CatalogList (bulk delete, "New product"). Works offline through the outbox.
  */
 import { Link } from 'wouter'

@@ -1,4 +1,4 @@
-/** Products (a tab of Discount Codes, docs/payments-console.md): the list and one product. */
+/** Products (a tab of Discount Codes, docs/using/payments.md): the list and one product. */
 import { defineSection } from '../../routing/section'
 
 export const section = defineSection({

@@ -4,7 +4,7 @@
  * /api/reports/run for the same definition (for a collection this device does not hold in full) and
  * says whether the numbers agree. Save (toolbar or Ctrl/Cmd+S) writes the definition through the
  * outbox; CSV downloads what is shown. Export PDF has the server compute and print the definition as
- * edited (docs/reports.md#pdf), so it needs the server and is disabled while it is out of reach. The
+ * edited (docs/using/reports.md#pdf), so it needs the server and is disabled while it is out of reach. The
  * address is the report's shareable path.
  */
 import { Download, FileText, Server } from 'lucide-react'

@@ -1,5 +1,5 @@
 /**
- * The Reports screens' data (issue 17, docs/reports.md): saved reports from the mirror, a report
+ * The Reports screens' data (issue 17, docs/using/reports.md): saved reports from the mirror, a report
  * computed on the mirror (live, so offline and at once), and the same definition run by the server.
  */
 import { useLiveQuery } from 'dexie-react-hooks'
@@ -33,7 +33,7 @@ export function useLocalReport(def: ReportDefinition | null): ReportResult | und
 export const runOnServer = (def: ReportDefinition): Promise<ReportResult> =>
   api.request<ReportResult>('/api/reports/run', { method: 'POST', body: def })
 
-/** The definition printed by the server (docs/reports.md#pdf); the draft, so unsaved edits print too. */
+/** The definition printed by the server (docs/using/reports.md#pdf); the draft, so unsaved edits print too. */
 export const reportPdf = (def: ReportDefinition): Promise<Blob> =>
   api.request<Blob>('/api/reports/pdf', { method: 'POST', body: def })
 

@@ -1,6 +1,6 @@
 /**
  * The Settings card for `action_runs`: how many runs of each action, and for how many days, the run
- * history keeps (docs/actions.md "Pruning"). Empty fields leave the server's defaults, shown as the
+ * history keeps (docs/operating/actions.md "Pruning"). Empty fields leave the server's defaults, shown as the
  * placeholders; each action's history is pruned after its next run.
  */
 import { ACTION_RUNS_DAYS_DEFAULT, ACTION_RUNS_KEEP_DEFAULT } from '../../../shared/actions'

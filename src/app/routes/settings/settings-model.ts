@@ -33,7 +33,7 @@ export interface SettingsForm {
   webrtc_key: string
   /** Text while editing; saved as a number. */
   webrtc_port: string
-  /** Run-history pruning of actions (docs/actions.md); text while editing, empty: the server's default. */
+  /** Run-history pruning of actions (docs/operating/actions.md); text while editing, empty: the server's default. */
   action_runs: { keep: string; days: string }
 }
 

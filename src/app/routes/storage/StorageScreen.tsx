@@ -3,7 +3,7 @@
  * its root. The path in the URL is a folder, or a file whose preview opens over its folder. It lists
  * the mirrored entry documents (works offline, follows other users live) with the offline queue laid
  * over them, and sends every write through the queue (actions.ts). What the session may not do is not
- * offered; the server checks every path again. See docs/storage-console.md.
+ * offered; the server checks every path again. See docs/using/storage.md.
  *
  * This file holds the screen's state and layout; its parts: StorageToolbar (search, sort, view),
  * UploadActions, SelectionBar, BrowserDialogs, entry-actions (row menu, preview buttons),

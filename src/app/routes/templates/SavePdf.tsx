@@ -1,6 +1,6 @@
 /**
- * "Save to Storage" for a pdf template (docs/templates-console.md): the saved template rendered with
- * its sample data into a Storage file (POST /api/pdf with `save`, docs/pdf.md). The path defaults to
+ * "Save to Storage" for a pdf template (docs/using/templates.md): the saved template rendered with
+ * its sample data into a Storage file (POST /api/pdf with `save`, docs/operating/pdf.md). The path defaults to
  * `pdf/{id}-{{TIMESTAMP}}.pdf`, stamped when saving (SPEC §9, stampFileName), so repeated saves do not
  * replace each other. The server renders the PDF, so it needs the network and says so offline.
  */

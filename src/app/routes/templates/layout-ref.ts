@@ -1,6 +1,6 @@
 /**
  * The "Layout" picker of email and pdf HTML: a layout is referenced in the source itself
- * (`{% layout "base" %}` + `{% block content %}…{% endblock %}`, docs/templates.md), so picking one
+ * (`{% layout "base" %}` + `{% block content %}…{% endblock %}`, docs/operating/templates.md), so picking one
  * rewrites that first tag, and wraps the body in the content block when it has no block yet.
  */
 const LAYOUT_TAG = /^\s*\{%-?\s*layout\s+["']([^"']*)["'][^%]*-?%\}\s*/

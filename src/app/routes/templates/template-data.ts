@@ -55,7 +55,7 @@ export const kindOf = (doc: SyncDoc | undefined): string => (typeof doc?.kind ==
 
 /**
  * POST /api/pdf {template, data, save: {root: 'storage', path}}: the saved template rendered into a
- * Storage file (docs/pdf.md "Save to Storage"); answers the file's entry. The server wants the folder
+ * Storage file (docs/operating/pdf.md "Save to Storage"); answers the file's entry. The server wants the folder
  * to exist, so a 404 creates the missing folders (a taken name, 409, is a folder already there) and
  * tries once more.
  */

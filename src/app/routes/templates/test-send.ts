@@ -1,6 +1,6 @@
 /**
  * "Send a test to me": the draft as it is on screen (saved or not) is rendered by the server with the
- * sample data and sent to the logged-in user over the template's channel (docs/messages.md): e-mail
+ * sample data and sent to the logged-in user over the template's channel (docs/operating/messages.md): e-mail
  * to their address, SMS to their phone, push to their subscriptions. Online only, like every send.
  * A mail or SMS on a server without that provider is only queued, and the answer says so ("Queued:
  * e-mail is not configured on this server", issue 36) rather than a success.

@@ -1,5 +1,5 @@
 /**
- * Two-factor authentication (docs/auth.md TOTP): "Set up" asks the server for a secret and its
+ * Two-factor authentication (docs/operating/auth.md TOTP): "Set up" asks the server for a secret and its
  * otpauth:// address, shown as a QR code (the `qrcode` library renders it locally, no outside service
  * sees the secret) and as a key to type; a code from the app confirms it. "Remove" turns it off; on
  * one's own account it needs the current password (the server's re-authentication rule, so a stolen

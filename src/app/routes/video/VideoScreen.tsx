@@ -1,5 +1,5 @@
 /**
- * /video and /video/{room} (SPEC §2: no shell UI; issue 18, docs/video.md). Without a room: a lobby
+ * /video and /video/{room} (SPEC §2: no shell UI; issue 18, docs/using/video.md). Without a room: a lobby
  * to start or enter one and the recent calls (missed ones marked). With one: the pre-join screen, then
  * the call; after leaving (or a refusal) a page that offers to rejoin. `?ice=relay` forces the TURN
  * relay, to check a coturn setup.

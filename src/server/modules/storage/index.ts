@@ -2,7 +2,7 @@
  * Storage and the Web Server's files (SPEC §2, §3 Storage entry, §7): `/api/storage/{path}` over
  * `{MOMENTUM_DATA}/storage` and `/api/static/{path}` over the Web Server root (config.staticDir, the site
  * served at `/`). Both roots are the same module over a BlobStore each (blob-store.ts), so an S3 store
- * can replace the disk one without touching a route. docs/storage.md has the API and its decisions.
+ * can replace the disk one without touching a route. docs/operating/storage.md has the API and its decisions.
  *
  * Surface, for each root R in `storage`, `static` (P = the path after /api/R/, '' at the root):
  *

@@ -1,5 +1,5 @@
 /**
- * The quota's room held for writes in flight, atomically and across instances (docs/storage.md
+ * The quota's room held for writes in flight, atomically and across instances (docs/operating/storage.md
  * "Quota", docs/decisions/storage.md "Quota holds").
  *
  * One internal document per root, `_storage_quota/{root}` (never synced or served, like

@@ -1,6 +1,6 @@
 /**
  * The BlobStore on an S3-compatible bucket (AWS S3, MinIO, s3rver …), so several server instances share
- * their files without a shared volume (docs/storage.md "S3-compatible storage"). It answers exactly as
+ * their files without a shared volume (docs/operating/storage.md "S3-compatible storage"). It answers exactly as
  * the disk store does (tests/server/blob-store-conformance-cases.ts holds both to the same cases).
  *
  * Layout: a root is the prefix `{MOMENTUM_S3_PREFIX}{root}/`; a file `a/b.txt` is the object

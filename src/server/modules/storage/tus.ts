@@ -1,5 +1,5 @@
 /**
- * Resumable uploads: tus 1.0.0 at TUS_PATH (contract C1 of issue 12, docs/storage.md "Resumable
+ * Resumable uploads: tus 1.0.0 at TUS_PATH (contract C1 of issue 12, docs/operating/storage.md "Resumable
  * uploads"), with @tus/server over the partial files of tus-partials.ts.
  *
  *   POST   /api/uploads        create: Upload-Length, Upload-Metadata root, folder, name[, type, key]
