@@ -1,17 +1,18 @@
-/** The table offsets the first frame uses: per collection, only at the width they were measured at. */
-import { describe, expect, it, vi } from 'vitest'
+/**
+ * The table offsets the first frame uses: per collection, only at the width they were measured at.
+ * Against the real local state, over fake-indexeddb.
+ */
+import 'fake-indexeddb/auto'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { readLocal, writeLocal } from './local-state'
+import { rememberedTableOffset, rememberTableOffset } from './table-offset'
 
-const stored = new Map<string, unknown>()
-vi.mock('./local-state', () => ({
-  readLocal: (key: string) => stored.get(key),
-  writeLocal: async (key: string, value: unknown) => {
-    stored.set(key, value)
-  },
-}))
+beforeEach(async () => {
+  await writeLocal('tableOffsets', null)
+})
 
 describe('table offsets', () => {
-  it('gives back an offset at the width it was measured at, and none at another', async () => {
-    const { rememberTableOffset, rememberedTableOffset } = await import('./table-offset')
+  it('gives back an offset at the width it was measured at, and none at another', () => {
     rememberTableOffset('data/a', 375, 216)
     expect(rememberedTableOffset('data/a', 375)).toBe(216)
     expect(rememberedTableOffset('data/a', 1280)).toBeUndefined()
@@ -21,10 +22,9 @@ describe('table offsets', () => {
     expect(rememberedTableOffset('data/a', 375)).toBeUndefined()
   })
 
-  it('keeps the 20 collections measured last', async () => {
-    const { rememberTableOffset, rememberedTableOffset } = await import('./table-offset')
+  it('keeps the 20 collections measured last', () => {
     for (let i = 0; i < 25; i++) rememberTableOffset(`data/c${i}`, 800, i + 1)
-    expect(Object.keys(stored.get('tableOffsets') as object)).toHaveLength(20)
+    expect(Object.keys(readLocal<object>('tableOffsets') ?? {})).toHaveLength(20)
     expect(rememberedTableOffset('data/c4', 800)).toBeUndefined()
     expect(rememberedTableOffset('data/c5', 800)).toBe(6)
     expect(rememberedTableOffset('data/c24', 800)).toBe(25)
