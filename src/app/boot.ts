@@ -22,7 +22,7 @@ const collection = startCollection(location.pathname)
 const database = startEarly(collection)
 if (collection && database) {
   void Promise.all([localLoaded, prefetchFirstScreen(database, collection)]).then(() => {
-    // The stored session as session.ts restores it: a token and the cached user.
+    // The stored session as session/create-session.ts restores it: a token and the cached user.
     const user = readLocal<{ user?: CurrentUser }>('session')?.user
     if (!readLocal<string>('token') || !user?._id) return
     if (databaseName(apiBase(location, window.__MOMENTUM_ENV__), user._id) !== database) return

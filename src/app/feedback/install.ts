@@ -20,7 +20,7 @@ export function reportCaughtError(error: unknown): void {
 
 export function installFeedback(): void {
   if (uninstall) return
-  // The 401s that ended the session: session.ts already warned ("Your session has expired…").
+  // The 401s that ended the session: create-session.ts already warned ("Your session has expired…").
   const expiryErrors = new WeakSet<object>()
   api.onUnauthorized((_url, error) => expiryErrors.add(error))
   const log = createClientLog({
