@@ -121,7 +121,7 @@ export interface StateIn extends PeerState {
 export const CALL_STATUSES = ['ringing', 'accepted', 'declined', 'missed'] as const
 export type CallStatus = (typeof CALL_STATUSES)[number]
 
-/** One invitation of one recipient (collection `calls`, docs/using/video.md "Missed calls"). */
+/** One invitation of one recipient (collection `calls`, docs/operating/video.md "Call records (missed calls)"). */
 export interface CallRecord {
   _id: string
   room: string

@@ -185,7 +185,7 @@ export function wireSyncSession(): void {
     announceReachable(),
   )
   window.addEventListener(SYNC_POKE_EVENT, kick)
-  // pwa (docs/using/pwa.md "Background Sync"): replay on focus / visibility too, and register the `outbox`
+  // pwa (docs/contributing/pwa.md "Background Sync"): replay on focus / visibility too, and register the `outbox`
   // sync tag whenever the outbox grows, so the service worker sends it after the last tab closes.
   wireFocusReplay(kick)
   const onOutboxGrowth = outboxSyncOnGrowth()
