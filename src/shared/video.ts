@@ -1,5 +1,5 @@
 /**
- * Video calls (issue 18, docs/using/video.md): what the console and the server agree on — the signalling
+ * Video calls (issue 18, docs/operating/video.md): what the console and the server agree on — the signalling
  * events on the websocket, their payloads, the room rules and the call records. The server stamps
  * `from` and `user` on everything it relays, so a peer can never speak for another.
  */

@@ -30,7 +30,7 @@ for (const { name, viewport } of WIDTHS) {
     const admin = await server.login()
     const id = `photos-${name}`
     // A member of the form's group, not an editor (an editor gets the editor at this address), whose
-    // only storage right is to create files in the form's folder (docs/using/forms.md).
+    // only storage right is to create files in the form's folder (docs/operating/forms.md).
     const filler = `inspector-${name}`
     await server.createUser(filler, [`storage/forms/${id}:c`])
     const token = await server.login(filler, passwordOf(filler))

@@ -1,5 +1,5 @@
 /**
- * Binds the sync engine's life to the login session (docs/using/sync.md):
+ * Binds the sync engine's life to the login session (docs/contributing/sync-console.md):
  *   login             → start the engine for (API origin, user); the same user again → setToken only
  *   expired (a 401)   → keep the engine and its database: queued work waits for the next login
  *   logout            → close the engine and delete the user's local database (the warning about
