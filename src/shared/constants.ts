@@ -108,7 +108,7 @@ export const STORAGE_SYNC_TAG = 'storage-queue'
 /**
  * Web Locks of the storage queue, shared by the tabs and the service worker so that nobody sends one
  * item twice: JSON operations and uploads run in two lanes, so a folder made offline is not stuck
- * behind a long upload (docs/using/storage-offline.md).
+ * behind a long upload (docs/contributing/storage.md).
  */
 export const STORAGE_OPS_LOCK = 'momentum-storage-ops'
 export const STORAGE_UPLOADS_LOCK = 'momentum-storage-uploads'

@@ -1,5 +1,5 @@
 /**
- * File and photo fields of forms (issue 17, docs/using/forms.md "File and photo fields"): where a submitted
+ * File and photo fields of forms (issue 17, docs/operating/forms.md "File and photo fields"): where a submitted
  * file is stored, what a field accepts, and the messages, in one place for the filler (checked when a
  * file is picked), the editor and the server (checked again on the submission).
  *

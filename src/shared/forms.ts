@@ -1,5 +1,5 @@
 /**
- * Forms (issue 17, docs/using/forms.md): the model of a form document and the JSON Schema it stands for.
+ * Forms (issue 17, docs/operating/forms.md): the model of a form document and the JSON Schema it stands for.
  * The console's editor edits the field list; the filler, the preview and the server all derive the
  * same JSON Schema from it here (formSchema), so what the browser accepts is what the server stores.
  *
@@ -94,7 +94,7 @@ export interface FormDoc {
   group?: string
   /** Shown after submitting. */
   message?: string
-  /** Send an e-mail through Messages for each submission (docs/using/forms.md). */
+  /** Send an e-mail through Messages for each submission (docs/operating/forms.md). */
   notify?: { email: string }
   /**
    * Set by the server, never by a client: the user who last set `target` or `notify` (the form's
@@ -165,7 +165,7 @@ export function setsDelegation(current: FormLike | null, next: FormLike): boolea
 }
 
 /**
- * What the saver of `next` must hold (issue 35, docs/using/forms.md "Who a form acts for"): the right to
+ * What the saver of `next` must hold (issue 35, docs/operating/forms.md "Who a form acts for"): the right to
  * create documents in the target, and for a notification the right POST /api/email needs. Nothing
  * when the save does not set the delegation (`current` is the stored form, null for a new one).
  * The server refuses with these (modules/forms.ts); the editor checks them before saving.

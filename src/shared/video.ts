@@ -1,5 +1,5 @@
 /**
- * Video calls (issue 18, docs/using/video.md): what the console and the server agree on — the signalling
+ * Video calls (issue 18, docs/operating/video.md): what the console and the server agree on — the signalling
  * events on the websocket, their payloads, the room rules and the call records. The server stamps
  * `from` and `user` on everything it relays, so a peer can never speak for another.
  */
@@ -121,7 +121,7 @@ export interface StateIn extends PeerState {
 export const CALL_STATUSES = ['ringing', 'accepted', 'declined', 'missed'] as const
 export type CallStatus = (typeof CALL_STATUSES)[number]
 
-/** One invitation of one recipient (collection `calls`, docs/using/video.md "Missed calls"). */
+/** One invitation of one recipient (collection `calls`, docs/operating/video.md "Call records (missed calls)"). */
 export interface CallRecord {
   _id: string
   room: string

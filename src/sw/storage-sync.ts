@@ -1,5 +1,5 @@
 /**
- * Background Sync of the storage queue (docs/using/storage-offline.md): the console registers
+ * Background Sync of the storage queue (docs/contributing/storage.md): the console registers
  * STORAGE_SYNC_TAG whenever it queues a file write, and the browser fires `sync` once it has a
  * connection, even with every console tab closed. The worker sends the queue with fetch (it has no
  * XMLHttpRequest, so no tus-js-client): JSON ops with their Idempotency-Key, uploads through a small

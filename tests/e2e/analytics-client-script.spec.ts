@@ -1,5 +1,5 @@
 /**
- * The analytics client script for Web Server pages (/ui/analytics.js, docs/using/analytics.md "On
+ * The analytics client script for Web Server pages (/ui/analytics.js, docs/operating/analytics.md "On
  * your own pages") in real Chromium: a page published in the Web Server root includes it with one tag
  * and its view is stored with the page's path and window size; a page change it reports is a second
  * view of the same visitor and session. The page runs sandboxed with an opaque origin (docs/operating/security.md),

@@ -1,5 +1,5 @@
 /**
- * The analytics collector in real Chromium against the real server (issue 16, docs/using/analytics.md):
+ * The analytics collector in real Chromium against the real server (issue 16, docs/contributing/analytics.md):
  * tabs of one browser share one visitor id (the second asks the first over a BroadcastChannel within
  * the SPEC's 200 ms), and a page view made while the server is unreachable — cut for the page, its
  * workers and its service worker by the socket proxy — is kept in IndexedDB and arrives exactly once

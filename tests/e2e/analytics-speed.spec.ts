@@ -1,5 +1,5 @@
 /**
- * The network speed test (SPEC §9, docs/using/analytics.md) in real Chromium: on the loopback link
+ * The network speed test (SPEC §9, docs/contributing/analytics.md) in real Chromium: on the loopback link
  * the 1 MB step runs faster than 10 MB/s and the 20 MB step follows; under a connection throttled
  * through the DevTools protocol (Network.emulateNetworkConditions) the reported speed is within 25 % of
  * the throttle and the 20 MB step is skipped. The speed reaches the server on the visit. It runs at

@@ -1,6 +1,6 @@
 /**
  * The hosted checkout through the Stripe provider (issue 14 "the same through the Stripe provider
- * against a local peer"; docs/operating/checkout.md "Stripe"): the page loads the card provider's script
+ * against a local peer"; docs/operating/payments.md "Stripe"): the page loads the card provider's script
  * (SPEC §7) — here the peer's stand-in for Stripe.js (MOMENTUM_STRIPE_JS_URL) — mounts its card
  * frame, and confirms the PaymentIntent with the client secret our server created; the peer then
  * sends the signed webhook, and the opener receives the result. A declined card shows Stripe's

@@ -1,5 +1,5 @@
 /**
- * The hosted checkout (issue 14, SPEC §2 and §8; docs/operating/checkout.md): a console page opens the popup for
+ * The hosted checkout (issue 14, SPEC §2 and §8; docs/operating/payments.md): a console page opens the popup for
  * a product through the opener helper (src/app/api/checkout-popup.ts, bundled and injected as a shop
  * page would load it), the popup shows the server's prices, takes a discount code and the TEST card,
  * and posts the server's result back to the opener's origin only. Real server, real SQLite, Chromium.

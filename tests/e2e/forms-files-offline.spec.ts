@@ -1,5 +1,5 @@
 /**
- * A form with a photo field filled with no network (issue 17, docs/using/forms.md "File and photo fields"),
+ * A form with a photo field filled with no network (issue 17, docs/operating/forms.md "File and photo fields"),
  * at desktop and 375 px: with the server cut off by the socket proxy (a real cut for the page, its
  * workers and the service worker), the photo goes into the Storage upload queue and the submission
  * waits in the forms queue; both survive a reload; on reconnect the photo arrives once in storage
@@ -30,7 +30,7 @@ for (const { name, viewport } of WIDTHS) {
     const admin = await server.login()
     const id = `photos-${name}`
     // A member of the form's group, not an editor (an editor gets the editor at this address), whose
-    // only storage right is to create files in the form's folder (docs/using/forms.md).
+    // only storage right is to create files in the form's folder (docs/operating/forms.md).
     const filler = `inspector-${name}`
     await server.createUser(filler, [`storage/forms/${id}:c`])
     const token = await server.login(filler, passwordOf(filler))

@@ -1,5 +1,5 @@
 /**
- * File and photo fields of forms (issue 17, docs/using/forms.md "File and photo fields") at 375 px: added
+ * File and photo fields of forms (issue 17, docs/operating/forms.md "File and photo fields") at 375 px: added
  * and configured with the keyboard alone, refused on an anyone-with-the-link form with the reason;
  * filled online, the photo is uploaded first and the submission names its path; a filler without the
  * storage right is told why at once and nothing is queued.

@@ -1,5 +1,5 @@
 /**
- * "Keep offline" (docs/using/storage-offline.md): a file kept from the file browser's menu has its bytes in
+ * "Keep offline" (docs/contributing/storage.md): a file kept from the file browser's menu has its bytes in
  * IndexedDB, so its preview opens with the network off; a file not kept says it needs the network.
  * Stopping keeping it removes the copy, and so does logging out.
  */

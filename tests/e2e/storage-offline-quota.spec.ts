@@ -1,5 +1,5 @@
 /**
- * A full disk while files are queued offline (docs/using/storage-offline.md "A full disk"): Chromium's
+ * A full disk while files are queued offline (docs/contributing/storage.md "A full disk"): Chromium's
  * DevTools protocol lowers the origin's quota (Storage.overrideQuotaForOrigin, as sync-quota.spec.ts
  * does) before the console opens its databases. A small file queued offline is kept; a batch too large
  * for what is left is refused with the message saying so, none of it half-stored; once online the small

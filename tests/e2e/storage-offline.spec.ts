@@ -1,5 +1,5 @@
 /**
- * Offline writes of Storage in real Chromium against the real server (docs/using/storage-offline.md): files
+ * Offline writes of Storage in real Chromium against the real server (docs/contributing/storage.md): files
  * and a folder added in the file browser with the network off are kept in IndexedDB, survive a reload
  * (the folder's ghost rows too), are listed in the
  * Sync panel's Uploads section, and arrive exactly once when the network returns (the server's listing

@@ -1,5 +1,5 @@
 /**
- * A 50 MB upload whose connection is cut in the middle resumes where it stopped (docs/using/storage-offline.md):
+ * A 50 MB upload whose connection is cut in the middle resumes where it stopped (docs/contributing/storage.md):
  * the console talks to the server through a TCP proxy that counts the bytes the browser sends and cuts
  * every connection once 25 MB have gone through. The upload (tus, tus-js-client in the page) then asks
  * the server for its offset and sends only the rest: the bytes the server received stay well below the

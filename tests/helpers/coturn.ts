@@ -1,6 +1,6 @@
 /**
  * coturn (Debian's /usr/bin/turnserver) on loopback with a TURN REST secret (use-auth-secret), as
- * docs/using/video.md describes: shared by the video e2e test and the video benchmark (bench/suites/video.ts).
+ * docs/operating/video.md describes: shared by the video e2e test and the video benchmark (bench/suites/video.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'

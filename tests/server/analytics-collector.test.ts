@@ -1,5 +1,5 @@
 /**
- * What the browser collector relies on (docs/using/analytics.md): a POST repeated with the same
+ * What the browser collector relies on (docs/contributing/analytics.md): a POST repeated with the same
  * Idempotency-Key (a retry from the offline queue whose first answer was lost) stores one visit and
  * answers the same id; and the two collector routes answer cross-origin callers — a Web Server page
  * runs sandboxed with origin "null" — with CORS `*` on the preflight and on the response, while the

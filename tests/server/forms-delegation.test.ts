@@ -1,5 +1,5 @@
 /**
- * Forms act for their owner (issue 35 finding 5, docs/using/forms.md "Who a form acts for"), against the
+ * Forms act for their owner (issue 35 finding 5, docs/operating/forms.md "Who a form acts for"), against the
  * real server: saving a form's target or notification needs what the form will do (`{target}:c`,
  * `messages/email:c`) and makes the saver its owner, a field no client can set; each submission is
  * refused, in words that show nothing internal, once the owner no longer holds `{target}/{id}:c` (or

@@ -1,5 +1,5 @@
 /**
- * Video rooms across server instances (docs/using/video.md "Several instances"): two servers on one
+ * Video rooms across server instances (docs/operating/video.md "Several instances"): two servers on one
  * PostgreSQL database, a member's socket on each. Joins, leaves and the frames for a peer on the other
  * instance travel over the LISTEN/NOTIFY relay (src/server/video/relay.ts), SDPs bigger than one
  * NOTIFY included; an instance that shuts down takes its members out of the others' rooms. The cap

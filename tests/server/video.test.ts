@@ -1,5 +1,5 @@
 /**
- * Video calls, server half (issue 18, docs/using/video.md): signalling on real websockets on loopback —
+ * Video calls, server half (issue 18, docs/operating/video.md): signalling on real websockets on loopback —
  * join, offer/answer/candidate relayed with the sender stamped by the server, leave and disconnect,
  * the six-person cap, refusals for users not allowed — TURN credentials by the TURN REST scheme, and
  * call invitations through POST /api/call to accepted, declined and missed records.

@@ -1,5 +1,5 @@
 /**
- * The client script for Web Server pages (docs/using/analytics.md "On your own pages"), built on its
+ * The client script for Web Server pages (docs/operating/analytics.md "On your own pages"), built on its
  * own into /ui/analytics.js (vite.config.ts) so a page that includes it loads a few kilobytes, none of
  * the console. It records the page view, its duration, and the SPA page changes the page reports:
  *

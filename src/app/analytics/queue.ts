@@ -1,7 +1,7 @@
 /**
  * The collector's outbox: every record and update is written here first, then sent, and removed only
  * once the server answered. So a record made offline keeps its place and its time, and goes out once
- * when the network returns (docs/using/analytics.md). It is an idb-keyval store of its own,
+ * when the network returns (docs/contributing/analytics.md). It is an idb-keyval store of its own,
  * apart from the synced data (src/db) and the console's local state, because Web Server pages that
  * include the client script have neither; without IndexedDB it lives in memory for the tab.
  */

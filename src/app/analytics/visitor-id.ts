@@ -2,7 +2,7 @@
  * One visitor id for every tab of a browser (SPEC §9 "analytics shared-id wait 200 ms"). The id is kept
  * in the tab's sessionStorage only, never in a cookie or a lasting store: it lives while a tab of the
  * site is open, which is enough to count a visitor's pages and tabs as one, and no longer
- * (docs/using/analytics.md "What is stored"). A tab that has none asks the others on a
+ * (docs/operating/analytics.md "What the browser keeps"). A tab that has none asks the others on a
  * BroadcastChannel and waits ANALYTICS_SHARED_ID_WAIT_MS for an answer before making one. Two tabs
  * opened at the same instant would both wait and both make one, so the ask-wait-make step runs under a
  * Web Lock: the second tab asks only after the first has its id, and gets it.

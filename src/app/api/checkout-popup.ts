@@ -1,6 +1,6 @@
 /**
  * The opener side of the hosted checkout (SPEC §2 "checkout at /ui/checkout (query token and host)",
- * docs/operating/checkout.md): create a pending transaction for a product (POST /api/transactions/init/{id},
+ * docs/operating/payments.md): create a pending transaction for a product (POST /api/transactions/init/{id},
  * public), open /ui/checkout?token=…&host=<our origin> in a popup, and resolve with what the popup posts
  * back. Only messages from the platform's origin are believed; the popup posts to our origin only.
  * The ports (window, base, fetch) are parameters so a shop page on another origin can bundle it too.

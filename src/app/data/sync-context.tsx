@@ -1,5 +1,5 @@
 /**
- * What screens use of the sync engine (docs/using/sync.md "Hooks for screens"):
+ * What screens use of the sync engine (docs/contributing/sync-console.md "Hooks for screens"):
  *   useSyncDb()     the page's Dexie connection to the user's database (read it with useLiveQuery)
  *   useMutate()     create / put / patch / delete through the engine (outbox + visible row in one tx)
  *   useSyncStatus() the toolbar's status object

@@ -1,5 +1,5 @@
 /**
- * Binds the sync engine's life to the login session (docs/using/sync.md):
+ * Binds the sync engine's life to the login session (docs/contributing/sync-console.md):
  *   login             → start the engine for (API origin, user); the same user again → setToken only
  *   expired (a 401)   → keep the engine and its database: queued work waits for the next login
  *   logout            → close the engine and delete the user's local database (the warning about
@@ -185,7 +185,7 @@ export function wireSyncSession(): void {
     announceReachable(),
   )
   window.addEventListener(SYNC_POKE_EVENT, kick)
-  // pwa (docs/using/pwa.md "Background Sync"): replay on focus / visibility too, and register the `outbox`
+  // pwa (docs/contributing/pwa.md "Background Sync"): replay on focus / visibility too, and register the `outbox`
   // sync tag whenever the outbox grows, so the service worker sends it after the last tab closes.
   wireFocusReplay(kick)
   const onOutboxGrowth = outboxSyncOnGrowth()

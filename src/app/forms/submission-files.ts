@@ -1,5 +1,5 @@
 /**
- * The files of a form submission (issue 17, docs/using/forms.md "File and photo fields"): they go through
+ * The files of a form submission (issue 17, docs/operating/forms.md "File and photo fields"): they go through
  * the Storage upload queue (src/app/storage/queue.ts), which keeps their bytes in IndexedDB, survives
  * a reload, resumes, and sends each exactly once (also from the service worker with every tab closed).
  * The submission names them by path and waits in the forms queue until every upload is acknowledged

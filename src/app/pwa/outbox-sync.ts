@@ -1,5 +1,5 @@
 /**
- * When the page asks its sync engine to replay (docs/using/pwa.md "Background Sync"):
+ * When the page asks its sync engine to replay (docs/contributing/pwa.md "Background Sync"):
  * - the outbox grew (a local write, or a conflict answered with mine/merge): register Background Sync,
  *   so the service worker sends it even if every tab closes before the network returns. Watched on
  *   the engine's status count rather than on each mutate call, because that one place sees every

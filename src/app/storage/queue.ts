@@ -1,5 +1,5 @@
 /**
- * The storage queue's public surface (contract C3, docs/using/storage-offline.md): every write of the file
+ * The storage queue's public surface (contract C3, docs/contributing/storage.md): every write of the file
  * browser goes through here. A write is stored in IndexedDB first, then sent at once when online;
  * offline, or when a request breaks, it waits and is replayed in order after reconnect, after a
  * reload, or by the service worker's Background Sync, each exactly once (Idempotency-Key for the JSON

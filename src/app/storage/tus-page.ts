@@ -3,7 +3,7 @@
  * contract C1. The upload's address is stored in the queue row as soon as the server creates it and
  * passed back as `uploadUrl` on the next run, so a reload or a cut network resumes with a HEAD at the
  * server's offset instead of sending the file again. No retries inside tus-js-client: the runner
- * decides when to try again (docs/using/storage-offline.md).
+ * decides when to try again (docs/contributing/storage.md).
  */
 import { DetailedError, Upload } from 'tus-js-client'
 import { TUS_CHUNK_BYTES, TUS_PATH, UPLOAD_STALL_MS } from '../../shared/constants'

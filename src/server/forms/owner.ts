@@ -1,5 +1,5 @@
 /**
- * Who a form acts for (issue 35, docs/using/forms.md "Who a form acts for"). A submission is written into
+ * Who a form acts for (issue 35, docs/operating/forms.md "Who a form acts for"). A submission is written into
  * the form's target, and announced by e-mail, by the server on someone's behalf: the form's owner,
  * the user who last set `target` or `notify` (and the API token they saved it with, if any). Both
  * moments go through auth/delegation.ts:

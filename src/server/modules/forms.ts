@@ -1,5 +1,5 @@
 /**
- * Forms (issue 17, docs/using/forms.md): the `forms` collection keyed by path with the shared collection
+ * Forms (issue 17, docs/operating/forms.md): the `forms` collection keyed by path with the shared collection
  * routes (a form document is checked whole on every create and patch, src/shared/forms.ts), plus the
  * two routes a filler uses, whoever may fill:
  *   GET  /api/forms/{id}/fill          the form as a filler sees it (no target, no notification address)

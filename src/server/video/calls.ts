@@ -1,5 +1,5 @@
 /**
- * Call records (docs/using/video.md "Missed calls", docs/decisions/video.md): one document per invitation
+ * Call records (docs/operating/video.md "Call records (missed calls)", docs/decisions/video.md): one document per invitation
  * per recipient in the synced collection `calls`, id = the `call` message's id. It starts `ringing`
  * when the message is committed and ends `accepted` (the invitee joined the room), `declined` (they
  * said no) or `missed` (neither within VIDEO_RING_MS). Each status change is sent as `video/call` to

@@ -1,5 +1,5 @@
 /**
- * Signalling between server instances on one PostgreSQL database (docs/using/video.md "Several instances"):
+ * Signalling between server instances on one PostgreSQL database (docs/operating/video.md "Several instances"):
  * the members of a room may sit on different instances, so joins, leaves and the messages addressed to
  * a peer on another instance travel over LISTEN/NOTIFY on their own channel. Nothing is stored: a
  * signal is only worth something while both people wait for it, and SDP blobs have no place in the

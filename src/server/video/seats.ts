@@ -1,5 +1,5 @@
 /**
- * The room cap across server instances (docs/using/video.md "Several instances"). Each instance's own view
+ * The room cap across server instances (docs/operating/video.md "Several instances"). Each instance's own view
  * of a room (rooms.ts, fed by the relay) lags the others' joins, so two instances could both hand out
  * the last place. The places are therefore also taken in PostgreSQL: one row per member, counted and
  * inserted under a transaction-scoped advisory lock on the room, so joins on any instance are decided

@@ -1,5 +1,5 @@
 /**
- * Signalling on the console's websocket (issue 18, docs/using/video.md "Protocol"): join, offer, answer,
+ * Signalling on the console's websocket (issue 18, docs/contributing/video.md "Protocol"): join, offer, answer,
  * candidate, state, ice and leave, per room. The server is a switchboard: it checks who may join
  * (access.ts), keeps the members (rooms.ts), and forwards each offer, answer and candidate to the one
  * peer it names, stamped with the sender's peer id and user from the socket it came on — a payload's

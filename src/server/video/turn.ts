@@ -32,7 +32,7 @@ export async function turnSettings(store: DocumentStore): Promise<{ secret: stri
 
 /**
  * The ICE servers for one participant: coturn on the host the browser reached this server by (coturn
- * runs beside it, docs/using/video.md), as STUN and as TURN over UDP and TCP. Without a key: none, and
+ * runs beside it, docs/operating/video.md), as STUN and as TURN over UDP and TCP. Without a key: none, and
  * calls connect by host candidates (one network, or public addresses).
  */
 export async function iceServersFor(

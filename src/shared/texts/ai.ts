@@ -8,7 +8,7 @@
 export const AI_TEXT = {
   notConfigured: 'The AI assistant is not configured on this server.',
   notConfiguredHint:
-    'To connect one, an administrator sets MOMENTUM_AI_URL (an OpenAI-compatible chat endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama), MOMENTUM_AI_MODEL (e.g. llama3.2) and, when the service needs one, MOMENTUM_AI_KEY, then restarts the server. See docs/using/assistant.md.',
+    'To connect one, an administrator sets MOMENTUM_AI_URL (an OpenAI-compatible chat endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama), MOMENTUM_AI_MODEL (e.g. llama3.2) and, when the service needs one, MOMENTUM_AI_KEY, then restarts the server. See docs/operating/assistant.md.',
   noHost: 'no AI service',
   noModel: 'no model configured',
   unreachable: 'The AI service cannot be reached',

@@ -3,7 +3,7 @@
 import { BYTE_STEP } from '../constants'
 import { countOf } from '../plural'
 
-/** Forms (issue 17, docs/using/forms.md): the form document's checks, submissions and the console's forms screens. */
+/** Forms (issue 17, docs/operating/forms.md): the form document's checks, submissions and the console's forms screens. */
 export const FORMS_TEXT = {
   titleMissing: 'A form needs a title',
   targetInvalid: 'The target must be a data collection, e.g. data/inspections',

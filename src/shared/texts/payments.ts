@@ -47,7 +47,7 @@ export const PAYMENT_TEXT = {
     'TEST MODE: no money moves; use card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline)',
 } as const
 
-/** The hosted checkout page's own words (/ui/checkout, docs/operating/checkout.md); its errors to the opener are UI_TEXT's. */
+/** The hosted checkout page's own words (/ui/checkout, docs/operating/payments.md); its errors to the opener are UI_TEXT's. */
 export const CHECKOUT_TEXT = {
   title: 'Checkout',
   loading: 'Loading your order…',

@@ -40,7 +40,7 @@ export const SCHEMA_TEXT = {
 } as const
 
 /**
- * The schema editor (issue 36, docs/operating/schemas.md "In the console"): /data/{collection}/~schema.
+ * The schema editor (issue 36, docs/using/schemas.md "The schema editor"): /data/{collection}/~schema.
  * Queued and accepted are said apart (issue 36's rule): a save reached only this device until the
  * server confirms it.
  */

@@ -102,7 +102,7 @@ export const STORAGE_BROWSER_TEXT = {
     `${n === 1 ? `${first} was` : `${first} and ${n - 1} more were`} not uploaded. ${reason}`,
 } as const
 
-/** The storage queue: offline and resumable writes of Storage and Web Server files (docs/using/storage-offline.md). */
+/** The storage queue: offline and resumable writes of Storage and Web Server files (docs/contributing/storage.md). */
 export const STORAGE_QUEUE_TEXT = {
   diskFull:
     'This device has no room left to keep these files for upload. Free some disk space and add them again; files queued earlier are kept.',

@@ -1,7 +1,7 @@
 // Video calls: signalling refusals and the screen's words.
 // One definition of each text; src/shared/texts.ts re-exports this file.
 
-/** Video calls (issue 18, docs/using/video.md): refusals of the signalling and the screen's words. */
+/** Video calls (issue 18, docs/operating/video.md): refusals of the signalling and the screen's words. */
 export const VIDEO_TEXT = {
   roomInvalid: 'A room name is 1 to 128 letters, digits and . _ @ + -',
   forbidden: 'You are not invited to this room',

@@ -1,6 +1,6 @@
 /**
  * The storage queue on a full disk, shared by the page's runner and the service worker's drain
- * (docs/using/storage-offline.md "A full disk"). The disk can fill up after files were queued (a large
+ * (docs/contributing/storage.md "A full disk"). The disk can fill up after files were queued (a large
  * mirror, kept copies): the bytes are stored, only the queue's bookkeeping cannot be written. That
  * bookkeeping must not keep them from going out (docs/decisions/storage.md).
  */

@@ -1,5 +1,5 @@
 /**
- * The queue's shapes (contract C3 in docs/using/storage-offline.md): what screens see of a queued write, and
+ * The queue's shapes (contract C3 in docs/contributing/storage.md): what screens see of a queued write, and
  * the rows the files database keeps. Shared by the page (queue.ts, runner.ts) and the service worker
  * (src/sw/storage-sync.ts), so nothing here may touch the DOM or React.
  */

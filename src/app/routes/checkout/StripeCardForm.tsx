@@ -1,5 +1,5 @@
 /**
- * The Stripe card form (SPEC §7 "a card payment provider script is loaded"; docs/operating/checkout.md): the
+ * The Stripe card form (SPEC §7 "a card payment provider script is loaded"; docs/operating/payments.md): the
  * page loads Stripe.js from the URL the server names, mounts Stripe's card element — a frame of
  * Stripe's own origin, so the number is typed into Stripe's page, never ours — and on Pay:
  * 1. …/pay creates (or re-prices) the PaymentIntent on our server and answers its client secret;

@@ -1,5 +1,5 @@
 /**
- * The TEST provider's card form (docs/operating/checkout.md): our own field, marked TEST, accepting the published
+ * The TEST provider's card form (docs/operating/payments.md): our own field, marked TEST, accepting the published
  * test numbers only. The number goes to …/pay on our server, which compares and drops it.
  */
 import { type FormEvent, useId, useState } from 'react'

@@ -1,5 +1,5 @@
 /**
- * What the Database document form takes from a collection's schema (issue 17, docs/operating/schemas.md): the
+ * What the Database document form takes from a collection's schema (issue 17, docs/using/schemas.md): the
  * top-level fields it declares (so an empty document still offers them, in the schema's order, with
  * the right input), and the per-field messages of the shared check grouped by top-level field, so a
  * nested problem ('address.city') shows on the row that edits it. Pure, so it is tested in node.

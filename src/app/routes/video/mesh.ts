@@ -1,5 +1,5 @@
 /**
- * A room's mesh (issue 18, docs/using/video.md): one RTCPeerConnection per other participant, signalled
+ * A room's mesh (issue 18, docs/contributing/video.md): one RTCPeerConnection per other participant, signalled
  * over the console's websocket (src/shared/video.ts). Both sides add their tracks and negotiate by
  * "perfect negotiation" (the peer with the smaller id is polite and rolls back on a collision), so
  * whoever offers first, and every renegotiation (screen share, ICE restart), takes the same path.

@@ -1,5 +1,5 @@
 /**
- * A collection's schema editor (/data/{collection}/~schema, issue 36, docs/operating/schemas.md): the JSON
+ * A collection's schema editor (/data/{collection}/~schema, issue 36, docs/using/schemas.md): the JSON
  * Schema of `schemas/{collection}` as one row per field, inferred from the mirrored documents on
  * request, with the documents it would not accept listed before saving (the shared validator, the
  * server's messages). It saves through the outbox like every editor, so offline too, and says which

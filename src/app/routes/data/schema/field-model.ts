@@ -1,5 +1,5 @@
 /**
- * The schema editor's model of a collection's JSON Schema (issue 36, docs/operating/schemas.md): one row per
+ * The schema editor's model of a collection's JSON Schema (issue 36, docs/using/schemas.md): one row per
  * top-level property with the keywords a person edits (type, required, format, min/max, enum,
  * default), the numbers and lists held as the text typed, so a half-typed value is kept and every
  * row's error can be shown at once. Whatever else the schema says (allOf conditions, a property's
