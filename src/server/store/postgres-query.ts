@@ -43,16 +43,23 @@ const numeric = (v: Sql, test: Sql) =>
   sql`COALESCE(CASE WHEN json_typeof(${v}) = 'number' THEN (${v} #>> '{}')::float8 ${test} END, FALSE)`
 
 /** Lists bound as one array parameter each (objects and arrays as their minified JSON text). */
-const IN_LIST: Record<ListKind, (v: Sql, values: readonly unknown[]) => Sql> = {
-  string: (v, values) => sql`(${isType(v, 'string')} AND (${v} #>> '{}') = ANY(${values}::text[]))`,
-  number: (v, values) => numeric(v, sql`= ANY(${values.map(String)}::float8[])`),
-  object: (v, values) =>
-    sql`(${isType(v, 'object')} AND ${v}::text = ANY(${values.map((x) => JSON.stringify(x))}::text[]))`,
-  array: (v, values) =>
-    sql`(${isType(v, 'array')} AND ${v}::text = ANY(${values.map((x) => JSON.stringify(x))}::text[]))`,
+const IN_LIST: Record<ListKind, (values: readonly unknown[]) => Pred<Sql>> = {
+  string: (values) => (v) => sql`(${isType(v, 'string')} AND (${v} #>> '{}') = ANY(${values}::text[]))`,
+  number: (values) => {
+    const test = sql`= ANY(${values.map(String)}::float8[])`
+    return (v) => numeric(v, test)
+  },
+  object: (values) => {
+    const texts = values.map((x) => JSON.stringify(x))
+    return (v) => sql`(${isType(v, 'object')} AND ${v}::text = ANY(${texts}::text[]))`
+  },
+  array: (values) => {
+    const texts = values.map((x) => JSON.stringify(x))
+    return (v) => sql`(${isType(v, 'array')} AND ${v}::text = ANY(${texts}::text[]))`
+  },
 }
 
-export const POSTGRES: SqlDialect<Sql> = {
+export const POSTGRES: SqlDialect<Sql, Sql> = {
   logic: L,
   placeholder: (n) => `$${n}`,
   /** What pg binds as the compiler uses it: scalars, and text[] (every list is bound as strings). */
@@ -63,27 +70,29 @@ export const POSTGRES: SqlDialect<Sql> = {
     typeof value === 'boolean' ||
     (Array.isArray(value) && value.every((v) => typeof v === 'string')),
 
-  at: extract,
-  missing: (src, segments) => sql`(${extract(src, segments)} IS NULL)`,
-  someElement: (src, segments, _alias, pred) =>
-    sql`EXISTS (SELECT 1 FROM ${elementsOf(extract(src, segments))} AS e(value) WHERE ${pred(raw('e.value'))})`,
+  locate: extract,
+  at: (v) => v,
+  missing: (v) => sql`(${v} IS NULL)`,
+  someElement: (v, _alias, pred) =>
+    sql`EXISTS (SELECT 1 FROM ${elementsOf(v)} AS e(value) WHERE ${pred(raw('e.value'))})`,
   // Each nesting level shadows the alias `x`; the inner predicate only refers to its own level.
-  someObject: (src, segments, _alias, inner) =>
-    sql`EXISTS (SELECT 1 FROM ${elementsOf(extract(src, segments))} AS x(value) WHERE CASE WHEN json_typeof(x.value) = 'object' THEN (${inner(raw('x.value'))}) ELSE FALSE END)`,
-  elemMatch(src, segments, _alias, inner) {
+  someObject: (v, _alias, inner) =>
+    sql`EXISTS (SELECT 1 FROM ${elementsOf(v)} AS x(value) WHERE CASE WHEN json_typeof(x.value) = 'object' THEN (${inner(raw('x.value'))}) ELSE FALSE END)`,
+  elemMatch(v, _alias, inner) {
     const test = inner(raw('m.value'))
-    return sql`EXISTS (SELECT 1 FROM ${elementsOf(extract(src, segments))} AS m(value) WHERE ${test})`
+    return sql`EXISTS (SELECT 1 FROM ${elementsOf(v)} AS m(value) WHERE ${test})`
   },
-  size(src, segments, n) {
-    const v = extract(src, segments)
-    return sql`COALESCE(CASE WHEN json_typeof(${v}) = 'array' THEN json_array_length(${v}) = ${n}::int END, FALSE)`
-  },
+  size: (v, n) =>
+    sql`COALESCE(CASE WHEN json_typeof(${v}) = 'array' THEN json_array_length(${v}) = ${n}::int END, FALSE)`,
 
   eq(value): Pred<Sql> {
     if (value === null) return (v) => isType(v, 'null')
     if (typeof value === 'boolean')
       return (v) => sql`(${isType(v, 'boolean')} AND (${v} #>> '{}') = ${String(value)})`
-    if (typeof value === 'number') return (v) => numeric(v, sql`= ${value}::float8`)
+    if (typeof value === 'number') {
+      const test = sql`= ${value}::float8`
+      return (v) => numeric(v, test)
+    }
     if (typeof value === 'string')
       return (v) => sql`(${isType(v, 'string')} AND (${v} #>> '{}') = ${value}::text)`
     // Objects and arrays compare as their minified JSON text, key order included (as in MongoDB).
@@ -93,13 +102,16 @@ export const POSTGRES: SqlDialect<Sql> = {
   },
   compare(op, value) {
     const cmp = raw(op)
-    if (typeof value === 'number') return (v) => numeric(v, sql`${cmp} ${value}::float8`)
+    if (typeof value === 'number') {
+      const test = sql`${cmp} ${value}::float8`
+      return (v) => numeric(v, test)
+    }
     if (typeof value === 'string')
       return (v) => sql`(${isType(v, 'string')} AND (${v} #>> '{}') COLLATE "C" ${cmp} ${value}::text)`
     return (v) =>
       sql`COALESCE(CASE WHEN json_typeof(${v}) = 'boolean' THEN (${v} #>> '{}')::boolean ${cmp} ${value}::boolean END, FALSE)`
   },
-  inList: (kind, values) => (v) => IN_LIST[kind](v, values),
+  inList: (kind, values) => IN_LIST[kind](values),
   regex(pattern, flags) {
     const are = toPostgresRegex(pattern, flags)
     return (v) => sql`(${isType(v, 'string')} AND (${v} #>> '{}') ~ ${are}::text)`

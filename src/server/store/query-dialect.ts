@@ -18,25 +18,31 @@ export type Pred<C> = (candidate: C) => Sql
 /** The JSON kinds a `$in` list is split into (query.ts splitByKind); null and booleans go one by one. */
 export type ListKind = 'string' | 'number' | 'object' | 'array'
 
-export interface SqlDialect<C> {
+/**
+ * `L` is a located value: a path below a document or element, found once (SQLite: the source and its
+ * JSON path text; PostgreSQL: the extracted `json` expression) and used by every test of that value.
+ */
+export interface SqlDialect<L, C> {
   readonly logic: Logic
-  /** The placeholder of the n-th parameter (1-based): `?` or `$n`. */
-  placeholder(n: number): string
+  /** Every parameter's placeholder (`?`), or the n-th's, 1-based (`$n`). */
+  readonly placeholder: string | ((n: number) => string)
   /** What the driver binds; anything else reaching it is a compiler bug. */
   bindable(value: unknown): boolean
 
   /** The value at a path below `src` (a document or an element; `[]` is `src` itself). */
-  at(src: Sql, segments: readonly string[]): C
-  /** True when the value at the path is missing. */
-  missing(src: Sql, segments: readonly string[]): Sql
-  /** True when the value at the path is an array with an element satisfying `pred`. */
-  someElement(src: Sql, segments: readonly string[], alias: () => Sql, pred: Pred<C>): Sql
-  /** True when the value at the path is an array with an object element `inner` holds for. */
-  someObject(src: Sql, segments: readonly string[], alias: () => Sql, inner: (element: Sql) => Sql): Sql
+  locate(src: Sql, segments: readonly string[]): L
+  /** The located value as a predicate's candidate. */
+  at(value: L): C
+  /** True when the value is missing. */
+  missing(value: L): Sql
+  /** True when the value is an array with an element satisfying `pred`. */
+  someElement(value: L, alias: () => Sql, pred: Pred<C>): Sql
+  /** True when the value is an array with an object element `inner` holds for. */
+  someObject(value: L, alias: () => Sql, inner: (element: Sql) => Sql): Sql
   /** $elemMatch: an array with an element (of any kind, as a JSON document) `inner` holds for. */
-  elemMatch(src: Sql, segments: readonly string[], alias: () => Sql, inner: (element: Sql) => Sql): Sql
+  elemMatch(value: L, alias: () => Sql, inner: (element: Sql) => Sql): Sql
   /** $size: an array of exactly n elements. */
-  size(src: Sql, segments: readonly string[], n: number): Sql
+  size(value: L, n: number): Sql
 
   /** Same JSON kind and value; numbers are finite (checked by the compiler). */
   eq(value: unknown): Pred<C>

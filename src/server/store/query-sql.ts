@@ -99,17 +99,22 @@ export interface Compiled {
 }
 
 /**
- * The fragment's text with each slot spelled by `placeholder` (`?`, or `$n` numbered from `first`,
- * after the caller's own parameters). `bindable` is the driver's rule: anything else is a compiler bug.
+ * The fragment's text with each slot spelled by `placeholder`: one string for all (`?`), or `$n`
+ * numbered from `first` (after the caller's own parameters). `bindable` is the driver's rule: anything else is a compiler bug.
  */
 export function finish(
   fragment: Sql,
-  style: { placeholder(n: number): string; bindable(value: unknown): boolean },
+  style: { placeholder: string | ((n: number) => string); bindable(value: unknown): boolean },
   first = 1,
 ): Compiled {
   for (const value of fragment.params) {
     if (!style.bindable(value)) throw new Error(`query compiler: cannot bind ${typeof value}`)
   }
+  const { placeholder } = style
   let n = first
-  return { text: fragment.text.replaceAll(SLOT, () => style.placeholder(n++)), params: [...fragment.params] }
+  const text =
+    typeof placeholder === 'string'
+      ? fragment.text.replaceAll(SLOT, placeholder)
+      : fragment.text.replaceAll(SLOT, () => placeholder(n++))
+  return { text, params: [...fragment.params] }
 }

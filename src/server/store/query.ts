@@ -57,12 +57,12 @@ export function splitByKind(values: readonly unknown[]) {
   }
 }
 
-class Compiler<C> {
+class Compiler<L, C> {
   private aliases = 0
   private conditions = 0
   private readonly logic
 
-  constructor(private readonly d: SqlDialect<C>) {
+  constructor(private readonly d: SqlDialect<L, C>) {
     this.logic = d.logic
   }
 
@@ -155,14 +155,15 @@ class Compiler<C> {
    * element. One array crossing keeps the SQL linear in the path length; docs/operating/query.md says so.
    */
   private any(src: Sql, segments: string[], pred: Pred<C>, elements = true, crossings = 1): Sql {
-    const terms = [pred(this.d.at(src, segments))]
-    if (elements) terms.push(this.d.someElement(src, segments, this.alias, pred))
+    const here = this.d.locate(src, segments)
+    const terms = [pred(this.d.at(here))]
+    if (elements) terms.push(this.d.someElement(here, this.alias, pred))
     if (crossings > 0) {
       for (let k = 1; k < segments.length; k++) {
         if (INDEX.test(segments[k]!)) continue
         const rest = segments.slice(k)
         terms.push(
-          this.d.someObject(src, segments.slice(0, k), this.alias, (element) =>
+          this.d.someObject(this.d.locate(src, segments.slice(0, k)), this.alias, (element) =>
             this.any(element, rest, pred, elements, crossings - 1),
           ),
         )
@@ -173,7 +174,7 @@ class Compiler<C> {
 
   private equals(segments: string[], value: unknown, src: Sql): Sql {
     const match = this.any(src, segments, this.eqPred(value))
-    return value === null ? this.logic.or([this.d.missing(src, segments), match]) : match
+    return value === null ? this.logic.or([this.d.missing(this.d.locate(src, segments)), match]) : match
   }
 
   private in(segments: string[], op: string, values: unknown, src: Sql): Sql {
@@ -182,7 +183,9 @@ class Compiler<C> {
     }
     if (values.length === 0) return this.logic.false
     const match = this.any(src, segments, this.inPred(values))
-    return values.includes(null) ? this.logic.or([this.d.missing(src, segments), match]) : match
+    return values.includes(null)
+      ? this.logic.or([this.d.missing(this.d.locate(src, segments)), match])
+      : match
   }
 
   private operators(segments: string[], ops: Record<string, unknown>, src: Sql, depth: number): Sql {
@@ -252,7 +255,7 @@ class Compiler<C> {
           if (!Number.isInteger(arg) || (arg as number) < 0) {
             throw badRequest(QUERY_TEXT.badOperand(op, 'a whole number'))
           }
-          parts.push(this.d.size(src, segments, arg as number))
+          parts.push(this.d.size(this.d.locate(src, segments), arg as number))
           break
         }
         case '$elemMatch':
@@ -273,7 +276,7 @@ class Compiler<C> {
     const operatorsOnly = Object.keys(arg).every(
       (k) => k.startsWith('$') && !['$and', '$or', '$nor', '$not'].includes(k),
     )
-    return this.d.elemMatch(src, segments, this.alias, (element) =>
+    return this.d.elemMatch(this.d.locate(src, segments), this.alias, (element) =>
       operatorsOnly ? this.operators([], arg, element, depth) : this.filter(arg, element, depth),
     )
   }
@@ -285,7 +288,7 @@ function capped(fragment: Sql): Sql {
 }
 
 /** The condition for a filter over the `body` column; no filter is the dialect's true. */
-export function compileFilter<C>(dialect: SqlDialect<C>, filter: Filter | undefined): Sql {
+export function compileFilter<L, C>(dialect: SqlDialect<L, C>, filter: Filter | undefined): Sql {
   if (filter === undefined || filter === null) return dialect.logic.true
   return capped(new Compiler(dialect).filter(filter, raw('body'), 0))
 }
@@ -294,7 +297,7 @@ export function compileFilter<C>(dialect: SqlDialect<C>, filter: Filter | undefi
  * MongoDB's cross-type sort order (null/missing < numbers < strings < objects < arrays < booleans),
  * then the value; `id` breaks ties so pages are stable.
  */
-export function compileSort<C>(dialect: SqlDialect<C>, sort: SortSpec | undefined): Sql {
+export function compileSort<L, C>(dialect: SqlDialect<L, C>, sort: SortSpec | undefined): Sql {
   const parts: Sql[] = []
   for (const [field, dir] of sort ?? []) {
     const direction = raw(dir === -1 ? 'DESC' : 'ASC')
@@ -309,8 +312,8 @@ export function compileSort<C>(dialect: SqlDialect<C>, sort: SortSpec | undefine
  * Distinct values of a field among the documents of a collection that match a filter; the elements of
  * array values count one by one, as in MongoDB. The rows are the dialect's (it decodes them).
  */
-export function compileDistinct<C>(
-  dialect: SqlDialect<C>,
+export function compileDistinct<L, C>(
+  dialect: SqlDialect<L, C>,
   collection: string,
   field: string,
   filter: Filter | undefined,

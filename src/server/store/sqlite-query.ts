@@ -13,6 +13,12 @@ import { REGEXP_FUNCTION } from './query-regex'
 import { type Compiled, finish, join, logic, raw, type Sql, sql } from './query-sql'
 import type { Filter, SortSpec } from './types'
 
+/** A value in a JSON document: the document and the JSON path (a parameter). */
+interface Located {
+  src: Sql
+  path: string
+}
+
 /** One candidate value: its json_type and its SQL value. */
 interface Candidate {
   type: Sql
@@ -40,43 +46,39 @@ function typeIn(type: Sql, types: readonly string[]): Sql {
   return sql`COALESCE(${type} IN (${list}), 0)`
 }
 
-const isArray = (src: Sql, path: string) => sql`COALESCE(json_type(${src}, ${path}) = 'array', 0)`
+const isArray = ({ src, path }: Located) => sql`COALESCE(json_type(${src}, ${path}) = 'array', 0)`
 
-export const SQLITE: SqlDialect<Candidate> = {
+export const SQLITE: SqlDialect<Located, Candidate> = {
   logic: logic({ true: '1', false: '0', flatTerms: 16 }),
-  placeholder: () => '?',
+  placeholder: '?',
   /** better-sqlite3 binds numbers, strings, bigints and null. */
   bindable: (value) =>
     value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint',
 
-  at(src, segments) {
-    const path = pathOf(segments)
-    return { type: sql`json_type(${src}, ${path})`, value: sql`json_extract(${src}, ${path})` }
-  },
-  missing: (src, segments) => sql`json_type(${src}, ${pathOf(segments)}) IS NULL`,
-  someElement(src, segments, alias, pred) {
-    const path = pathOf(segments)
+  locate: (src, segments) => ({ src, path: pathOf(segments) }),
+  at: ({ src, path }) => ({
+    type: sql`json_type(${src}, ${path})`,
+    value: sql`json_extract(${src}, ${path})`,
+  }),
+  missing: ({ src, path }) => sql`json_type(${src}, ${path}) IS NULL`,
+  someElement(here, alias, pred) {
     const e = alias()
-    return sql`${isArray(src, path)} AND EXISTS (SELECT 1 FROM json_each(${src}, ${path}) AS ${e} WHERE ${pred({ type: sql`${e}.type`, value: sql`${e}.value` })})`
+    return sql`${isArray(here)} AND EXISTS (SELECT 1 FROM json_each(${here.src}, ${here.path}) AS ${e} WHERE ${pred({ type: sql`${e}.type`, value: sql`${e}.value` })})`
   },
-  someObject(src, segments, alias, inner) {
-    const path = pathOf(segments)
+  someObject(here, alias, inner) {
     const e = alias()
     const test = inner(sql`${e}.value`)
-    return sql`${isArray(src, path)} AND EXISTS (SELECT 1 FROM json_each(${src}, ${path}) AS ${e} WHERE CASE WHEN ${e}.type = 'object' THEN (${test}) ELSE 0 END)`
+    return sql`${isArray(here)} AND EXISTS (SELECT 1 FROM json_each(${here.src}, ${here.path}) AS ${e} WHERE CASE WHEN ${e}.type = 'object' THEN (${test}) ELSE 0 END)`
   },
-  elemMatch(src, segments, alias, inner) {
-    const path = pathOf(segments)
+  elemMatch(here, alias, inner) {
     const e = alias()
     // Each element as JSON text, so the same json_* functions apply to scalars and objects alike.
     const element = sql`CASE ${e}.type WHEN 'object' THEN ${e}.value WHEN 'array' THEN ${e}.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN 'null' ELSE json_quote(${e}.value) END`
     const test = inner(element)
-    return sql`${isArray(src, path)} AND EXISTS (SELECT 1 FROM json_each(${src}, ${path}) AS ${e} WHERE ${test})`
+    return sql`${isArray(here)} AND EXISTS (SELECT 1 FROM json_each(${here.src}, ${here.path}) AS ${e} WHERE ${test})`
   },
-  size(src, segments, n) {
-    const path = pathOf(segments)
-    return sql`COALESCE(json_type(${src}, ${path}) = 'array' AND json_array_length(${src}, ${path}) = ${n}, 0)`
-  },
+  size: ({ src, path }, n) =>
+    sql`COALESCE(json_type(${src}, ${path}) = 'array' AND json_array_length(${src}, ${path}) = ${n}, 0)`,
 
   eq(value): Pred<Candidate> {
     if (value === null) return (c) => typeIn(c.type, ['null'])
