@@ -2,13 +2,14 @@
  * The write half of the PostgreSQL store: one Write applied inside a transaction that already holds
  * the writers' advisory lock (postgres.ts), so reading the current document, checking expectedRev,
  * writing, appending the change row and recording the idempotent response see no interleaving writer.
- * The semantics are sqlite-write.ts's, step for step; the conformance suite holds both to them.
+ * What a write does (its checks, document, revision and answer) is write-plan.ts's, as on SQLite; this
+ * file runs it as PostgreSQL statements. The conformance suite holds both stores to the same answers.
  */
 import type pg from 'pg'
-import { SERVER_TEXT } from '../../shared/texts'
-import { ApiError, badRequest, conflict, notFound } from '../errors'
-import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
-import type { Body, Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
+import { ApiError } from '../errors'
+import { isInternal } from './doc'
+import type { Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
+import { changeOf, checkReplay, planWrite, replayedMany, writeTarget } from './write-plan'
 
 export interface Tx {
   /** A statement whose result is read; sends the deferred writes first. */
@@ -62,12 +63,6 @@ async function readDoc(tx: Tx, collection: string, id: string): Promise<Doc | nu
   return doc
 }
 
-function checkRev(current: Doc | null, expectedRev: number | undefined) {
-  if (expectedRev === undefined) return
-  if (!current) throw notFound()
-  if (current._rev !== expectedRev) throw conflict(SERVER_TEXT.revMismatch, { current })
-}
-
 async function logChange(
   tx: Tx,
   collection: string,
@@ -84,74 +79,37 @@ async function logChange(
     'INSERT INTO changes (seq, batch, collection, id, op, rev, doc, idem_key, time) VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8, $9)',
     [seq, batch, collection, id, op, rev, doc ? JSON.stringify(doc) : null, idempotencyKey, time],
   )
-  const change: Change = { seq, collection, id, op, rev, doc, idempotencyKey, time }
+  const change = changeOf(seq, collection, id, rev, doc, idempotencyKey, time)
   tx.out.push(change)
   return change
 }
 
 async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResult> {
   const now = new Date().toISOString()
-  const user = ctx.user
-  let status = 200
-  let doc: Doc | null
-  let rev: number
-  let id: string
-  const insert = (d: Doc) =>
-    tx.defer(
+  const target = writeTarget(w)
+  const id = target.id
+  const current = target.read ? await readDoc(tx, w.collection, id) : null
+  const plan = planWrite(w, id, current, ctx.user, now)
+  const { doc, rev } = plan
+  const row = docKey(w.collection, id)
+  if (plan.row === 'insert')
+    await tx.defer(
       'INSERT INTO docs (collection, id, rev, body) VALUES ($1, $2, $3, $4::json)',
-      [w.collection, d._id, d._rev, JSON.stringify(d)],
-      docKey(w.collection, d._id),
+      [w.collection, id, rev, JSON.stringify(doc)],
+      row,
     )
-  const update = (d: Doc) =>
-    tx.defer(
+  else if (plan.row === 'update')
+    await tx.defer(
       'UPDATE docs SET rev = $1, body = $2::json WHERE collection = $3 AND id = $4',
-      [d._rev, JSON.stringify(d), w.collection, d._id],
-      docKey(w.collection, d._id),
+      [rev, JSON.stringify(doc), w.collection, id],
+      row,
     )
-  if (w.op === 'create') {
-    id = w.id ?? generateId()
-    const existing = w.id === undefined ? null : await readDoc(tx, w.collection, id)
-    if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
-    rev = 1
-    doc = makeDoc(id, w.body, rev, now, now, user)
-    await insert(doc)
-    status = 201
-  } else {
-    id = w.id
-    const current = await readDoc(tx, w.collection, id)
-    checkRev(current, w.expectedRev)
-    if (w.op === 'put') {
-      rev = (current?._rev ?? 0) + 1
-      doc = makeDoc(id, w.body, rev, current?._created ?? now, now, user)
-      if (current) await update(doc)
-      else {
-        await insert(doc)
-        status = 201
-      }
-    } else if (w.op === 'patch') {
-      if (!current) throw notFound()
-      rev = current._rev + 1
-      // The current document's meta fields go in makeDoc, which writes its own: no copy without them first.
-      const merged = mergePatch(current, stripMeta(w.body)) as Body
-      doc = makeDoc(id, merged, rev, current._created, now, user)
-      await update(doc)
-    } else {
-      if (!current) throw notFound()
-      rev = current._rev + 1
-      doc = null
-      await tx.defer(
-        'DELETE FROM docs WHERE collection = $1 AND id = $2',
-        [w.collection, id],
-        docKey(w.collection, id),
-      )
-    }
-  }
-  tx.known.docs.set(docKey(w.collection, id), doc)
-  const body = doc ?? { ok: true, _id: id, _rev: rev }
+  else await tx.defer('DELETE FROM docs WHERE collection = $1 AND id = $2', [w.collection, id], row)
+  tx.known.docs.set(row, doc)
   const change = isInternal(w.collection)
     ? undefined
     : await logChange(tx, w.collection, id, rev, doc, ctx.idempotencyKey ?? null, now)
-  return { status, body, replayed: false, change }
+  return { status: plan.status, body: plan.body, replayed: false, change }
 }
 
 /** How long an idempotency record answers (and is kept: postgres.ts deletes older ones at start). */
@@ -161,8 +119,7 @@ export const IDEM_LOOKUP = `SELECT request_hash, status, body FROM idempotency W
 
 function replayOf(row: IdemRow | null | undefined, ctx: WriteContext): WriteResult | null {
   if (!row) return null
-  if (ctx.requestHash && row.request_hash !== ctx.requestHash)
-    throw badRequest(SERVER_TEXT.idempotencyMismatch)
+  checkReplay(row.request_hash, ctx)
   return { status: row.status, body: row.body, replayed: true }
 }
 
@@ -255,10 +212,7 @@ export async function applyWrite(tx: Tx, w: Write, ctx: WriteContext): Promise<W
 /** Many writes as one idempotent request (see DocumentStore.writeMany). */
 export async function applyWrites(tx: Tx, writes: Write[], ctx: WriteContext): Promise<WriteResult[]> {
   const previous = await replayIdempotent(tx, ctx)
-  if (previous) {
-    const bodies = Array.isArray(previous.body) ? previous.body : []
-    return bodies.map((body) => ({ status: previous.status, body, replayed: true }))
-  }
+  if (previous) return replayedMany(previous)
   await prefetch(
     tx,
     writes.map((write) => ({ write, ctx: { user: ctx.user } })),

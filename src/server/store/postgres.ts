@@ -17,9 +17,8 @@ import { badRequest } from '../errors'
 import { deferredWrites } from './postgres-deferred'
 import { CHANGES_CHANNEL, startFanout } from './postgres-fanout'
 import { asyncGroupCommit } from './postgres-group'
-import { pgDistinct, pgFilter, pgSort } from './postgres-query'
+import { pgDistinct, pgFilter, pgFinish, pgSort } from './postgres-query'
 import { hasRegex, regexBoundedQuery } from './postgres-regex'
-import { numbered, pgsql } from './postgres-sql'
 import {
   applyAll,
   applyEach,
@@ -31,6 +30,7 @@ import {
   knownRows,
   type Tx,
 } from './postgres-write'
+import { sql } from './query-sql'
 import type {
   Change,
   ChangesPage,
@@ -244,11 +244,11 @@ export async function openPostgresStore(connectionString: string): Promise<Docum
     const where = pgFilter(options.filter)
     const limit = Math.max(0, Math.min(options.limit ?? 100, 100_000))
     const offset = Math.max(0, options.offset ?? 0)
-    const page = numbered(
-      pgsql`SELECT body FROM docs WHERE collection = ${collection}::text AND (${where}) ORDER BY ${pgSort(options.sort)} LIMIT ${limit}::int OFFSET ${offset}::int`,
+    const page = pgFinish(
+      sql`SELECT body FROM docs WHERE collection = ${collection}::text AND (${where}) ORDER BY ${pgSort(options.sort)} LIMIT ${limit}::int OFFSET ${offset}::int`,
     )
-    const count = numbered(
-      pgsql`SELECT COUNT(*)::int AS n FROM docs WHERE collection = ${collection}::text AND (${where})`,
+    const count = pgFinish(
+      sql`SELECT COUNT(*)::int AS n FROM docs WHERE collection = ${collection}::text AND (${where})`,
     )
     const { filter } = options
     const items =

@@ -7,7 +7,8 @@ import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../shared/constants'
 import { QUERY_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { isPlainObject } from './doc'
-import { compileFilter, compileSort, fieldSegments } from './query'
+import { fieldSegments } from './query'
+import { sqliteFilter, sqliteSort } from './sqlite-query'
 import type { Filter, RawQuery, SortSpec } from './types'
 
 /** Offsets beyond this are a client bug, not a page anyone reads. */
@@ -26,7 +27,7 @@ export function parseFilter(value: unknown, param = 'filter'): Filter | undefine
   if (value === undefined || value === '') return undefined
   const filter = typeof value === 'string' ? parseJson(value, param) : value
   if (!isPlainObject(filter)) throw badRequest(QUERY_TEXT.notObject)
-  compileFilter(filter) // fail with the precise reason now, not deep inside the store
+  sqliteFilter(filter) // fail with the precise reason now, not deep inside the store
   return filter
 }
 
@@ -66,7 +67,7 @@ export function parseSort(value: unknown): SortSpec | undefined {
   }
   if (sort.length > 8) throw badRequest(QUERY_TEXT.badSort)
   for (const [field] of sort) if (field !== '_id') fieldSegments(field)
-  compileSort(sort)
+  sqliteSort(sort)
   return sort
 }
 

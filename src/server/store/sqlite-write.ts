@@ -2,15 +2,16 @@
  * The write half of the SQLite store: one Write applied inside a transaction, and the transactions
  * built on it for a single write, a batch (all or nothing, or one outcome per entry), the single writes
  * of one event-loop turn (group-commit.ts) and clearing a collection. Changes are handed to `emit` only
- * after their COMMIT. postgres-write.ts gives the same semantics; the conformance suite holds both.
+ * after their COMMIT. What a write does is write-plan.ts's, shared with postgres-write.ts; this file runs
+ * it with SQLite's statements. The conformance suite holds both stores to the same answers.
  */
 import type Database from 'better-sqlite3'
-import { SERVER_TEXT } from '../../shared/texts'
-import { ApiError, badRequest, conflict, notFound } from '../errors'
-import { generateId, isInternal, makeDoc, mergePatch, stripMeta } from './doc'
+import { ApiError } from '../errors'
+import { isInternal } from './doc'
 import { type GroupCommit, groupCommit, type Outcome } from './group-commit'
 import { idemAnswer, type Statements } from './sqlite-schema'
-import type { Body, Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
+import type { Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
+import { changeOf, checkReplay, planWrite, replayedMany, writeTarget } from './write-plan'
 
 export interface SqliteWriter {
   /** Single writes, committed together per turn of the event loop. */
@@ -52,65 +53,21 @@ export function sqliteWriter(
     }
     emit(out)
   }
-  const checkRev = (current: Doc | null, expectedRev: number | undefined) => {
-    if (expectedRev === undefined) return
-    if (!current) throw notFound()
-    if (current._rev !== expectedRev) throw conflict(SERVER_TEXT.revMismatch, { current })
-  }
-
   /**
    * Applies one write; must run inside a transaction. The document is serialised once: the same text
    * goes into its row, its change row (which the idempotency record names) and (as `json`) the response.
    */
   const applyOne = (w: Write, ctx: WriteContext, out: Change[]): WriteResult => {
     const now = new Date().toISOString()
-    const user = ctx.user
-    let status = 200
-    let doc: Doc | null
-    let rev: number
-    let id: string
-    let json: string | undefined
-    if (w.op === 'create') {
-      // An id made here is new (generateId: this process's time and counter, then 40 random bits), so
-      // only a caller's id is looked up; an import of rows without ids saves a SELECT per row.
-      id = w.id ?? generateId()
-      const existing = w.id === undefined ? null : readDoc(w.collection, id)
-      if (existing) throw conflict(SERVER_TEXT.alreadyExists, { current: existing })
-      doc = makeDoc(id, w.body, 1, now, now, user)
-      rev = 1
-      json = JSON.stringify(doc)
-      stmt.insertDoc.run(w.collection, id, rev, json)
-      status = 201
-    } else {
-      id = w.id
-      const current = readDoc(w.collection, id)
-      checkRev(current, w.expectedRev)
-      if (w.op === 'put') {
-        rev = (current?._rev ?? 0) + 1
-        doc = makeDoc(id, w.body, rev, current?._created ?? now, now, user)
-        json = JSON.stringify(doc)
-        if (current) stmt.updateDoc.run(rev, json, w.collection, id)
-        else {
-          stmt.insertDoc.run(w.collection, id, rev, json)
-          status = 201
-        }
-      } else if (w.op === 'patch') {
-        if (!current) throw notFound()
-        rev = current._rev + 1
-        // The current document's meta fields go in makeDoc, which writes its own: no copy without them first.
-        const merged = mergePatch(current, stripMeta(w.body)) as Body
-        doc = makeDoc(id, merged, rev, current._created, now, user)
-        json = JSON.stringify(doc)
-        stmt.updateDoc.run(rev, json, w.collection, id)
-      } else {
-        if (!current) throw notFound()
-        rev = current._rev + 1
-        doc = null
-        stmt.deleteDoc.run(w.collection, id)
-      }
-    }
+    const target = writeTarget(w)
+    const id = target.id
+    const plan = planWrite(w, id, target.read ? readDoc(w.collection, id) : null, ctx.user, now)
+    const { doc, rev } = plan
+    const json = doc ? JSON.stringify(doc) : undefined
+    if (plan.row === 'insert') stmt.insertDoc.run(w.collection, id, rev, json)
+    else if (plan.row === 'update') stmt.updateDoc.run(rev, json, w.collection, id)
+    else stmt.deleteDoc.run(w.collection, id)
     rowChanged(w.collection, id)
-    const body = doc ?? { ok: true, _id: id, _rev: rev }
     let change: Change | undefined
     if (isInternal(w.collection)) {
       internalWrite(w.collection, id)
@@ -124,20 +81,20 @@ export function sqliteWriter(
         ctx.idempotencyKey ?? null,
         now,
       )
-      change = {
-        seq: Number(info.lastInsertRowid),
-        collection: w.collection,
+      change = changeOf(
+        Number(info.lastInsertRowid),
+        w.collection,
         id,
-        op: doc ? 'upsert' : 'delete',
         rev,
         doc,
-        idempotencyKey: ctx.idempotencyKey ?? null,
-        time: now,
-      }
+        ctx.idempotencyKey ?? null,
+        now,
+      )
       out.push(change)
       if (json !== undefined && doc) texts.set(change, json)
     }
     // `change` is this write's own (an internal write has none, whatever `out` holds before it).
+    const { status, body } = plan
     return { status, body, replayed: false, change, json: json ?? JSON.stringify(body) }
   }
 
@@ -146,8 +103,7 @@ export function sqliteWriter(
     const row = stmt.getIdem.get(ctx.idempotencyKey, ctx.user ?? '')
     if (!row) return null
     const answer = idemAnswer(row)
-    if (ctx.requestHash && answer.requestHash !== ctx.requestHash)
-      throw badRequest(SERVER_TEXT.idempotencyMismatch)
+    checkReplay(answer.requestHash, ctx)
     return { status: answer.status, body: answer.json ? JSON.parse(answer.json) : null, replayed: true }
   }
 
@@ -178,10 +134,7 @@ export function sqliteWriter(
 
   const writeManyTx = db.transaction((writes: Write[], ctx: WriteContext, out: Change[]): WriteResult[] => {
     const previous = replay(ctx)
-    if (previous) {
-      const bodies = Array.isArray(previous.body) ? previous.body : []
-      return bodies.map((body) => ({ status: previous.status, body, replayed: true }))
-    }
+    if (previous) return replayedMany(previous)
     const results = writes.map((w) => applyOne(w, { user: ctx.user }, out))
     remember(ctx, { status: results[0]?.status ?? 200, body: results.map((r) => r.body), replayed: false })
     return results

@@ -11,7 +11,7 @@ import crypto from 'node:crypto'
 import { SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { hotDocs, type StoredJson } from './hot-docs'
-import { compileDistinct, compileFilter, compileSort, decodeDistinct } from './query'
+import { decodeDistinct, sqliteDistinct, sqliteFilter, sqliteSort } from './sqlite-query'
 import { type ChangeRow, idemAnswer, openDatabase, prepareStatements } from './sqlite-schema'
 import { sqliteWriter } from './sqlite-write'
 import type {
@@ -98,18 +98,18 @@ export function openSqliteStore(file: string): DocumentStore {
   }
 
   const listSync = (collection: string, options: ListOptions = {}) => {
-    const where = compileFilter(options.filter)
-    const order = compileSort(options.sort)
+    const where = sqliteFilter(options.filter)
+    const order = sqliteSort(options.sort)
     const limit = Math.max(0, Math.min(options.limit ?? 100, 100_000))
     const offset = Math.max(0, options.offset ?? 0)
     const rows = db
       .prepare<unknown[], { body: string }>(
-        `SELECT body FROM docs WHERE collection = ? AND (${where.sql}) ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+        `SELECT body FROM docs WHERE collection = ? AND (${where.text}) ORDER BY ${order.text} LIMIT ? OFFSET ?`,
       )
       .all(collection, ...where.params, ...order.params, limit, offset)
     const total = db
       .prepare<unknown[], { n: number }>(
-        `SELECT COUNT(*) AS n FROM docs WHERE collection = ? AND (${where.sql})`,
+        `SELECT COUNT(*) AS n FROM docs WHERE collection = ? AND (${where.text})`,
       )
       .get(collection, ...where.params)!.n
     return { items: rows.map((r) => JSON.parse(r.body) as Doc), total }
@@ -187,8 +187,8 @@ export function openSqliteStore(file: string): DocumentStore {
     async query(collection, q: RawQuery) {
       if (q.operand === 'count') return listSync(collection, { filter: q.filter, limit: 0 }).total
       if (q.operand === 'distinct') {
-        const d = compileDistinct(collection, q.field, q.filter)
-        return decodeDistinct(db.prepare<unknown[], { t: string; v: unknown }>(d.sql).all(...d.params))
+        const d = sqliteDistinct(collection, q.field, q.filter)
+        return decodeDistinct(db.prepare<unknown[], { t: string; v: unknown }>(d.text).all(...d.params))
       }
       if (q.operand === 'find') {
         return listSync(collection, {
