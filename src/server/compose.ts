@@ -9,10 +9,12 @@
  * a field, so a reader sees every one of them in this file and tests run servers side by side.
  */
 import fs from 'node:fs'
-import type { LogLevel } from '../shared/constants'
+import { type LogLevel, TUS_SWEEP_INTERVAL_MS } from '../shared/constants'
 import { ABANDONED_SWEEP_INTERVAL_MS } from '../shared/payments'
 import { ActionPool } from './actions/pool'
 import { createActionScheduler, tickActions } from './actions/schedule'
+import { openPostgresAnalytics, openSqliteAnalytics } from './analytics/sql'
+import { createAnalyticsStore, PURGE_EVERY_MS, purgeExpired } from './analytics/store'
 import { loadInstanceSecrets } from './auth/instance-secrets'
 import { createPermissionCache } from './auth/permission-cache'
 import { createTokenService } from './auth/tokens'
@@ -23,6 +25,7 @@ import { createMessageQueue } from './messages/queue'
 import { twilioProvider } from './messages/twilio'
 import { blobStoresFor, userImageStore } from './modules/storage'
 import { checkBucket } from './modules/storage/s3-client'
+import { tusPartials } from './modules/storage/tus-partials'
 import { createPayments } from './payments/service'
 import { createCheckoutSweeper } from './payments/sweeper'
 import { PdfRenderer } from './pdf/renderer'
@@ -36,7 +39,7 @@ import { RenderPool } from './templates/pool'
 
 export interface ComposedServices {
   services: Services
-  /** Starts the background work: mail retries, the message queue, the action scheduler, the sweeper. */
+  /** Starts the background work: mail retries, the message queue, the sweepers, the action scheduler. */
   start(): void
   /** Stops the background work and closes every service, in the reverse order of building. */
   close(): Promise<void>
@@ -82,6 +85,22 @@ export async function composeServices(config: ServerConfig): Promise<ComposedSer
   const sweeping = every(ABANDONED_SWEEP_INTERVAL_MS, () => {
     checkoutSweeper.sweep().catch((error: Error) => log('ERROR', `checkout sweep: ${error.message}`))
   })
+  // Abandoned partial uploads: swept at start and then every TUS_SWEEP_INTERVAL_MS.
+  const uploads = tusPartials(config.dataDir)
+  const sweepUploads = () => {
+    uploads.sweep().catch((error: Error) => log('ERROR', `tus sweep: ${error.message}`))
+  }
+  const uploadSweeping = every(TUS_SWEEP_INTERVAL_MS, sweepUploads)
+  const analytics = createAnalyticsStore(
+    config.databaseUrl
+      ? await openPostgresAnalytics(config.databaseUrl)
+      : openSqliteAnalytics(config.dataDir),
+  )
+  const analyticsPurging = every(PURGE_EVERY_MS, () => {
+    // Another instance may have changed the retention: read it again.
+    analytics.refreshSettings()
+    purgeExpired(analytics).catch((e) => log('WARN', `Analytics retention purge failed: ${e}`))
+  })
   const actionScheduler = createActionScheduler((now) => tickActions(services, now))
 
   const services: Services = {
@@ -110,6 +129,7 @@ export async function composeServices(config: ServerConfig): Promise<ComposedSer
     },
     blobs: blobStoresFor(config),
     images: userImageStore(config),
+    uploads,
     push,
     payments,
     messages,
@@ -121,6 +141,7 @@ export async function composeServices(config: ServerConfig): Promise<ComposedSer
     actionPool: new ActionPool(),
     renderPool: new RenderPool(),
     pdf: new PdfRenderer({ executablePath: config.chromiumPath, allowHosts: config.pdfAllowHosts }),
+    analytics,
     securityWindows: new Map(),
   }
 
@@ -130,6 +151,9 @@ export async function composeServices(config: ServerConfig): Promise<ComposedSer
       mail.start()
       messages.start()
       sweeping.start()
+      sweepUploads()
+      uploadSweeping.start()
+      analyticsPurging.start()
       actionScheduler.start()
     },
     async close() {
@@ -138,6 +162,9 @@ export async function composeServices(config: ServerConfig): Promise<ComposedSer
       await services.renderPool.close()
       await services.actionPool.close()
       actionScheduler.stop()
+      analyticsPurging.stop()
+      await analytics.close()
+      uploadSweeping.stop()
       sweeping.stop()
       await messages.close()
       await mail.close()

@@ -6,12 +6,14 @@
 import type { LogLevel } from '../shared/constants'
 import type { ActionPool } from './actions/pool'
 import type { ActionScheduler } from './actions/schedule'
+import type { AnalyticsStore } from './analytics/store'
 import type { TokenService } from './auth/tokens'
 import type { ServerConfig } from './config'
 import type { MailService } from './mail/outbox'
 import type { MessageQueue } from './messages/queue'
 import type { BlobStores } from './modules/storage'
 import type { BlobStore } from './modules/storage/blob-store'
+import type { Partials } from './modules/storage/tus-partials'
 import type { Payments } from './payments/service'
 import type { CheckoutSweeper } from './payments/sweeper'
 import type { PdfRenderer } from './pdf/renderer'
@@ -38,6 +40,8 @@ export interface Services {
   blobs: BlobStores
   /** User pictures (user-images.ts): `{MOMENTUM_DATA}/images`, or `{prefix}images/` in the bucket. */
   images: BlobStore
+  /** Unfinished resumable uploads in the data dir (tus-partials.ts); swept hourly once started. */
+  uploads: Partials
   /** Web Push, signed with the instance's VAPID keys (push/vapid.ts). */
   push: PushSender
   /** The payment providers (TEST, and Stripe when configured) and the one way a report is applied. */
@@ -54,6 +58,8 @@ export interface Services {
   renderPool: RenderPool
   /** The one warm Chromium that prints PDFs. */
   pdf: PdfRenderer
+  /** Visits and their settings (analytics/store.ts), in their own database beside the documents. */
+  analytics: AnalyticsStore
   /** The security log's per-minute windows (http/security-log.ts): key → [window start, events]. */
   securityWindows: Map<string, [number, number]>
 }

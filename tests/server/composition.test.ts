@@ -1,8 +1,8 @@
 /**
  * The composition root (src/server/compose.ts): building the services and the app over them starts
- * none of the services' background work (scheduler, sweeper, message queue, mail retries) until
+ * none of the services' background work (scheduler, sweepers, message queue, mail retries) until
  * start(), and close() stops every one of those timers and closes the pools, the PDF renderer, the
- * queue, the mail outbox and the store.
+ * queue, the mail outbox, the analytics database and the store.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -35,7 +35,9 @@ function watchIntervals() {
     clear(handle)
   }) as typeof clearInterval)
   const ofServices = () => made.filter((m) => SERVICE_FILES.test(m.stack))
-  return { ofServices, cleared }
+  /** Files under src/server that made an interval so far. */
+  const makers = () => made.map((m) => m.stack.match(/src\/server\/([\w/.-]+)\.ts/)?.[1])
+  return { ofServices, makers, cleared }
 }
 
 afterEach(() => {
@@ -53,12 +55,16 @@ describe('the composition root', () => {
     const app = await buildApp(composed.services)
     await app.ready()
     expect(timers.ofServices()).toEqual([])
+    // The one interval a route keeps: the websocket route pings its own open sockets.
+    expect(timers.makers()).toEqual(['realtime/socket'])
 
     composed.start()
     const started = timers.ofServices()
-    // The mail retries, the message queue, the checkout sweeper and the action scheduler.
+    // The mail retries, the message queue, the checkout, upload and analytics sweeps, the scheduler.
     expect(started.map((m) => m.stack.match(SERVICE_FILES)?.[1]).sort()).toEqual([
       'actions/schedule',
+      'compose',
+      'compose',
       'compose',
       'mail/outbox',
       'messages/queue',
@@ -71,6 +77,7 @@ describe('the composition root', () => {
       vi.spyOn(services.pdf, 'close'),
       vi.spyOn(services.messages, 'close'),
       vi.spyOn(services.mail, 'close'),
+      vi.spyOn(services.analytics, 'close'),
       vi.spyOn(services.store, 'close'),
     ]
     await app.close()

@@ -37,7 +37,6 @@ import { s3BlobStore } from './s3-store'
 import { shareRoutes } from './share'
 import { tusRoutes } from './tus'
 import type { RootContexts } from './tus-finish'
-import { tusPartials } from './tus-partials'
 import { uploadRoute } from './upload'
 import { deleteRoute, patchRoute, postJsonRoute } from './write'
 
@@ -81,7 +80,7 @@ export async function storageModule(
   stores: BlobStores = services.blobs,
 ): Promise<void> {
   // Unfinished resumable uploads: their bytes wait in the data dir (their room is held in the store).
-  const partials = tusPartials(services.config.dataDir)
+  const partials = services.uploads
   const contexts = {} as RootContexts
   for (const root of STORAGE_ROOTS) {
     const ctx: RootContext = { services, root, blobs: stores[root] }
