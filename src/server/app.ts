@@ -20,7 +20,6 @@ import { registerSecurityLog } from './http/security-log'
 import { registerUnreadBodyDrain } from './http/unread-body'
 import { registerModules } from './modules'
 import { manifestRoute } from './modules/manifest'
-import { blobStoresOf } from './modules/storage'
 import { webRootRoutes } from './modules/storage/web-root'
 import { stripeCspSources } from './payments/csp'
 import type { Services } from './services'
@@ -128,7 +127,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // The Web Server root at /, read through the `static` BlobStore (data dir or S3) at every request, so
   // uploads are served without a restart. Every file of it is sandboxed to an opaque origin, whatever
   // URL reached it (security-headers.ts); /ui, /api and the staging folder never resolve into it.
-  webRootRoutes(app, blobStoresOf(services).static)
+  webRootRoutes(app, services.blobs.static)
   return app
 }
 

@@ -7,7 +7,6 @@
  */
 import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
-import { blobStoresOf } from './modules/storage'
 import type { BlobStat } from './modules/storage/blob-store'
 import { recordEntries } from './modules/storage/meta'
 import type { Services } from './services'
@@ -76,7 +75,7 @@ export const SAMPLE_FILES: ReadonlyArray<{ name: string; bytes: () => Buffer }> 
 
 /** Creates the folder and its files in the Storage root (skipped when the folder exists). */
 export async function seedSampleFiles(services: Services): Promise<void> {
-  const blobs = blobStoresOf(services).storage
+  const blobs = services.blobs.storage
   if (await blobs.stat(SAMPLE_FOLDER)) return
   const stats: BlobStat[] = [await blobs.mkdir(SAMPLE_FOLDER)]
   for (const file of SAMPLE_FILES) {

@@ -6,7 +6,7 @@
  * an instance alone would allow. Skipped, like every PostgreSQL suite, when no PostgreSQL can be had.
  */
 import { beforeAll, expect, it } from 'vitest'
-import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
+import { tickActions } from '../../src/server/actions/schedule'
 import { ACTION_LIMITS } from '../../src/shared/actions'
 import { ACTION_TEXT } from '../../src/shared/texts'
 import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
@@ -19,8 +19,8 @@ describePostgres('action budgets on two instances sharing PostgreSQL', () => {
   let admin: string
 
   beforeAll(async () => {
-    stopActionScheduler(pair.a.services)
-    stopActionScheduler(pair.b.services)
+    pair.a.services.actionScheduler.stop()
+    pair.b.services.actionScheduler.stop()
     admin = await pair.a.login()
   })
 

@@ -7,14 +7,14 @@
  * tests/server/actions-budget-postgres.test.ts holds the same across two instances.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
+import { tickActions } from '../../src/server/actions/schedule'
 import { ACTION_LIMITS } from '../../src/shared/actions'
 import { ACTION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()
 beforeAll(() => {
-  stopActionScheduler(server.services)
+  server.services.actionScheduler.stop()
 })
 
 interface Run {

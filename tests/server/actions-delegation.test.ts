@@ -6,13 +6,13 @@
  * later edit of its code, trigger or runAs.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
+import { tickActions } from '../../src/server/actions/schedule'
 import { ACTION_TEXT, DELEGATION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()
 beforeAll(() => {
-  stopActionScheduler(server.services)
+  server.services.actionScheduler.stop()
 })
 
 interface Refusal {

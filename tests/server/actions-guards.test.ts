@@ -5,14 +5,14 @@
  * saved with a token runs with no more than the token allows, and stops when the token is revoked).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
+import { tickActions } from '../../src/server/actions/schedule'
 import { ACTION_LIMITS } from '../../src/shared/actions'
 import { ACTION_TEXT } from '../../src/shared/texts'
 import { suiteServer } from '../helpers/suite-server'
 
 const server = suiteServer()
 beforeAll(() => {
-  stopActionScheduler(server.services)
+  server.services.actionScheduler.stop()
 })
 
 interface Run {

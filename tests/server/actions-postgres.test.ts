@@ -8,7 +8,7 @@
  * when no PostgreSQL can be had (tests/helpers/postgres.ts).
  */
 import { beforeAll, expect, it } from 'vitest'
-import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
+import { tickActions } from '../../src/server/actions/schedule'
 import { ACTION_RUNS_TOPIC } from '../../src/shared/actions'
 import { describePostgres, serverPairOnPostgres } from '../helpers/postgres-suite'
 import { openSocket } from './socket-client'
@@ -18,8 +18,8 @@ describePostgres('actions on two instances sharing PostgreSQL', () => {
   let admin: string
 
   beforeAll(async () => {
-    stopActionScheduler(pair.a.services)
-    stopActionScheduler(pair.b.services)
+    pair.a.services.actionScheduler.stop()
+    pair.b.services.actionScheduler.stop()
     admin = await pair.a.login()
   })
 

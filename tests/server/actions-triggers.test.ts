@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { stopActionScheduler, tickActions } from '../../src/server/actions/schedule'
+import { tickActions } from '../../src/server/actions/schedule'
 import { ACTION_TEXT } from '../../src/shared/texts'
 import { startTestServer, type TestServer } from '../helpers/server'
 
@@ -17,7 +17,7 @@ let admin: string
 
 async function boot() {
   server = await startTestServer({ dataDir })
-  stopActionScheduler(server.services)
+  server.services.actionScheduler.stop()
   admin = await server.login()
 }
 

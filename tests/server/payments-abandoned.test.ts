@@ -7,7 +7,6 @@
  */
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkoutSweeperOf } from '../../src/server/payments/sweeper'
 import { ABANDONED_CHECKOUT_MS, TEST_CARDS } from '../../src/shared/payments'
 import { PAYMENT_TEXT } from '../../src/shared/texts'
 import { startTestServer, type TestServer } from '../helpers/server'
@@ -41,7 +40,7 @@ describe('abandoned checkouts give their discount code back', () => {
       discount: { code: string; released?: string }
       events: Array<{ type: string }>
     }
-  const sweep = (at: number) => checkoutSweeperOf(server.services)!.sweep(at)
+  const sweep = (at: number) => server.services.checkoutSweeper.sweep(at)
   const later = () => Date.now() + ABANDONED_CHECKOUT_MS + 60_000
 
   beforeAll(async () => {

@@ -7,7 +7,6 @@
  * the sweeper's clock is the parameter of sweep().
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkoutSweeperOf } from '../../src/server/payments/sweeper'
 import { ABANDONED_CHECKOUT_MS, TEST_CARDS } from '../../src/shared/payments'
 import { PAYMENT_TEXT } from '../../src/shared/texts'
 import { startTestServer, type TestServer } from '../helpers/server'
@@ -42,7 +41,7 @@ const pay = (c: Checkout, card: string = TEST_CARDS.success) =>
   })
 /** Past the hold of every checkout started before now. */
 const afterHold = () => Date.now() + ABANDONED_CHECKOUT_MS + 60_000
-const sweep = (at: number) => checkoutSweeperOf(server.services)!.sweep(at)
+const sweep = (at: number) => server.services.checkoutSweeper.sweep(at)
 
 describe('a code use is held for minutes, and counted for good when paid', () => {
   it('frees a single-use code from an abandoned start after the hold, not a day', async () => {

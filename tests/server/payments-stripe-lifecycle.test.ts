@@ -7,7 +7,6 @@
  * the Stripe.js origin on that page only. Local peer: tests/helpers/stripe-peer.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { checkoutSweeperOf } from '../../src/server/payments/sweeper'
 import { ABANDONED_CHECKOUT_MS } from '../../src/shared/payments'
 import { stripeShopForSuite } from '../helpers/stripe-shop'
 
@@ -112,7 +111,7 @@ describe('Stripe refunds, abandoned checkouts and the checkout CSP (local peer)'
     const paidLate = await begin({ code: 'LAMP2' })
     // Paid at Stripe, but neither the webhook nor the browser's confirmation reached us.
     shop.peer.confirm(paidLate.intent, '4242424242424242')
-    const released = await checkoutSweeperOf(shop.server.services)!.sweep(
+    const released = await shop.server.services.checkoutSweeper.sweep(
       Date.now() + ABANDONED_CHECKOUT_MS + 60_000,
     )
     expect(released).toBe(1)

@@ -15,6 +15,7 @@ import { PASSWORD_SECRET, verifyPassword } from '../../src/server/auth/passwords
 import { bootstrap } from '../../src/server/bootstrap'
 import { configFromEnv } from '../../src/server/config'
 import { MAIL_COLLECTION } from '../../src/server/mail/outbox'
+import { blobStoresFor } from '../../src/server/modules/storage'
 import type { Services } from '../../src/server/services'
 import { openSqliteStore } from '../../src/server/store/sqlite'
 import { requiresOneOf, SECURITY_TEXT } from '../../src/shared/texts'
@@ -222,7 +223,9 @@ describe('sample accounts', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'momentum-boot-'))
     const store = openSqliteStore(path.join(dataDir, 'boot.db'))
     const config = { ...configFromEnv({}), host, dataDir, seed: 'sample' as const, quiet: true }
-    const services = { config, store, serverLog: () => {} } as unknown as Services
+    // The sample files go into the storage root (seed-files.ts): the one service bootstrap needs beyond the store.
+    const blobs = blobStoresFor(config)
+    const services = { config, store, blobs, serverLog: () => {} } as unknown as Services
     try {
       const result = await bootstrap(services)
       const hash = await store.secrets.get(PASSWORD_SECRET, 'alice')

@@ -22,7 +22,6 @@ import type { Method } from '../../shared/permissions'
 import { ACTION_TEXT, MESSAGING_TEXT } from '../../shared/texts'
 import { serverHmac } from '../auth/server-key'
 import { composeBatch } from '../messages/batch'
-import { kickMessageQueue } from '../messages/kick'
 import { shownTo } from '../messages/recipients'
 import { saveFile } from '../modules/storage/save-file'
 import { given, pdfSaveTarget, pdfSource, renderPdf } from '../pdf/request'
@@ -221,7 +220,7 @@ async function sendMessage(ctx: HostContext, args: unknown[]): Promise<unknown> 
       return { batch, messages, skipped }
     }
     const results = await services.store.writeMany(writes, { user: rights.user })
-    kickMessageQueue(services)
+    void services.messages.kick()
     const messages = results.map((r) => {
       const doc = r.body as Doc
       return { _id: doc._id, channel: doc.channel, to: shownTo(rights.req, doc), status: doc.status }

@@ -23,7 +23,7 @@ import { generateId } from '../store/doc'
 import type { Doc } from '../store/types'
 import { BUDGET_KIND, type BudgetStop, budgetOf, budgetStop, COUNTED, reportStop } from './budget'
 import { type HostContext, hostCall, type RecordedWrite, type WriteBudget } from './host'
-import { ActionPool, ActionPoolBusyError } from './pool'
+import { ActionPoolBusyError } from './pool'
 import type { SandboxError, SandboxResult } from './protocol'
 import { rightsOf } from './rights'
 
@@ -31,22 +31,6 @@ export type { RecordedWrite } from './host'
 
 export const ACTIONS = 'actions'
 export const ACTION_RUNS = 'action-runs'
-
-const pools = new WeakMap<Services, ActionPool>()
-
-export function actionPool(services: Services): ActionPool {
-  let pool = pools.get(services)
-  if (!pool) {
-    pool = new ActionPool()
-    pools.set(services, pool)
-  }
-  return pool
-}
-
-export async function closeActionPool(services: Services): Promise<void> {
-  await pools.get(services)?.close()
-  pools.delete(services)
-}
 
 export interface RunOutcome {
   run: ActionRun & { _id?: string }
@@ -108,7 +92,7 @@ export async function runAction(
       budget,
     }
     try {
-      result = await actionPool(services).run(
+      result = await services.actionPool.run(
         {
           code: action.code,
           input: JSON.stringify(options.input ?? null),

@@ -42,26 +42,38 @@ export function nextCronRun(cron: string, timezone: string | undefined, after: D
   return job.nextRun(after)
 }
 
-const timers = new WeakMap<Services, NodeJS.Timeout>()
-
-export function startActionScheduler(services: Services): void {
-  let busy = false
-  const timer = setInterval(() => {
-    if (busy) return
-    busy = true
-    tickActions(services, new Date())
-      .catch(() => {})
-      .finally(() => {
-        busy = false
-      })
-  }, TICK_MS)
-  timer.unref()
-  timers.set(services, timer)
+export interface ActionScheduler {
+  /** Ticks every TICK_MS from now on (compose.ts calls it once the server listens). */
+  start(): void
+  stop(): void
 }
 
-export function stopActionScheduler(services: Services): void {
-  clearInterval(timers.get(services))
-  timers.delete(services)
+/**
+ * Runs `tick` (tickActions over the server's services) every TICK_MS, one round at a time. Made and
+ * started by the composition root (compose.ts), never by registering routes.
+ */
+export function createActionScheduler(tick: (now: Date) => Promise<void>): ActionScheduler {
+  let timer: NodeJS.Timeout | undefined
+  let busy = false
+  return {
+    start() {
+      if (timer) return
+      timer = setInterval(() => {
+        if (busy) return
+        busy = true
+        tick(new Date())
+          .catch(() => {})
+          .finally(() => {
+            busy = false
+          })
+      }, TICK_MS)
+      timer.unref()
+    },
+    stop() {
+      clearInterval(timer)
+      timer = undefined
+    },
+  }
 }
 
 /** One round: every due CRON action and every new event of EVENT actions, each claimed first. */

@@ -71,6 +71,15 @@ const toVisit = (r: RawRow): Visit => ({
 
 export type AnalyticsStore = ReturnType<typeof createAnalyticsStore>
 
+/** How often raw visits past the retention period are deleted (also at start and on a settings change). */
+export const PURGE_EVERY_MS = 3_600_000
+
+/** Deletes the raw visits past the retention period the settings name. */
+export async function purgeExpired(store: AnalyticsStore): Promise<void> {
+  const { retentionDays } = await store.settings()
+  await store.purge(Date.now(), retentionDays)
+}
+
 export function createAnalyticsStore(db: SqlDb) {
   let settingsCache: AnalyticsSettings | null = null
 

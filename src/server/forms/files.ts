@@ -16,7 +16,6 @@ import {
 } from '../../shared/forms-files'
 import { FORM_FILES_TEXT, FORMS_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
-import { blobStoresOf } from '../modules/storage'
 import { contentTypeOf } from '../modules/storage/content-type'
 import { recordEntries } from '../modules/storage/meta'
 import type { Services } from '../services'
@@ -33,7 +32,7 @@ export async function checkFileAnswers(
   form: FormDoc,
   answers: Record<string, unknown>,
 ): Promise<void> {
-  const blobs = blobStoresOf(services)[FORM_FILES_ROOT]
+  const blobs = services.blobs[FORM_FILES_ROOT]
   const fields: Record<string, string> = {}
   for (const f of visibleFields(form, answers).filter(isFileField)) {
     const value = answers[f.name]
@@ -60,7 +59,7 @@ export async function checkFileAnswers(
  */
 export async function ensureFormFolder(services: Services, formId: string, form: FormDoc): Promise<void> {
   if (!form.fields.some(isFileField)) return
-  const blobs = blobStoresOf(services)[FORM_FILES_ROOT]
+  const blobs = services.blobs[FORM_FILES_ROOT]
   const made = []
   for (const folder of [FORM_FILES_FOLDER, `${FORM_FILES_FOLDER}/${formId}`]) {
     const stat = await blobs.stat(folder)

@@ -45,9 +45,6 @@ export interface SecurityDetails {
 const WINDOW_MS = 60_000
 /** Enough to see what a confused or probing caller tried; an attacker's flood is cut off after it. */
 export const FORBIDDEN_PER_MINUTE = 20
-/** Per server: key → [window start, events written in it]. */
-const windows = new WeakMap<Services, Map<string, [number, number]>>()
-
 /** The path a request was for, without its query (a socket token or a reset link lives there). */
 function pathOf(req: FastifyRequest): string {
   return req.url.split(/[?#]/)[0]!
@@ -85,11 +82,8 @@ export function securityEvent(
 
 /** 'yes' within the limit, 'last' for the event that reaches it, 'no' past it (until the minute ends). */
 function admitted(services: Services, key: string, limit: number): 'yes' | 'last' | 'no' {
-  let seen = windows.get(services)
-  if (!seen) {
-    seen = new Map()
-    windows.set(services, seen)
-  }
+  // Per server (services.securityWindows): key → [window start, events written in it].
+  const seen = services.securityWindows
   const now = Date.now()
   let entry = seen.get(key)
   if (!entry || now - entry[0] >= WINDOW_MS) {

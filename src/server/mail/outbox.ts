@@ -35,6 +35,8 @@ export interface MailService {
   queue(mail: Mail): Promise<string>
   /** Sends every due mail now; resolves when that pass is over (tests and shutdown use it). */
   flush(): Promise<void>
+  /** Starts the timer that retries due mails (compose.ts calls it once the server listens). */
+  start(): void
   /** Stops the timer and waits for a running pass. */
   close(): Promise<void>
 }
@@ -80,8 +82,7 @@ export function createMailService(options: MailServiceOptions): MailService {
   let running: Promise<void> | null = null
   let again = false
   let closed = false
-  const timer = transport ? setInterval(() => void flush(), options.tickMs ?? TICK_MS) : null
-  timer?.unref()
+  let timer: NodeJS.Timeout | null = null
 
   const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -166,6 +167,11 @@ export function createMailService(options: MailServiceOptions): MailService {
 
   return {
     sends: transport !== null,
+    start() {
+      if (!transport || timer || closed) return
+      timer = setInterval(() => void flush(), options.tickMs ?? TICK_MS)
+      timer.unref()
+    },
     async queue(mail) {
       const result = await store.write(
         {

@@ -17,7 +17,7 @@
  *   /api/messages/{id}/resend) puts a failed record back to `queued` with a fresh count.
  */
 import type { LogLevel } from '../../shared/constants'
-import { MESSAGES_COLLECTION } from '../../shared/messaging'
+import { MESSAGES_COLLECTION, type MessageChannel } from '../../shared/messaging'
 import { ApiError } from '../errors'
 import { stripMeta } from '../store/doc'
 import type { Doc, DocumentStore } from '../store/types'
@@ -42,6 +42,10 @@ export interface QueueTiming {
 }
 
 export interface MessageQueue {
+  /** Channels with a configured provider (the rest stay queued). */
+  readonly channels: readonly MessageChannel[]
+  /** Starts the timer and sends what an earlier run left queued; compose.ts calls it once listening. */
+  start(): void
   /** Runs a pass now (after a new record); resolves when that pass is over. */
   kick(): Promise<void>
   /** Stops the timer and waits for a running pass; no new claim is made after this. */
@@ -65,10 +69,7 @@ export function createMessageQueue(options: {
   let running: Promise<void> | null = null
   let again = false
   let closed = false
-  const timer = providers.channels.length
-    ? setInterval(() => void kick(), options.timing?.tickMs ?? MESSAGE_TICK_MS)
-    : null
-  timer?.unref()
+  let timer: NodeJS.Timeout | null = null
 
   /**
    * Writes a record with some fields changed, at `expectedRev` when given. A whole-body put, not a
@@ -167,6 +168,16 @@ export function createMessageQueue(options: {
   }
 
   return {
+    channels: providers.channels,
+    start() {
+      if (timer || closed) return
+      if (providers.channels.length) {
+        timer = setInterval(() => void kick(), options.timing?.tickMs ?? MESSAGE_TICK_MS)
+        timer.unref()
+      }
+      // Records left queued by an earlier run (a restart, a provider that was down) go out now.
+      void kick()
+    },
     kick,
     async close() {
       closed = true

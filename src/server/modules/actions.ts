@@ -20,8 +20,8 @@ import {
 import { isPlainObject, mergePatch, stripMeta } from '../../shared/merge-patch'
 import { ACTION_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { historyRoutes } from '../actions/history'
-import { ACTIONS, closeActionPool, runAction } from '../actions/run'
-import { nextCronRun, startActionScheduler, stopActionScheduler } from '../actions/schedule'
+import { ACTIONS, runAction } from '../actions/run'
+import { nextCronRun } from '../actions/schedule'
 import { delegationRefused, principalOf, requireActAs, requireHeld } from '../auth/delegation'
 import { ApiError, badRequest, forbidden } from '../errors'
 import type { Services } from '../services'
@@ -34,11 +34,7 @@ const RESERVED_HEADERS = /^(content-length|transfer-encoding|connection|set-cook
 
 export async function actionsModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store } = services
-  startActionScheduler(services)
-  api.addHook('onClose', async () => {
-    stopActionScheduler(services)
-    await closeActionPool(services)
-  })
+  // The scheduler and the sandbox pool are services (compose.ts): started and closed there, not here.
 
   registerCollection(api, services, {
     name: ACTIONS,

@@ -29,14 +29,11 @@ import { insertVisits } from '../analytics/bulk'
 import { anonymizeIp, isIp, lookupAs, lookupIp, normalizeIp } from '../analytics/geo'
 import { createRateLimiter } from '../analytics/rate-limit'
 import { sampleVisits } from '../analytics/sample'
-import { openPostgresAnalytics, openSqliteAnalytics } from '../analytics/sql'
-import { type AnalyticsStore, createAnalyticsStore } from '../analytics/store'
+import { type AnalyticsStore, purgeExpired } from '../analytics/store'
 import { parseLimit, parsePatch, parseRange, parseRecord, parseSettings } from '../analytics/validate'
 import { ApiError, badRequest, notFound } from '../errors'
 import type { Services } from '../services'
 
-/** How often raw visits past the retention period are deleted (also at start and on a settings change). */
-const PURGE_EVERY_MS = 3_600_000
 /** Sample visits on a first start with sample data: a month of a small site. */
 const SAMPLE_VISITS = 4000
 const VISIT_ID = /^[0-9a-f]{32}$/
@@ -67,27 +64,11 @@ function jsonBody(body: unknown, fail: (detail: string) => string): unknown {
 }
 
 export async function analyticsModule(api: FastifyInstance, services: Services): Promise<void> {
-  const { config } = services
-  const db = config.databaseUrl
-    ? await openPostgresAnalytics(config.databaseUrl)
-    : openSqliteAnalytics(config.dataDir)
-  const store = createAnalyticsStore(db)
+  // Opened, purged hourly and closed by the composition root (compose.ts); a purge now, at start.
+  const store = services.analytics
   const limiter = createRateLimiter(ANALYTICS_RATE_PER_MINUTE)
 
-  const purge = async () => {
-    const { retentionDays } = await store.settings()
-    await store.purge(Date.now(), retentionDays)
-  }
-  const timer = setInterval(() => {
-    store.refreshSettings()
-    purge().catch((e) => services.serverLog('WARN', `Analytics retention purge failed: ${e}`))
-  }, PURGE_EVERY_MS)
-  timer.unref()
-  api.addHook('onClose', async () => {
-    clearInterval(timer)
-    await store.close()
-  })
-  await purge()
+  await purgeExpired(store)
   await seedSample(services, store)
 
   const throttle = (req: FastifyRequest, reply: FastifyReply) => {

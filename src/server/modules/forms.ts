@@ -37,7 +37,6 @@ import { ownedSave, requireOwnerHolds } from '../forms/owner'
 import { notificationWrites, validateAnswers } from '../forms/submission'
 import { createRateWindow, type RateWindow } from '../http/rate-window'
 import { bodyObject, writeContext } from '../http/writes'
-import { kickMessageQueue } from '../messages/kick'
 import type { Services } from '../services'
 import type { Doc, Write } from '../store/types'
 import { idParam, registerCollection, validId } from './collections'
@@ -102,7 +101,7 @@ export async function formsModule(api: FastifyInstance, services: Services): Pro
         // and a replay of the key writes neither again.
         const [first] = await store.writeMany(writes, ctx)
         if (first?.replayed) reply.header('idempotent-replayed', 'true')
-        else if (writes.length > 1) kickMessageQueue(services)
+        else if (writes.length > 1) void services.messages.kick()
       } catch (error) {
         // The id is taken: an earlier send of this submission arrived. Nothing about the stored
         // document is shown (a link form's filler may not read the collection).

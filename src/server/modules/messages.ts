@@ -40,18 +40,13 @@ import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
 import { oneAtATime } from '../http/one-at-a-time'
 import { bodyObject, writeContext } from '../http/writes'
 import { composeBatch } from '../messages/batch'
-import { registerMessageKick } from '../messages/kick'
-import { createProviders } from '../messages/providers'
-import { createMessageQueue } from '../messages/queue'
 import { retryAfterOf } from '../messages/rate'
 import { shownTo } from '../messages/recipients'
-import { twilioProvider } from '../messages/twilio'
 import type { Services } from '../services'
 import { stripMeta } from '../store/doc'
 import type { Doc, WriteContext } from '../store/types'
 import { idParam } from './collections'
 import { messageRequestRoutes } from './message-requests'
-import { pushSenderOf } from './notifications'
 
 const COLLECTION = MESSAGES_COLLECTION
 
@@ -71,19 +66,9 @@ const summary = (req: FastifyRequest) => (doc: Doc) => ({
 })
 
 export async function messagesModule(api: FastifyInstance, services: Services): Promise<void> {
-  const { store, config, hub } = services
-  const providers = createProviders({
-    smtpUrl: config.smtpUrl,
-    from: config.mailFrom,
-    sms: config.sms ? twilioProvider(config.sms) : undefined,
-    push: () => pushSenderOf(services),
-  })
-  const queue = createMessageQueue({
-    store,
-    providers,
-    log: (level, message, ctx) => services.serverLog(level, message, ctx),
-    timing: config.messageTiming,
-  })
+  const { store, hub } = services
+  // Built and started by compose.ts: registering these routes starts nothing.
+  const queue = services.messages
 
   const unlisten = store.onCommit((changes) => {
     for (const change of changes) {
@@ -94,13 +79,7 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
       for (const client of hub.clients()) if (client.user === doc.to) client.send(CALL_EVENT, invitation)
     }
   })
-  api.addHook('onClose', async () => {
-    unlisten()
-    await queue.close()
-  })
-  registerMessageKick(services, () => void queue.kick())
-  // Records left queued by an earlier run (a restart, a provider that was down) go out now.
-  void queue.kick()
+  api.addHook('onClose', async () => unlisten())
 
   messageRequestRoutes(api, services, () => void queue.kick())
 
@@ -169,9 +148,10 @@ export async function messagesModule(api: FastifyInstance, services: Services): 
     reply.header('cache-control', 'no-store')
     const info: MessageChannelsInfo = {
       configured: {
-        email: providers.channels.includes('email'),
-        sms: providers.channels.includes('sms'),
-        push: pushSenderOf(services) !== undefined,
+        email: queue.channels.includes('email'),
+        sms: queue.channels.includes('sms'),
+        // The push sender is always built (compose.ts).
+        push: true,
         // A call rings open consoles over the websocket even without Web Push.
         call: true,
       },

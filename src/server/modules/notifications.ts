@@ -3,8 +3,8 @@
  * (any logged-in user, for their own browser); POST {to, title, body, url, icon} needs notifications:c
  * and sends a Web Push to each recipient's subscriptions, answering per recipient.
  *
- * The VAPID key pair is made here on the first start and its public half published as the
- * push_public_key setting, so the module that sends owns the key it signs with. POST honours
+ * The sender is services.push (compose.ts builds it over the VAPID key pair, made on the first
+ * start); its public half is published here as the push_public_key setting. POST honours
  * Idempotency-Key like every write: a replayed outbox entry must not notify people twice.
  */
 import type { FastifyInstance } from 'fastify'
@@ -12,7 +12,7 @@ import { PWA_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { oneAtATime } from '../http/one-at-a-time'
 import { writeContext } from '../http/writes'
-import { createPushSender, type PushPayload, type PushSender } from '../push/send'
+import type { PushPayload } from '../push/send'
 import { parseSubscription, removeSubscription, saveSubscription } from '../push/subscriptions'
 import { loadVapidKeys, publishPushKey } from '../push/vapid'
 import type { Services } from '../services'
@@ -23,24 +23,11 @@ export const MAX_PUSH_PAYLOAD_BYTES = 3000
 /** One request may notify this many users; bigger audiences belong in a queued job. */
 const MAX_RECIPIENTS = 500
 
-const senders = new WeakMap<Services, PushSender>()
-
-/** The server's push sender, for other modules that want to notify or poke a user's devices. */
-export function pushSenderOf(services: Services): PushSender | undefined {
-  return senders.get(services)
-}
-
 export async function notificationsModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store, config } = services
-  const keys = loadVapidKeys(config.dataDir)
-  await publishPushKey(store, keys.publicKey)
-  const sender = createPushSender({
-    store,
-    keys,
-    subject: () => vapidSubject(services),
-    allowPrivate: config.pushAllowPrivate,
-  })
-  senders.set(services, sender)
+  // The sender (services.push) is made by compose.ts with the same keys; their public half is published here.
+  await publishPushKey(store, loadVapidKeys(config.dataDir).publicKey)
+  const sender = services.push
 
   api.patch('/notifications', { config: { access: 'session' } }, async (req, reply) => {
     const sub = parseSubscription(req.body, config.pushAllowPrivate)
@@ -118,15 +105,4 @@ function isLinkable(value: string): boolean {
   } catch {
     return false
   }
-}
-
-/** VAPID asks for a way to reach the operator: the contact setting, the public URL, or the mail sender. */
-async function vapidSubject(services: Services): Promise<string> {
-  const contact = (await services.store.get('settings', 'contact'))?.value
-  if (typeof contact === 'string' && /^[^\s@<>]+@[^\s@<>]+$/.test(contact.trim()))
-    return `mailto:${contact.trim()}`
-  const publicUrl = (await services.store.get('settings', 'public_url'))?.value
-  if (typeof publicUrl === 'string' && publicUrl.startsWith('https://')) return publicUrl
-  const from = /<([^>]+)>/.exec(services.config.mailFrom)?.[1] ?? services.config.mailFrom
-  return `mailto:${from.trim() || 'no-reply@localhost'}`
 }

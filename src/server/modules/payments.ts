@@ -16,11 +16,9 @@
 import crypto from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
-  ABANDONED_SWEEP_INTERVAL_MS,
   CHECKOUT_INIT_MAX_PER_IP,
   CHECKOUT_INIT_MAX_PER_USER,
   CHECKOUT_INIT_WINDOW_MS,
-  type Transaction,
 } from '../../shared/payments'
 import { PAYMENT_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
@@ -38,21 +36,12 @@ import {
 import { holdForPay } from '../payments/hold'
 import {
   applyProviderRefunds,
-  applyReport,
   refundTransaction,
   TRANSACTIONS,
   type TxDoc,
-  takeStock,
   updateTransaction,
 } from '../payments/ledger'
-import {
-  createTestProvider,
-  PaymentError,
-  type PaymentProvider,
-  type PaymentReport,
-} from '../payments/providers'
-import { createStripeProvider } from '../payments/stripe'
-import { createCheckoutSweeper, registerCheckoutSweeper } from '../payments/sweeper'
+import { PaymentError, type PaymentProvider } from '../payments/providers'
 import { READ_ALSO } from '../realtime/visibility'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
@@ -61,17 +50,9 @@ import { idempotent } from './storage/idempotent'
 
 export async function paymentsModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store, config } = services
-  const test = createTestProvider()
-  const stripe = config.stripe ? createStripeProvider(config.stripe, store) : null
-  /** New checkouts use Stripe when it is configured, else TEST; old records keep their own provider. */
-  const active: PaymentProvider = stripe ?? test
-  const providers = new Map<string, PaymentProvider>([['test', test]])
-  if (stripe) providers.set('stripe', stripe)
-  const providerOf = (tx: Pick<Transaction, 'provider'>): PaymentProvider => {
-    const p = providers.get(tx.provider)
-    if (!p) throw new ApiError('unavailable', PAYMENT_TEXT.unknownProvider(tx.provider))
-    return p
-  }
+  // The providers are made once for the server (payments/service.ts), shared with the checkout sweeper.
+  const { active, providerOf, settle } = services.payments
+  const providers = services.payments.byName
 
   registerCollection(api, services, { name: 'products', prepare: productPreparer(store) })
   registerCollection(api, services, { name: 'discounts', prepare: discountPreparer(store) })
@@ -239,32 +220,6 @@ export async function paymentsModule(api: FastifyInstance, services: Services): 
   async function transactionOfPayment(providerRef: string): Promise<string | null> {
     const { items } = await store.list(TRANSACTIONS, { filter: { providerRef }, limit: 1 })
     return items[0]?._id ?? null
-  }
-
-  // Abandoned checkouts give their discount code's use back (payments/sweeper.ts).
-  const sweeper = createCheckoutSweeper({
-    store,
-    providerOf,
-    settle: (id, report, ref) => settle(id, report, ref, 'browser'),
-  })
-  registerCheckoutSweeper(services, sweeper)
-  const sweep = () =>
-    sweeper.sweep().catch((error: Error) => services.serverLog('ERROR', `checkout sweep: ${error.message}`))
-  const timer = setInterval(sweep, ABANDONED_SWEEP_INTERVAL_MS)
-  timer.unref()
-  api.addHook('onClose', async () => clearInterval(timer))
-
-  /** Applies a payment report and, on the step to paid, takes the items out of stock. */
-  async function settle(
-    id: string,
-    report: PaymentReport,
-    providerRef: string | null,
-    source: 'browser' | 'webhook' = 'browser',
-    eventId?: string,
-  ): Promise<{ tx: TxDoc; changed: boolean }> {
-    const result = await applyReport(store, id, report, source, providerRef, eventId)
-    if (result.changed && result.tx.status === 'paid') await takeStock(store, result.tx)
-    return result
   }
 }
 

@@ -11,14 +11,12 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { bodyObject } from '../http/writes'
-import { closePdfRenderer, given, pdfSaveTarget, pdfSource, renderPdf } from '../pdf/request'
+import { given, pdfSaveTarget, pdfSource, renderPdf } from '../pdf/request'
 import type { Services } from '../services'
 import { idempotent } from './storage/idempotent'
 import { saveFile } from './storage/save-file'
 
 export async function pdfModule(api: FastifyInstance, services: Services): Promise<void> {
-  api.addHook('onClose', async () => closePdfRenderer(services))
-
   api.post('/pdf', async (req, reply) => {
     const body = bodyObject(req)
     const { source, page } = await pdfSource(services, req, body)

@@ -15,13 +15,11 @@ import { ApiError, badRequest } from '../errors'
 import { bodyObject } from '../http/writes'
 import type { Services } from '../services'
 import type { Body } from '../store/types'
-import { checkTemplate, closeRenderPool, renderTemplate, TEMPLATES } from '../templates/render'
+import { checkTemplate, renderTemplate, TEMPLATES } from '../templates/render'
 import { idParam, registerCollection } from './collections'
 
 export async function templatesModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store } = services
-  api.addHook('onClose', async () => closeRenderPool(services))
-
   registerCollection(api, services, {
     name: TEMPLATES,
     async prepare(body, op, id) {

@@ -19,7 +19,6 @@ import { parseIfMatch, sendWrite } from '../http/writes'
 import type { Services } from '../services'
 import { publicUser, USERS } from './auth/common'
 import { idParam } from './collections'
-import { userImageStore } from './storage'
 import type { BlobStore } from './storage/blob-store'
 
 const REV = /^[0-9a-f]{16}$/
@@ -61,7 +60,7 @@ async function removeQuietly(images: BlobStore, path: string): Promise<void> {
 }
 
 export async function removeUserImages(services: Services, id: string): Promise<void> {
-  await removeQuietly(userImageStore(services), id)
+  await removeQuietly(services.images, id)
 }
 
 /**
@@ -74,7 +73,7 @@ function allowOwnOr(req: FastifyRequest, id: string, letter: 'r' | 'u'): void {
 
 export function userImageRoutes(api: FastifyInstance, services: Services): void {
   const { store } = services
-  const images = userImageStore(services)
+  const images = services.images
 
   api.get('/users/:id/image', { config: { access: 'session' } }, async (req, reply) => {
     const id = idParam(req)

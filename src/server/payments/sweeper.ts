@@ -15,8 +15,8 @@
  *    decides again, and a record already released (or whose hold a pay call just renewed) is skipped,
  *    so two sweeps (two instances, a repeat) release a use once.
  *
- * `sweep(now)` takes the clock as a parameter: the module runs it every ABANDONED_SWEEP_INTERVAL_MS
- * with Date.now(), tests call it with a later time.
+ * `sweep(now)` takes the clock as a parameter: the server (compose.ts) runs it every
+ * ABANDONED_SWEEP_INTERVAL_MS with Date.now(), tests call it with a later time.
  */
 import {
   ABANDONED_CHECKOUT_MS,
@@ -25,7 +25,6 @@ import {
   holdEnds,
   type Transaction,
 } from '../../shared/payments'
-import type { Services } from '../services'
 import { stripMeta } from '../store/doc'
 import type { Doc, DocumentStore, Write } from '../store/types'
 import { retryOnConflict, usesPatch } from './checkout'
@@ -52,7 +51,7 @@ function abandoned(tx: Transaction, now: number): boolean {
 export function createCheckoutSweeper(deps: {
   store: DocumentStore
   providerOf: (tx: Transaction) => PaymentProvider
-  /** Applies a payment that turned out to have succeeded (the module's settle: status + stock). */
+  /** Applies a payment that turned out to have succeeded (services.payments.settle: status + stock). */
   settle: (id: string, report: PaymentReport, providerRef: string) => Promise<unknown>
 }): CheckoutSweeper {
   const { store } = deps
@@ -127,15 +126,4 @@ export function createCheckoutSweeper(deps: {
       }
     },
   }
-}
-
-const sweepers = new WeakMap<Services, CheckoutSweeper>()
-
-/** The sweeper of a running server (tests call its sweep with a later clock). */
-export function checkoutSweeperOf(services: Services): CheckoutSweeper | undefined {
-  return sweepers.get(services)
-}
-
-export function registerCheckoutSweeper(services: Services, sweeper: CheckoutSweeper): void {
-  sweepers.set(services, sweeper)
 }

@@ -3,7 +3,7 @@
  * (docs/operating/pdf.md), shared by that route and by action scripts' `pdf.create` (docs/operating/actions.md), so both
  * judge sources, options, template rights and save targets by one set of rules. The caller's rights
  * come as a request's `auth` (an action passes a stand-in carrying its run-as rights).
- * One renderer (one warm Chromium) per server: `pdfRenderer(services)`.
+ * One renderer (one warm Chromium) per server: `services.pdf`, made by compose.ts.
  */
 import type { FastifyRequest } from 'fastify'
 import { isValidId } from '../../shared/ids'
@@ -21,7 +21,6 @@ import {
   PdfBusyError,
   PdfLoadError,
   type PdfOptions,
-  PdfRenderer,
   type PdfSource,
   PdfTimeoutError,
   PdfUnavailableError,
@@ -29,27 +28,6 @@ import {
 import { checkPdfUrl } from './url-guard'
 
 export const given = (v: unknown) => v !== undefined && v !== null && v !== ''
-
-const renderers = new WeakMap<Services, PdfRenderer>()
-
-/** The server's one renderer, made on first use; closePdfRenderer stops its browser. */
-export function pdfRenderer(services: Services): PdfRenderer {
-  let renderer = renderers.get(services)
-  if (!renderer) {
-    renderer = new PdfRenderer({
-      executablePath: services.config.chromiumPath,
-      allowHosts: services.config.pdfAllowHosts,
-    })
-    renderers.set(services, renderer)
-  }
-  return renderer
-}
-
-export async function closePdfRenderer(services: Services): Promise<void> {
-  const renderer = renderers.get(services)
-  renderers.delete(services)
-  await renderer?.close()
-}
 
 /** What to print and how: the source, and the page options (a template's own, overridden by the request's). */
 export async function pdfSource(
@@ -92,7 +70,7 @@ export async function pdfSource(
 /** Renders with the server's renderer, its failures as the API's errors. */
 export async function renderPdf(services: Services, source: PdfSource, page: PdfOptions): Promise<Buffer> {
   try {
-    return await pdfRenderer(services).render(source, page)
+    return await services.pdf.render(source, page)
   } catch (error) {
     throw pdfError(error)
   }

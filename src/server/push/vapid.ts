@@ -63,3 +63,14 @@ export async function publishPushKey(store: DocumentStore, publicKey: string): P
     { user: null },
   )
 }
+
+/** VAPID asks for a way to reach the operator: the contact setting, the public URL, or the mail sender. */
+export async function vapidSubject(store: DocumentStore, mailFrom: string): Promise<string> {
+  const contact = (await store.get('settings', 'contact'))?.value
+  if (typeof contact === 'string' && /^[^\s@<>]+@[^\s@<>]+$/.test(contact.trim()))
+    return `mailto:${contact.trim()}`
+  const publicUrl = (await store.get('settings', 'public_url'))?.value
+  if (typeof publicUrl === 'string' && publicUrl.startsWith('https://')) return publicUrl
+  const from = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom
+  return `mailto:${from.trim() || 'no-reply@localhost'}`
+}

@@ -16,27 +16,10 @@ import {
 import { TEMPLATE_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import type { Services } from '../services'
-import { type Lookup, PoolBusyError, RenderPool, TEMPLATE_TIMEOUT_MS } from './pool'
+import { type Lookup, PoolBusyError, type RenderPool, TEMPLATE_TIMEOUT_MS } from './pool'
 import type { Failure, JobPart } from './protocol'
 
 export const TEMPLATES = 'templates'
-
-const pools = new WeakMap<Services, RenderPool>()
-
-/** The render pool of one server (tests run several servers in one process). */
-export function renderPool(services: Services): RenderPool {
-  let pool = pools.get(services)
-  if (!pool) {
-    pool = new RenderPool()
-    pools.set(services, pool)
-  }
-  return pool
-}
-
-export async function closeRenderPool(services: Services): Promise<void> {
-  await pools.get(services)?.close()
-  pools.delete(services)
-}
 
 /** Layouts and partials by id, of the right kind, and only those the caller may read. */
 export function collectionLookup(services: Services, grants: readonly Grant[] | null): Lookup {
@@ -83,7 +66,7 @@ async function runJob(
 ): Promise<Record<string, string>> {
   let result: Awaited<ReturnType<RenderPool['run']>>
   try {
-    result = await renderPool(services).run({ op, parts: jobParts(doc), data }, lookup)
+    result = await services.renderPool.run({ op, parts: jobParts(doc), data }, lookup)
   } catch (error) {
     if (error instanceof PoolBusyError) throw new ApiError('unavailable', TEMPLATE_TEXT.busy)
     throw error

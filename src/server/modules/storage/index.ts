@@ -34,11 +34,9 @@ import { STORAGE_ROOTS, type StorageRoot, storageAccess } from './paths'
 import { type RootContext, readRoute } from './read'
 import { s3ClientFor } from './s3-client'
 import { s3BlobStore } from './s3-store'
-import { registerRootContexts } from './save-file'
 import { shareRoutes } from './share'
 import { tusRoutes } from './tus'
 import type { RootContexts } from './tus-finish'
-import { tusPartials } from './tus-partials'
 import { uploadRoute } from './upload'
 import { deleteRoute, patchRoute, postJsonRoute } from './write'
 
@@ -61,43 +59,28 @@ export function s3BlobStores(s3: S3Config): BlobStores {
   }
 }
 
-const storesOf = new WeakMap<Services, BlobStores>()
-const imageStores = new WeakMap<Services, BlobStore>()
-
 /** Where user pictures live (user-images.ts): `{MOMENTUM_DATA}/images`, or `{prefix}images/` in the bucket. */
-export function userImageStore(services: Services): BlobStore {
-  let store = imageStores.get(services)
-  if (!store) {
-    const { config } = services
-    store = config.s3
-      ? s3BlobStore(s3ClientFor(config.s3), config.s3.bucket, `${config.s3.prefix}images/`)
-      : diskBlobStore(path.join(config.dataDir, 'images'))
-    imageStores.set(services, store)
-  }
-  return store
+export function userImageStore(config: ServerConfig): BlobStore {
+  return config.s3
+    ? s3BlobStore(s3ClientFor(config.s3), config.s3.bucket, `${config.s3.prefix}images/`)
+    : diskBlobStore(path.join(config.dataDir, 'images'))
 }
 
 /**
- * The server's stores, made once: S3 when MOMENTUM_S3_BUCKET is set, else the data dir. The API and
- * the Web Server root at `/` (web-root.ts) read the same ones.
+ * The server's stores (made once, by compose.ts, as services.blobs): S3 when MOMENTUM_S3_BUCKET is
+ * set, else the data dir. The API and the Web Server root at `/` (web-root.ts) read the same ones.
  */
-export function blobStoresOf(services: Services): BlobStores {
-  let stores = storesOf.get(services)
-  if (!stores) {
-    const { config } = services
-    stores = config.s3 ? s3BlobStores(config.s3) : diskBlobStores(config)
-    storesOf.set(services, stores)
-  }
-  return stores
+export function blobStoresFor(config: ServerConfig): BlobStores {
+  return config.s3 ? s3BlobStores(config.s3) : diskBlobStores(config)
 }
 
 export async function storageModule(
   api: FastifyInstance,
   services: Services,
-  stores: BlobStores = blobStoresOf(services),
+  stores: BlobStores = services.blobs,
 ): Promise<void> {
   // Unfinished resumable uploads: their bytes wait in the data dir (their room is held in the store).
-  const partials = tusPartials(services.config.dataDir)
+  const partials = services.uploads
   const contexts = {} as RootContexts
   for (const root of STORAGE_ROOTS) {
     const ctx: RootContext = { services, root, blobs: stores[root] }
@@ -117,8 +100,6 @@ export async function storageModule(
       api.delete(url, { config }, remove)
     }
   }
-  // Other modules that save files (POST /api/pdf with `save`) write through these contexts.
-  registerRootContexts(services, contexts)
   // Share links: POST /api/share, GET /api/share/{token}[/file] (share.ts).
   shareRoutes(api, services, stores)
   // Resumable uploads (tus): POST /api/uploads, HEAD/PATCH/DELETE /api/uploads/{id} (tus.ts).

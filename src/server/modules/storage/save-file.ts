@@ -21,14 +21,6 @@ import { parentOf, parsePath, permissionPath } from './paths'
 import { stageOrFull } from './quota'
 import { withRoom } from './quota-holds'
 import type { RootContext } from './read'
-import type { RootContexts } from './tus-finish'
-
-const contextsOf = new WeakMap<Services, RootContexts>()
-
-/** storageModule (index.ts) registers its roots here, so other modules write through the same ones. */
-export function registerRootContexts(services: Services, contexts: RootContexts): void {
-  contextsOf.set(services, contexts)
-}
 
 export interface SaveTarget {
   ctx: RootContext
@@ -42,8 +34,8 @@ export async function checkSaveTarget(
   root: StorageRoot,
   rawPath: unknown,
 ): Promise<SaveTarget> {
-  const ctx = contextsOf.get(services)?.[root]
-  if (!ctx) throw new Error('The storage module is not registered')
+  // The same stores the storage routes use (services.blobs); a context holds no state of its own.
+  const ctx: RootContext = { services, root, blobs: services.blobs[root] }
   const path = parsePath(rawPath)
   if (!path) throw badRequest(STORAGE_TEXT.pathMissing)
   const folder = await ctx.blobs.stat(parentOf(path))

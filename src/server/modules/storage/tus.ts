@@ -25,12 +25,7 @@
 import type { IncomingMessage } from 'node:http'
 import { MemoryLocker, Server } from '@tus/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import {
-  RESUMABLE_UPLOAD_LIMIT_BYTES,
-  TUS_HOLD_IDLE_MS,
-  TUS_PATH,
-  TUS_SWEEP_INTERVAL_MS,
-} from '../../../shared/constants'
+import { RESUMABLE_UPLOAD_LIMIT_BYTES, TUS_HOLD_IDLE_MS, TUS_PATH } from '../../../shared/constants'
 import type { StorageEntry } from '../../../shared/storage'
 import { STORAGE_TEXT } from '../../../shared/texts'
 import { ApiError, badRequest, conflict } from '../../errors'
@@ -248,12 +243,5 @@ export function tusRoutes(
     await partials.remove(id)
     return reply.status(204).header('tus-resumable', TUS_VERSION).send()
   })
-
-  // Abandoned partial uploads: swept at start and then every TUS_SWEEP_INTERVAL_MS.
-  const sweep = () =>
-    partials.sweep().catch((error: Error) => services.serverLog('ERROR', `tus sweep: ${error.message}`))
-  void sweep()
-  const timer = setInterval(sweep, TUS_SWEEP_INTERVAL_MS)
-  timer.unref()
-  api.addHook('onClose', async () => clearInterval(timer))
+  // Abandoned partial uploads are swept by the composition root (compose.ts), not by these routes.
 }
