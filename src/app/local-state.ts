@@ -5,7 +5,9 @@
  * reload shows the remembered sidebar state and theme without a flash. If IndexedDB is unavailable
  * (some private modes) the values live in memory for the tab's lifetime.
  */
-import { createStore, del, getMany, set, type UseStore } from 'idb-keyval'
+import { del, getMany, set, type UseStore } from 'idb-keyval'
+import { LOCAL_STATE_DB } from '../db/databases'
+import { keyValueStore } from '../db/key-value'
 
 export const LOCAL_KEYS = ['token', 'session', 'sidebarCollapsed', 'settings', 'tableOffsets'] as const
 export type LocalKey = (typeof LOCAL_KEYS)[number]
@@ -16,7 +18,7 @@ const memory = new Map<LocalKey, unknown>()
 function idb(): UseStore | null {
   if (store) return store
   try {
-    store = createStore('momentum-console', 'local')
+    store = keyValueStore(LOCAL_STATE_DB)
   } catch {
     store = null
   }

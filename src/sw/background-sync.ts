@@ -5,12 +5,14 @@
  * (src/sync/drain.ts) under the same Web Lock the tabs use, and rejects waitUntil when something is
  * still queued, so the browser retries later with its own backoff.
  *
- * The worker has no session of its own: it reads the token the console stored (idb-keyval, database
- * 'momentum-console', store 'local', key 'token'), takes the user from its `sub` and the server from
+ * The worker has no session of its own: it reads the token the console stored (idb-keyval,
+ * LOCAL_STATE_DB of src/db/databases.ts, key 'token'), takes the user from its `sub` and the server from
  * its own origin (the built console is served by the platform server), which names the same local
  * database the tabs use: databaseName(origin, user).
  */
-import { createStore, get } from 'idb-keyval'
+import { get } from 'idb-keyval'
+import { LOCAL_STATE_DB } from '../db/databases'
+import { keyValueStore } from '../db/key-value'
 import { MomentumDb } from '../db/schema'
 import { OUTBOX_SYNC_TAG, SYNC_LOCK_NAME } from '../shared/constants'
 import { type DrainResult, drainOutbox } from '../sync/drain'
@@ -36,7 +38,7 @@ export function registerBackgroundSync(sw: SwGlobal, drain: DrainOutbox): void {
 
 /** The session token the console keeps in its small local store (src/app/local-state.ts). */
 export async function storedToken(): Promise<string | null> {
-  const token = await get<unknown>('token', createStore('momentum-console', 'local'))
+  const token = await get<unknown>('token', keyValueStore(LOCAL_STATE_DB))
   return typeof token === 'string' && token ? token : null
 }
 

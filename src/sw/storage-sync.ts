@@ -11,24 +11,25 @@
  * stored (see background-sync.ts); a refused token stops the run without a retry.
  */
 
-import { STORAGE_OPS_LOCK, STORAGE_SYNC_TAG, STORAGE_UPLOADS_LOCK } from '../shared/constants'
+import { STORAGE_SYNC_TAG } from '../shared/constants'
 import { tokenSubject } from '../sync/engine'
-import { markRunning, recordOutcome, unlessDiskFull } from '../sync/files/disk-full'
+import { unlessDiskFull } from '../sync/files/disk-full'
 import { FilesDb, filesDatabaseName } from '../sync/files/files-db'
+import { LANE_LOCKS, type LaneEnd, runLane } from '../sync/files/lane'
 import {
   cleanupCancelled,
   type Lane,
-  nextRow,
   type Outcome,
   type Sender,
   sendOp,
   updateRow,
 } from '../sync/files/queue-core'
 import { fetchTusUpload } from '../sync/files/tus-fetch'
+import type { QueueRow } from '../sync/files/types'
+import { webLocks } from '../sync/queue/ports'
 import { storedToken } from './background-sync'
 import type { SwGlobal } from './types'
 
-const LOCKS: Record<Lane, string> = { ops: STORAGE_OPS_LOCK, uploads: STORAGE_UPLOADS_LOCK }
 /** How often a running item's row is read again to notice a cancel made in a tab. */
 const CANCEL_POLL_MS = 1000
 
@@ -39,20 +40,13 @@ export function registerStorageSync(sw: SwGlobal, drain: () => Promise<unknown>)
   })
 }
 
-type LaneResult = 'empty' | 'busy' | 'waiting' | 'auth'
-
-/** The next item of the lane was cancelled or removed (in a tab) between picking and marking it. */
-const SKIPPED = 'skipped'
+type LaneResult = LaneEnd | 'busy'
 
 /**
- * Sends the lane's next item; null when the lane is empty. On a full disk the bookkeeping writes
- * (`running`, the address, progress, `done`) are refused but the stored bytes still go out, as in the
- * page's runner (src/sync/files/disk-full.ts).
+ * Sends one item with fetch. On a full disk the bookkeeping writes (the address, progress) are
+ * refused but the stored bytes still go out, as in the page's runner (src/sync/files/disk-full.ts).
  */
-async function runItem(db: FilesDb, sender: Sender, lane: Lane): Promise<Outcome | typeof SKIPPED | null> {
-  const row = await nextRow(db, lane)
-  if (!row) return null
-  if (!(await markRunning(db, row))) return SKIPPED
+async function sendItem(db: FilesDb, sender: Sender, lane: Lane, row: QueueRow): Promise<Outcome> {
   const controller = new AbortController()
   const poll = setInterval(() => {
     void db.items.get(row.id).then((r) => {
@@ -60,43 +54,31 @@ async function runItem(db: FilesDb, sender: Sender, lane: Lane): Promise<Outcome
     })
   }, CANCEL_POLL_MS)
   try {
-    let outcome: Outcome
-    if (lane === 'ops') outcome = await sendOp(sender, row, controller.signal)
-    else {
-      const blob = (await db.blobs.get(row.id))?.blob
-      outcome = blob
-        ? await fetchTusUpload(
-            sender,
-            row,
-            blob,
-            {
-              // Unstored on a full disk, the next run's creation with the item's key finds it again.
-              onUrl: (url) => unlessDiskFull(db.items.update(row.id, { uploadUrl: url })),
-              onOffset: (sent) => unlessDiskFull(updateRow(db, row.id, { sent })),
-            },
-            controller.signal,
-          )
-        : { kind: 'failed', error: 'The file is no longer stored on this device' }
-    }
-    const fresh = await db.items.get(row.id)
-    if (fresh && fresh.status !== 'cancelled') await recordOutcome(db, fresh, outcome)
-    return outcome
+    if (lane === 'ops') return await sendOp(sender, row, controller.signal)
+    const blob = (await db.blobs.get(row.id))?.blob
+    if (!blob) return { kind: 'failed', error: 'The file is no longer stored on this device' }
+    return await fetchTusUpload(
+      sender,
+      row,
+      blob,
+      {
+        // Unstored on a full disk, the next run's creation with the item's key finds it again.
+        onUrl: (url) => unlessDiskFull(db.items.update(row.id, { uploadUrl: url })),
+        onOffset: (sent) => unlessDiskFull(updateRow(db, row.id, { sent })),
+      },
+      controller.signal,
+    )
   } finally {
     clearInterval(poll)
   }
 }
 
+/** The lane's pass (src/sync/files/lane.ts), only if no tab holds its lock: that tab is sending it. */
 async function drainLane(sw: SwGlobal, db: FilesDb, sender: Sender, lane: Lane): Promise<LaneResult> {
-  const result = await sw.navigator.locks.request(LOCKS[lane], { ifAvailable: true }, async (lock) => {
-    if (!lock) return 'busy' as const
-    for (;;) {
-      const outcome = await runItem(db, sender, lane)
-      if (!outcome) return 'empty' as const
-      if (outcome === SKIPPED) continue
-      if (outcome.kind === 'wait') return outcome.auth ? ('auth' as const) : ('waiting' as const)
-    }
-  })
-  return result as LaneResult
+  const held = await webLocks(sw.navigator.locks).tryHold(LANE_LOCKS[lane], () =>
+    runLane(db, lane, { send: (row) => sendItem(db, sender, lane, row) }),
+  )
+  return held ? held.value : 'busy'
 }
 
 /**

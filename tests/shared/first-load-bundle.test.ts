@@ -34,9 +34,14 @@ const SCREEN_LIBRARIES =
  * the screen suite's heap).
  */
 const UPLOAD_CLIENT = /node_modules\/(tus-js-client|url-parse|js-base64)\//
-/** What a logged-out login page does not need: the sync engine, its database, the shell. */
+/**
+ * What a logged-out login page does not need: the sync engine, its database, the shell. Two Dexie-free
+ * corners are allowed: the database declarations with their idb-keyval opener (src/db/databases.ts,
+ * key-value.ts: the local state names its database) and the client queue core (src/sync/queue/: the
+ * analytics collector's pass loop, retry and lock ports).
+ */
 const CONSOLE_ONLY =
-  /node_modules\/(dexie|dexie-react-hooks|comlink)\/|\/src\/(sync|db)\/|\/src\/app\/(shell\/Shell|shell\/Sidebar|App\.tsx|data\/sync)/
+  /node_modules\/(dexie|dexie-react-hooks|comlink)\/|\/src\/sync\/(?!queue\/)|\/src\/db\/(?!databases\.ts$|key-value\.ts$)|\/src\/app\/(shell\/Shell|shell\/Sidebar|App\.tsx|data\/sync)/
 /**
  * The screens' texts (src/shared/texts/<area>.ts): the login page needs the spec's, the shell's and
  * the auth texts only. A module-level side effect in a text file or in what it imports (plural.ts's

@@ -4,6 +4,7 @@
  * IndexedDB, and the page's own events: hiding or leaving the page reports the duration so far, the
  * browser coming back online drains the queue. Returns null under Do Not Track: nothing is recorded.
  */
+import { webLocksOrAlone } from '../../sync/queue/ports'
 import { onServerReachable } from '../api/reachable'
 import { type Collector, createCollector } from './collector'
 import { readEnvironment, trackingRefused } from './environment'
@@ -41,38 +42,9 @@ function tabSession(): string {
 /**
  * Web Locks where the page may use them. A Web Server page runs sandboxed with an opaque origin
  * (docs/operating/security.md), where locks, sessionStorage and IndexedDB all refuse: the collector then works
- * within the page alone, unlocked, in memory.
+ * within the page alone, unlocked, in memory (src/sync/queue/ports.ts webLocksOrAlone).
  */
-function lockPorts() {
-  const manager = typeof navigator !== 'undefined' ? navigator.locks : undefined
-  if (!manager) return { withLock: undefined, ifLockFree: undefined }
-  return {
-    withLock: async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
-      let started = false
-      try {
-        return await manager.request(name, () => {
-          started = true
-          return fn()
-        })
-      } catch (e) {
-        if (started) throw e
-        return fn()
-      }
-    },
-    ifLockFree: async (name: string, fn: () => Promise<void>): Promise<void> => {
-      let started = false
-      try {
-        await manager.request(name, { ifAvailable: true }, async (lock) => {
-          started = true
-          if (lock) await fn()
-        })
-      } catch (e) {
-        if (started) throw e
-        await fn()
-      }
-    },
-  }
-}
+const pageLocks = () => webLocksOrAlone(typeof navigator !== 'undefined' ? navigator.locks : undefined)
 
 function openChannel(): ChannelLike | null {
   try {
@@ -86,7 +58,7 @@ function openChannel(): ChannelLike | null {
 
 export function startBrowserCollector(base: () => string): Collector | null {
   if (trackingRefused()) return null
-  const { withLock, ifLockFree } = lockPorts()
+  const locks = pageLocks()
   const collector = createCollector({
     fetch: (...args) => globalThis.fetch(...args),
     base,
@@ -96,11 +68,11 @@ export function startBrowserCollector(base: () => string): Collector | null {
       read: () => sessionValue(VISITOR_KEY),
       write: (id) => keepSession(VISITOR_KEY, id),
       makeId: randomId,
-      withLock,
+      withLock: locks.hold,
       setTimeout: (fn, ms) => window.setTimeout(fn, ms),
       clearTimeout: (h) => window.clearTimeout(h as number),
     }),
-    ifLockFree,
+    locks,
     sessionId: tabSession(),
     environment: (speed) => readEnvironment(speed),
     now: () => Date.now(),

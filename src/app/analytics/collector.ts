@@ -11,6 +11,8 @@ import {
   type AnalyticsRecord,
   bytesPerSecondToMbps,
 } from '../../shared/analytics'
+import { steppedBackoff } from '../../sync/queue/retry'
+import { createRetryTimer } from '../../sync/queue/retry-timer'
 import type { AnalyticsArray } from './environment'
 import type { OpQueue } from './queue'
 import { createSender, type DrainResult, type SenderPorts, type ServerIds } from './sender'
@@ -48,23 +50,13 @@ export function createCollector(ports: CollectorPorts): Collector {
   const sender = createSender({ ...ports, queue: ports.queue }, ids)
   let speedMbps: number | null = null
   let current: { local: string; started: number } | null = null
-  let retryAt = 0
-  let retryTimer: unknown = null
   let stopped = false
-
-  const scheduleRetry = () => {
-    if (stopped || retryTimer !== null) return
-    const ms = RETRY_MS[Math.min(retryAt++, RETRY_MS.length - 1)]!
-    retryTimer = ports.setTimeout(() => {
-      retryTimer = null
-      void drain()
-    }, ms)
-  }
+  const retry = createRetryTimer(ports, steppedBackoff(RETRY_MS), () => void drain())
 
   async function drain(): Promise<DrainResult> {
     const result = await sender.drain().catch(() => 'retry' as const)
-    if (result === 'done') retryAt = 0
-    else scheduleRetry()
+    if (result === 'done') retry.reset()
+    else retry.schedule()
     return result
   }
 
@@ -105,7 +97,7 @@ export function createCollector(ports: CollectorPorts): Collector {
     drain,
     stop() {
       stopped = true
-      if (retryTimer !== null) ports.clearTimeout(retryTimer)
+      retry.stop()
       ports.visitorIds.close()
     },
   }

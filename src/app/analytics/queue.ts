@@ -5,7 +5,9 @@
  * apart from the synced data (src/db) and the console's local state, because Web Server pages that
  * include the client script have neither; without IndexedDB it lives in memory for the tab.
  */
-import { createStore, del, entries, set, setMany, type UseStore } from 'idb-keyval'
+import { del, entries, set, setMany, type UseStore } from 'idb-keyval'
+import { ANALYTICS_QUEUE_DB } from '../../db/databases'
+import { keyValueStore } from '../../db/key-value'
 import type { AnalyticsPatch, AnalyticsRecord } from '../../shared/analytics'
 
 /**
@@ -39,7 +41,7 @@ export function createIdbQueue(): OpQueue {
   const memory = createMemoryQueue()
   let store: UseStore | null = null
   try {
-    store = createStore('momentum-analytics', 'queue')
+    store = keyValueStore(ANALYTICS_QUEUE_DB)
   } catch {
     store = null
   }

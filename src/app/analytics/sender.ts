@@ -6,6 +6,9 @@
  * next try; any other 4xx will never succeed and is dropped.
  */
 import { RECORD } from '../../shared/analytics'
+import { coalescedPasses } from '../../sync/queue/passes'
+import { type QueueLockPort, unlocked } from '../../sync/queue/ports'
+import { verdictOfStatus } from '../../sync/queue/retry'
 import type { OpQueue, QueueEntry } from './queue'
 
 /** Sent later than this after it was made, a visit says when it was made. */
@@ -17,8 +20,8 @@ export interface SenderPorts {
   base(): string
   queue: OpQueue
   now(): number
-  /** Runs `fn` unless another tab holds the lock; absent: always runs. */
-  ifLockFree?: (name: string, fn: () => Promise<void>) => Promise<void>
+  /** The tabs' Web Lock: a tab drains only if no other tab is draining; absent: always drains. */
+  locks?: QueueLockPort
 }
 
 const DRAIN_LOCK = 'momentum-analytics-queue'
@@ -42,8 +45,10 @@ export function createSender(ports: SenderPorts, ids: ServerIds) {
     } catch {
       throw new Retry()
     }
-    if (res.status >= 500 || res.status === 429) throw new Retry()
-    if (!res.ok) return undefined
+    // Visits carry no token: a 401, like any other refusal, will never succeed and is dropped.
+    const verdict = verdictOfStatus(res.status, { withToken: false })
+    if (verdict.kind === 'retry') throw new Retry()
+    if (verdict.kind === 'refused') return undefined
     return res.json().catch(() => undefined)
   }
 
@@ -88,24 +93,16 @@ export function createSender(ports: SenderPorts, ids: ServerIds) {
     return 'done'
   }
 
-  let running: Promise<DrainResult> | null = null
+  const locks = ports.locks ?? unlocked
+  // Another tab draining: what is left here is retried later (that tab may be sending it already).
+  const passes = coalescedPasses(async () => (await locks.tryHold(DRAIN_LOCK, drainNow))?.value ?? 'retry')
   return {
-    /** Sends everything queued; resolves 'retry' when something is left for a later try. */
-    drain(): Promise<DrainResult> {
-      running ??= (async () => {
-        let result: DrainResult = 'retry'
-        const run = async () => {
-          result = await drainNow()
-        }
-        try {
-          if (ports.ifLockFree) await ports.ifLockFree(DRAIN_LOCK, run)
-          else await run()
-        } finally {
-          running = null
-        }
-        return result
-      })()
-      return running
+    /**
+     * Sends everything queued; resolves 'retry' when something is left for a later try. Called while
+     * a drain runs, it runs one more after it, so an op queued meanwhile goes out too.
+     */
+    async drain(): Promise<DrainResult> {
+      return (await passes.kick()) ?? 'retry'
     },
   }
 }

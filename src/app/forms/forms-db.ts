@@ -5,6 +5,7 @@
  */
 import Dexie, { type Table } from 'dexie'
 import { useLiveQuery } from 'dexie-react-hooks'
+import { FORMS_DB } from '../../db/databases'
 import type { QueuedUpload } from './submission-files'
 
 export interface QueuedSubmission {
@@ -34,13 +35,14 @@ class FormsQueueDb extends Dexie {
   forms!: Table<CachedForm, string>
   constructor(name: string) {
     super(name)
-    this.version(1).stores({ submissions: 'id, seq, form, status', forms: 'key' })
+    // Declared in src/db/databases.ts, with every other database of the console.
+    for (const v of FORMS_DB.versions) this.version(v.version).stores(v.stores)
   }
 }
 
 let db: FormsQueueDb | null = null
 export function formsDb(): FormsQueueDb {
-  db ??= new FormsQueueDb(`momentum-forms:${location.host}`)
+  db ??= new FormsQueueDb(FORMS_DB.name(location.host))
   return db
 }
 

@@ -12,6 +12,10 @@
  * while that user is logged in (never under someone else's name).
  */
 import { useLiveQuery } from 'dexie-react-hooks'
+import { coalescedPasses } from '../../sync/queue/passes'
+import { systemClock, unlocked, webLocks } from '../../sync/queue/ports'
+import { exponentialBackoff, steppedBackoff, verdictOfStatus } from '../../sync/queue/retry'
+import { createRetryTimer } from '../../sync/queue/retry-timer'
 import { api, errorMessage } from '../api/client'
 import { onServerReachable } from '../api/reachable'
 import { sessionStore } from '../session/session'
@@ -27,6 +31,8 @@ import {
 const LOCK = 'momentum-forms-queue'
 const RETRY_BASE_MS = 2_000
 const RETRY_CAP_MS = 30_000
+/** An entry's wait after its n-th failed send: 4 s, 8 s … 30 s (or the server's Retry-After). */
+const entryBackoff = exponentialBackoff(RETRY_BASE_MS, RETRY_CAP_MS)
 
 const newId = (): string =>
   globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
@@ -76,10 +82,10 @@ export async function submitForm(
   await d.submissions.add(entry)
   // Online, the filler watches the uploads' progress and hears the server's answer at the end.
   if (uploads.length) await settleUploads(uploads)
-  const outcome = await withLock(() => sendOne(entry))
-  if (outcome?.kind === 'refused') await d.submissions.delete(entry.id)
-  if (!outcome || outcome.kind === 'queued') scheduleFlush()
-  return outcome ?? { kind: 'queued' }
+  const outcome = await queueLock().hold(LOCK, () => sendOne(entry))
+  if (outcome.kind === 'refused') await d.submissions.delete(entry.id)
+  if (outcome.kind === 'queued') retry.schedule()
+  return outcome
 }
 
 /** One request for one entry; updates or drops the entry by the answer. */
@@ -116,7 +122,7 @@ async function sendOne(entry: QueuedSubmission): Promise<SendOutcome> {
       credentials: 'omit',
     })
   } catch {
-    await retryLater(entry, null)
+    await retryLater(entry, null) // offline
     return { kind: 'queued' }
   }
   const body = (await res.json().catch(() => null)) as {
@@ -127,8 +133,14 @@ async function sendOne(entry: QueuedSubmission): Promise<SendOutcome> {
     await d.submissions.delete(entry.id)
     return { kind: 'sent', message: body?.message }
   }
-  if (res.status === 429 || res.status >= 500 || (res.status === 401 && entry.user !== null)) {
-    await retryLater(entry, res.headers.get('retry-after'), body?.message ?? res.statusText)
+  // 201 and 409 are the only arrivals; any other answer is a retry (server, throttled, the user's
+  // session expired) or a refusal.
+  const verdict = verdictOfStatus(res.status, {
+    withToken: entry.user !== null,
+    retryAfter: res.headers.get('retry-after'),
+  })
+  if (verdict.kind === 'retry') {
+    await retryLater(entry, verdict.retryAfterMs ?? null, body?.message ?? res.statusText)
     return { kind: 'queued' }
   }
   const message = errorMessage(res.status, body, res.statusText)
@@ -136,18 +148,19 @@ async function sendOne(entry: QueuedSubmission): Promise<SendOutcome> {
   return { kind: 'refused', message, fields: body?.fields }
 }
 
-async function retryLater(entry: QueuedSubmission, retryAfter: string | null, error: string | null = null) {
+async function retryLater(entry: QueuedSubmission, retryAfterMs: number | null, error: string | null = null) {
   const attempts = entry.attempts + 1
-  const backoff = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.min(attempts, 6))
-  const wait = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : backoff
-  await formsDb().submissions.update(entry.id, { attempts, notBefore: Date.now() + wait, lastError: error })
+  const wait = retryAfterMs ?? entryBackoff(attempts)
+  await formsDb().submissions.update(entry.id, {
+    attempts,
+    notBefore: systemClock.now() + wait,
+    lastError: error,
+  })
 }
 
-async function withLock<T>(run: () => Promise<T>): Promise<T | null> {
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined
-  if (!locks) return run()
-  return locks.request(LOCK, run)
-}
+/** Tabs send under one Web Lock; a browser without Web Locks has this tab alone. */
+const queueLock = () =>
+  typeof navigator !== 'undefined' && navigator.locks ? webLocks(navigator.locks) : unlocked
 
 /**
  * Sends every waiting entry this tab may send, oldest first; stops at the first that must wait (the
@@ -155,30 +168,33 @@ async function withLock<T>(run: () => Promise<T>): Promise<T | null> {
  * `force` ignores the backoff: the browser just came back online.
  */
 export async function flushQueue(force = false): Promise<number> {
+  forceNext ||= force
+  return (await passes.kick()) ?? 0
+}
+
+/** A kick with `force` while a pass runs makes the one more pass a forced one. */
+let forceNext = false
+const passes = coalescedPasses(async () => {
+  const force = forceNext
+  forceNext = false
   let sent = 0
-  await withLock(async () => {
+  await queueLock().hold(LOCK, async () => {
     const waiting = await formsDb().submissions.where('status').equals('waiting').sortBy('seq')
     const user = currentUser()
     for (const entry of waiting) {
       if (entry.user !== null && entry.user !== user) continue
-      if (!force && entry.notBefore > Date.now()) break
+      if (!force && entry.notBefore > systemClock.now()) break
       const outcome = await sendOne(entry)
       if (outcome.kind === 'queued') break
       if (outcome.kind === 'sent') sent++
     }
   })
-  if ((await formsDb().submissions.where('status').equals('waiting').count()) > 0) scheduleFlush()
+  if ((await formsDb().submissions.where('status').equals('waiting').count()) > 0) retry.schedule()
   return sent
-}
+})
 
-let timer: ReturnType<typeof setTimeout> | null = null
-function scheduleFlush(): void {
-  if (timer) return
-  timer = setTimeout(() => {
-    timer = null
-    void flushQueue()
-  }, RETRY_BASE_MS)
-}
+/** While entries wait, the queue looks again every 2 s; each entry's own backoff is its notBefore. */
+const retry = createRetryTimer(systemClock, steppedBackoff([RETRY_BASE_MS]), () => void flushQueue())
 
 let started = false
 /**

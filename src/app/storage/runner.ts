@@ -9,18 +9,14 @@
  * with a session, on the service worker's poke, and after a failed attempt with a growing delay.
  */
 import { liveQuery } from 'dexie'
-import { STORAGE_OPS_LOCK, STORAGE_UPLOADS_LOCK } from '../../shared/constants'
-import { markRunning, recordOutcome } from '../../sync/files/disk-full'
 import type { FilesDb } from '../../sync/files/files-db'
-import {
-  cleanupCancelled,
-  type Lane,
-  nextRow,
-  type Outcome,
-  sendOp,
-  updateRow,
-} from '../../sync/files/queue-core'
+import { LANE_LOCKS, runLane } from '../../sync/files/lane'
+import { cleanupCancelled, type Lane, type Outcome, sendOp, updateRow } from '../../sync/files/queue-core'
 import type { QueueRow } from '../../sync/files/types'
+import { coalescedPasses } from '../../sync/queue/passes'
+import { systemClock, webLocks } from '../../sync/queue/ports'
+import { exponentialBackoff } from '../../sync/queue/retry'
+import { createRetryTimer } from '../../sync/queue/retry-timer'
 import { onServerReachable } from '../api/reachable'
 import { SYNC_POKE_EVENT } from '../pwa/registration'
 import { onSessionEvent, sessionStore } from '../session/session'
@@ -28,16 +24,13 @@ import { requestStorageSync } from './background'
 import { currentFilesDb, senderNow, wireLogoutCleanup } from './files-session'
 import type { RunningUpload } from './tus-page'
 
-const LOCKS: Record<Lane, string> = { ops: STORAGE_OPS_LOCK, uploads: STORAGE_UPLOADS_LOCK }
 /** Progress is written to IndexedDB at most this often: live lists follow, the disk is spared. */
 const PROGRESS_WRITE_MS = 250
 const RETRY_MIN_MS = 2_000
 const RETRY_MAX_MS = 60_000
 
-const busy: Record<Lane, boolean> = { ops: false, uploads: false }
-const again: Record<Lane, boolean> = { ops: false, uploads: false }
-let retryDelay = RETRY_MIN_MS
-let retryTimer: ReturnType<typeof setTimeout> | null = null
+/** One retry timer for both lanes: 2 s, 4 s … a minute; back to 2 s once an item gets through. */
+const retry = createRetryTimer(systemClock, exponentialBackoff(RETRY_MIN_MS, RETRY_MAX_MS), () => kickQueue())
 
 /** Called each time a lane stops (empty, offline, or waiting for a retry). */
 const passEnd = new Set<{ lane: Lane; listener: () => void }>()
@@ -45,6 +38,23 @@ export function onPassEnd(lane: Lane, listener: () => void): () => void {
   const entry = { lane, listener }
   passEnd.add(entry)
   return () => passEnd.delete(entry)
+}
+
+const lanePasses = (lane: Lane) =>
+  coalescedPasses(() => drainLane(lane), {
+    // A failure of the queue itself (e.g. QuotaExceededError while IndexedDB has not yet freed a
+    // refused batch) must not leave items "waiting" until the next online event: try again later.
+    onError: (e) => {
+      console.warn('storage queue', e)
+      retry.schedule()
+    },
+    onIdle: () => {
+      for (const e of passEnd) if (e.lane === lane) e.listener()
+    },
+  })
+const passes: Record<Lane, ReturnType<typeof lanePasses>> = {
+  ops: lanePasses('ops'),
+  uploads: lanePasses('uploads'),
 }
 
 /** What runs in this tab now, so a cancel here or in another tab can stop it. */
@@ -57,89 +67,49 @@ export async function abortActive(id: string): Promise<void> {
 
 /** Deletes the partial uploads of cancelled items now; what fails is retried with the queue. */
 export async function cleanupNow(db: FilesDb): Promise<void> {
-  if (!(await cleanupCancelled(db, senderNow()))) scheduleRetry()
+  if (!(await cleanupCancelled(db, senderNow()))) retry.schedule()
 }
 
 /** Runs both lanes until they are empty or something must wait. Safe to call often. */
 export function kickQueue(): void {
-  void drainLane('ops')
-  void drainLane('uploads')
+  void passes.ops.kick()
+  void passes.uploads.kick()
 }
 
 /** Now, not after the backoff: the network came back, someone logged in, or the user asked. */
 export function retryQueueNow(): void {
-  retryDelay = RETRY_MIN_MS
-  if (retryTimer) clearTimeout(retryTimer)
-  retryTimer = null
+  retry.reset()
+  retry.cancel()
   kickQueue()
 }
 
-function scheduleRetry(): void {
-  if (retryTimer) return
-  retryTimer = setTimeout(() => {
-    retryTimer = null
-    kickQueue()
-  }, retryDelay)
-  retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS)
-}
-
+/** One pass of a lane under its Web Lock (shared with the worker's Background Sync). */
 async function drainLane(lane: Lane): Promise<void> {
-  if (busy[lane]) {
-    again[lane] = true
-    return
-  }
-  busy[lane] = true
-  try {
-    do {
-      again[lane] = false
-      const db = currentFilesDb()
-      if (!db || !navigator.onLine || !navigator.locks) return
-      await navigator.locks.request(LOCKS[lane], () => runLane(db, lane))
-    } while (again[lane])
-  } catch (e) {
-    // A failure of the queue itself (e.g. QuotaExceededError while IndexedDB has not yet freed a
-    // refused batch) must not leave items "waiting" until the next online event: try again later.
-    console.warn('storage queue', e)
-    scheduleRetry()
-  } finally {
-    busy[lane] = false
-    for (const e of passEnd) if (e.lane === lane) e.listener()
-  }
-}
-
-async function runLane(db: FilesDb, lane: Lane): Promise<void> {
-  let safetyNet = false
-  if (lane === 'uploads' && !(await cleanupCancelled(db, senderNow()))) scheduleRetry()
-  for (;;) {
-    if (!navigator.onLine || currentFilesDb() !== db) return
-    const row = await nextRow(db, lane)
-    if (!row) return
-    // Registered while this tab holds the lock: the worker's event now finds it busy and is retried
-    // by the browser later, which sends what is left if this tab closes in the middle.
-    if (!safetyNet) {
-      safetyNet = true
-      void requestStorageSync()
-    }
-    if (!(await markRunning(db, row))) continue
-    const outcome = await runRow(db, row)
-    const fresh = await db.items.get(row.id)
-    if (!fresh || fresh.status === 'cancelled') continue
-    await recordOutcome(db, fresh, outcome)
-    if (outcome.kind === 'wait') {
-      scheduleRetry()
-      return
-    }
-    retryDelay = RETRY_MIN_MS
-    // Uploads queued after this op waited for it (a folder made offline): let them go now.
-    if (lane === 'ops') void drainLane('uploads')
-  }
+  const db = currentFilesDb()
+  if (!db || !navigator.onLine || !navigator.locks) return
+  await webLocks(navigator.locks).hold(LANE_LOCKS[lane], async () => {
+    if (lane === 'uploads' && !(await cleanupCancelled(db, senderNow()))) retry.schedule()
+    const end = await runLane(db, lane, {
+      send: (row) => runRow(db, row),
+      goOn: () => navigator.onLine && currentFilesDb() === db,
+      // Registered while this tab holds the lock: the worker's event now finds it busy and is retried
+      // by the browser later, which sends what is left if this tab closes in the middle.
+      onFirstItem: () => void requestStorageSync(),
+      onSettled: () => {
+        retry.reset()
+        // Uploads queued after this op waited for it (a folder made offline): let them go now.
+        if (lane === 'ops') void passes.uploads.kick()
+      },
+    })
+    if (end === 'waiting' || end === 'auth') retry.schedule()
+  })
 }
 
 async function runRow(db: FilesDb, row: QueueRow): Promise<Outcome> {
   // A cancel (here or in another tab: Dexie's live queries cross tabs) stops the request at once.
   let stop: (() => Promise<void>) | null = null
   // Remembered too: a cancel seen while the file and the uploader are still being read (before `stop`
-  // exists) must not let the upload start (drainLane then skips the row as cancelled).
+  // exists) must not let the upload start (runLane then skips the row as cancelled).
   let cancelled = false
   const watch = liveQuery(() => db.items.get(row.id)).subscribe({
     next: (r) => {

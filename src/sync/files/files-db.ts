@@ -6,6 +6,7 @@
  * with Dexie alone.
  */
 import Dexie, { type Table } from 'dexie'
+import { FILES_DB } from '../../db/databases'
 import type { BlobRow, KeptRow, QueueRow } from './types'
 
 export class FilesDb extends Dexie {
@@ -15,16 +16,10 @@ export class FilesDb extends Dexie {
 
   constructor(name: string, options: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {}) {
     super(name, options)
-    this.version(1).stores({
-      items: 'id, seq, status, root',
-      blobs: 'id',
-      kept: '[root+path], root',
-    })
+    // Declared in src/db/databases.ts, with every other database of the console.
+    for (const v of FILES_DB.versions) this.version(v.version).stores(v.stores)
   }
 }
 
 /** Same naming as databaseName() of the mirror, with its own prefix. */
-export function filesDatabaseName(origin: string, user: string): string {
-  const host = new URL(origin).host
-  return `momentum-files:${host}:${encodeURIComponent(user)}`
-}
+export const filesDatabaseName = (origin: string, user: string): string => FILES_DB.name(origin, user)

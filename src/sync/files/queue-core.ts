@@ -1,12 +1,13 @@
 /**
  * The storage queue's logic over the files database, shared by the page's runner and the service
  * worker (no DOM, no React): storing items, picking the next one of a lane, and turning a server
- * answer into the item's next state. Items run one at a time per lane, oldest first, under the lane's
+ * answer into the item's next state. A lane's pass is src/sync/files/lane.ts. Items run one at a time per lane, oldest first, under the lane's
  * Web Lock (STORAGE_OPS_LOCK / STORAGE_UPLOADS_LOCK), so a tab and the worker never send one twice.
  */
 import { STORAGE_OP_TIMEOUT_MS } from '../../shared/constants'
 import { nameLengthProblem } from '../../shared/storage'
 import { UI_TEXT } from '../../shared/texts'
+import { verdictOfStatus } from '../queue/retry'
 import type { FilesDb } from './files-db'
 import type { QueueRow, StorageOp, UploadOp } from './types'
 
@@ -146,11 +147,14 @@ export type Outcome =
   | { kind: 'failed'; error: string }
   | { kind: 'wait'; error: string; auth?: boolean }
 
+/** The queues' one retry policy (src/sync/queue/retry.ts); the storage API always gets the user's token. */
 export function outcomeOfStatus(status: number, message: string, result?: unknown): Outcome {
-  if (status >= 200 && status < 300) return { kind: 'done', result }
-  if (status === 401) return { kind: 'wait', error: message, auth: true }
-  if (status === 408 || status === 429 || status >= 500) return { kind: 'wait', error: message }
-  return { kind: 'failed', error: message }
+  const verdict = verdictOfStatus(status, { withToken: true })
+  if (verdict.kind === 'done') return { kind: 'done', result }
+  if (verdict.kind === 'refused') return { kind: 'failed', error: message }
+  return verdict.reason === 'auth'
+    ? { kind: 'wait', error: message, auth: true }
+    : { kind: 'wait', error: message }
 }
 
 /** The readable message of an answer body ({message} or {error}), as the API client shows it. */

@@ -3,7 +3,9 @@
  * open offline with what they last showed and say as of when. One entry per screen and range choice;
  * each is small (aggregates, not visits), and a new fetch of the same choice replaces it.
  */
-import { createStore, get, set, type UseStore } from 'idb-keyval'
+import { get, set, type UseStore } from 'idb-keyval'
+import { ANALYTICS_DASHBOARDS_DB } from '../../../db/databases'
+import { keyValueStore } from '../../../db/key-value'
 
 export interface Cached<T> {
   data: T
@@ -16,7 +18,7 @@ let store: UseStore | null | undefined
 function idb(): UseStore | null {
   if (store !== undefined) return store
   try {
-    store = createStore('momentum-analytics-dashboards', 'dashboards')
+    store = keyValueStore(ANALYTICS_DASHBOARDS_DB)
   } catch {
     store = null
   }
