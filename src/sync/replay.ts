@@ -26,6 +26,7 @@ import { call, type HttpOutcome, messageOf } from './http'
 import { confirmEntries, confirmEntry, moveToInbox, updateEntry } from './local'
 import { changedFields } from './overlay'
 import type { TimerHandle } from './ports'
+import { coalescedPasses } from './queue/passes'
 
 /** First retry after a second, doubling up to five minutes: a reboot of the server is rarely faster. */
 export const BACKOFF_BASE_MS = 1000
@@ -63,8 +64,10 @@ const isDoc = (v: unknown): v is SyncDoc =>
   typeof (v as SyncDoc)._rev === 'number'
 
 export class Replayer {
-  private running: Promise<void> | null = null
-  private again = false
+  /** The client queues' pass loop (queue/passes.ts): one drain at a time, one more if kicked meanwhile. */
+  private readonly passes = coalescedPasses(() => this.drainUnlessStopped(), {
+    onError: (error) => this.storageTrouble(error),
+  })
   private timer: TimerHandle | null = null
   private stopped = false
   /** false once the server answered 404 to a batch: it predates the endpoint. */
@@ -73,31 +76,23 @@ export class Replayer {
   constructor(private readonly ctx: EngineContext) {}
 
   /** Starts a drain, or makes the running one look again when it finishes. */
-  kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve()
-    if (this.running) {
-      this.again = true
-      return this.running
+  async kick(): Promise<void> {
+    if (this.stopped) return
+    await this.passes.kick()
+  }
+
+  private async drainUnlessStopped(): Promise<void> {
+    if (!this.stopped) await this.drain()
+  }
+
+  /** Storage trouble (the gate already set the status flag): try again later, keep everything. */
+  private storageTrouble(error: unknown): void {
+    this.ctx.status.update({ lastError: String((error as Error)?.message ?? error) })
+    // The server was reached (or not tried); "syncing" must not stick while storage is failing.
+    if (this.ctx.status.get().network === 'syncing') this.ctx.status.update({ network: 'online' })
+    if (!this.stopped && !this.ctx.closed()) {
+      this.schedule(this.ctx.ports.clock.now() + backoffDelay(3, this.ctx.ports.clock.random()))
     }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false
-          await this.drain()
-        } while (this.again && !this.stopped)
-      } catch (error) {
-        // Storage trouble (the gate already set the status flag): try again later, keep everything.
-        this.ctx.status.update({ lastError: String((error as Error)?.message ?? error) })
-        // The server was reached (or not tried); "syncing" must not stick while storage is failing.
-        if (this.ctx.status.get().network === 'syncing') this.ctx.status.update({ network: 'online' })
-        if (!this.stopped && !this.ctx.closed()) {
-          this.schedule(this.ctx.ports.clock.now() + backoffDelay(3, this.ctx.ports.clock.random()))
-        }
-      } finally {
-        this.running = null
-      }
-    })()
-    return this.running
   }
 
   stop(): void {
@@ -108,7 +103,7 @@ export class Replayer {
 
   /** Resolves when no drain is running (tests and the service worker wait on it). */
   async idle(): Promise<void> {
-    while (this.running) await this.running
+    while (this.passes.busy()) await this.passes.current()
   }
 
   private schedule(at: number) {

@@ -21,6 +21,8 @@ export interface Passes<R> {
    */
   kick(): Promise<R | undefined>
   busy(): boolean
+  /** The running loop, if any, without asking for another pass (resolves at once when idle). */
+  current(): Promise<R | undefined>
 }
 
 export function coalescedPasses<R>(pass: () => Promise<R>, hooks: PassHooks = {}): Passes<R> {
@@ -55,5 +57,6 @@ export function coalescedPasses<R>(pass: () => Promise<R>, hooks: PassHooks = {}
       return loop
     },
     busy: () => loop !== null,
+    current: () => loop ?? Promise.resolve(undefined),
   }
 }

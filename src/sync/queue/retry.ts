@@ -1,5 +1,6 @@
 /**
- * The one retry policy of the client offline queues (outbox aside, which has its own in replay.ts):
+ * The one retry policy of the client offline queues (the outbox runs on the same pass loop but keeps its own
+ * verdicts in replay.ts: a refusal there goes to the conflict inbox, and its backoff is jittered):
  * what an answer means for a queued request, named, and how long to wait before the next try.
  *
  * - done: 2xx;
