@@ -101,6 +101,9 @@ test('a user whose groups lack users:r cannot see Users and gets 403 from the AP
   expect(await shell.menuEntries()).not.toContain('Users')
   await page.goto(`${server.ui}/users`)
   await expect(page.getByRole('alert')).toHaveText(AUTH_SCREENS_TEXT.noAccess('Users', 'users:r'))
+  // The API tokens tab is refused under its section's name too, not under the tab's title.
+  await page.goto(`${server.ui}/users?tab=tokens`)
+  await expect(page.getByRole('alert')).toHaveText(AUTH_SCREENS_TEXT.noAccess('Users', 'users:r'))
   const res = await server.api('/api/users', { token })
   expect(res.status).toBe(403)
   expect(res.body).toMatchObject({ message: requiresOneOf(['users:r']) })
