@@ -3,15 +3,17 @@
  * "Not synced yet" marker beside the id; `leading` (a user's picture) stands before both lines in a
  * `.user-cell`, and without it the cell is the two lines alone, as the other lists have it.
  */
-import { createElement } from 'react'
+import { type ComponentType, createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { Router } from 'wouter'
 import { SCREENS_TEXT } from '../../shared/texts'
 import { NameCell } from './NameCell'
 
+// Rendered on a fixed path: wouter's Link reads the location, which Node has not.
+const AtRoot = Router as ComponentType<{ ssrPath: string }>
 const render = (props: Parameters<typeof NameCell>[0]) =>
-  renderToStaticMarkup(createElement(Router, { ssrPath: '/' }, createElement(NameCell, props)))
+  renderToStaticMarkup(createElement(AtRoot, { ssrPath: '/' }, createElement(NameCell, props)))
 
 describe('NameCell', () => {
   it('links the name, shows the id under it, and no wrapper without a leading element', () => {
