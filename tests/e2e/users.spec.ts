@@ -75,6 +75,16 @@ test('a user and a group created offline survive a reload and reach the server o
   await page.goto(`${server.ui}/users`)
   await engineReady(page)
   await expect(users.row('offline-olga')).toContainText('Not synced yet')
+  // The marker is whole inside the Name cell beside the picture: the id gives way to it.
+  const marker = users.row('offline-olga').getByText('Not synced yet')
+  expect(
+    await marker.evaluate((m) => {
+      const cell = m.closest('td')!.getBoundingClientRect()
+      const line = m.parentElement!.getBoundingClientRect()
+      const box = m.getBoundingClientRect()
+      return box.right <= Math.min(cell.right, line.right) + 0.5 && m.scrollWidth <= m.clientWidth
+    }),
+  ).toBe(true)
   expect((await server.api('/api/users/offline-olga', { token })).status).toBe(404)
 
   await page.context().setOffline(false)

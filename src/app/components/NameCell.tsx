@@ -1,6 +1,7 @@
 /**
  * The Name cell of a record list: the name as a link to the record, its id under it, and the
- * "Not synced yet" marker while the row has local writes the server has not confirmed. `leading`
+ * "Not synced yet" marker while the row has local writes the server has not confirmed (a long id
+ * gives way to it: records.css .name-cell-id). `leading`
  * stands before the two lines (a user's picture), as `.user-cell` lays it out.
  */
 import { CloudOff } from 'lucide-react'
@@ -20,8 +21,8 @@ export function NameCell(props: {
       <Link href={props.href} title={props.name || props.id}>
         {props.name || props.id}
       </Link>
-      <span className="muted">
-        {props.id}
+      <span className="muted name-cell-id">
+        <span>{props.id}</span>
         {props.pending && (
           <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
             <CloudOff size={13} aria-hidden="true" />

@@ -20,7 +20,7 @@ describe('NameCell', () => {
     const html = render({ href: '/groups/ops', name: 'Operations', id: 'ops', pending: false })
     expect(html).toBe(
       '<span class="user-cell-text"><a title="Operations" href="/groups/ops">Operations</a>' +
-        '<span class="muted">ops</span></span>',
+        '<span class="muted name-cell-id"><span>ops</span></span></span>',
     )
   })
 
@@ -28,7 +28,9 @@ describe('NameCell', () => {
     const html = render({ href: '/users/olga', name: '', id: 'olga', pending: true })
     expect(html).toContain('<a title="olga" href="/users/olga">olga</a>')
     expect(html).toMatch(
-      new RegExp(`<span class="muted">olga<span class="sync-marker" title="${SCREENS_TEXT.notSyncedHint}">`),
+      new RegExp(
+        `<span class="muted name-cell-id"><span>olga</span><span class="sync-marker" title="${SCREENS_TEXT.notSyncedHint}">`,
+      ),
     )
     expect(html).toContain(`${SCREENS_TEXT.notSynced}</span></span></span>`)
   })
@@ -38,7 +40,7 @@ describe('NameCell', () => {
     const html = render({ href: '/users/olga', name: 'Olga', id: 'olga', pending: false, leading })
     expect(html).toBe(
       '<span class="user-cell"><span class="avatar"></span><span class="user-cell-text">' +
-        '<a title="Olga" href="/users/olga">Olga</a><span class="muted">olga</span></span></span>',
+        '<a title="Olga" href="/users/olga">Olga</a><span class="muted name-cell-id"><span>olga</span></span></span></span>',
     )
   })
 })
