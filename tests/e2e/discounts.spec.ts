@@ -83,6 +83,12 @@ test("a product priced 12.34 is stored as 1234 minor units; a code's uses update
     .poll(async () => (await server.api<Doc>(`/api/products/${id}`, { token })).body)
     .toMatchObject({ name: 'T-shirt', price: 1234, currency: 'EUR' })
   await expect(page.getByLabel('Price')).toHaveValue('12.34')
+  // The list names it with its id under the name, and shows the price in major units.
+  await page.getByRole('link', { name: 'Products' }).first().click()
+  const products = new ProductsPage(page)
+  const row = products.table.getByRole('row').filter({ hasText: id })
+  await expect(row.getByRole('link', { name: 'T-shirt' })).toBeVisible()
+  await expect(row).toContainText('€12.34')
 
   // A code's uses are shown live: a checkout counted by the server reaches the open list.
   expect((await server.api('/api/discounts', { token, json: { _id: 'LIVE10', percent: 10 } })).status).toBe(

@@ -75,6 +75,16 @@ test('a user and a group created offline survive a reload and reach the server o
   await page.goto(`${server.ui}/users`)
   await engineReady(page)
   await expect(users.row('offline-olga')).toContainText('Not synced yet')
+  // The marker is whole inside the Name cell beside the picture: the id gives way to it.
+  const marker = users.row('offline-olga').getByText('Not synced yet')
+  expect(
+    await marker.evaluate((m) => {
+      const cell = m.closest('td')!.getBoundingClientRect()
+      const line = m.parentElement!.getBoundingClientRect()
+      const box = m.getBoundingClientRect()
+      return box.right <= Math.min(cell.right, line.right) + 0.5 && m.scrollWidth <= m.clientWidth
+    }),
+  ).toBe(true)
   expect((await server.api('/api/users/offline-olga', { token })).status).toBe(404)
 
   await page.context().setOffline(false)
@@ -100,6 +110,9 @@ test('a user whose groups lack users:r cannot see Users and gets 403 from the AP
   await expect.poll(() => shell.menuEntries()).toContain('Groups')
   expect(await shell.menuEntries()).not.toContain('Users')
   await page.goto(`${server.ui}/users`)
+  await expect(page.getByRole('alert')).toHaveText(AUTH_SCREENS_TEXT.noAccess('Users', 'users:r'))
+  // The API tokens tab is refused under its section's name too, not under the tab's title.
+  await page.goto(`${server.ui}/users?tab=tokens`)
   await expect(page.getByRole('alert')).toHaveText(AUTH_SCREENS_TEXT.noAccess('Users', 'users:r'))
   const res = await server.api('/api/users', { token })
   expect(res.status).toBe(403)

@@ -1,5 +1,6 @@
 /**
- * What the record-list screens (Actions, Templates, Reports, Groups) share around RecordList, so each
+ * What the record-list screens (Actions, Templates, Reports, Groups, Forms, Users, and the catalogue's
+ * Discount codes and Products) share around RecordList, so each
  * brings only its columns, sort values and create form: ListScreen, the permission gate with the page
  * title, breadcrumbs and the screen's section; and useListScreen, the rows narrowed by an optional
  * drop-down filter, the Name column (link, id, "Not synced yet") and opening a record just created.
@@ -21,6 +22,11 @@ export interface ListScreenProps {
   /** Page title, heading of the refusal, and the only breadcrumb unless `crumbs` says otherwise. */
   title: string
   crumbs?: readonly Crumb[]
+  /**
+   * The name the refusal gives the screen; the title unless given. A tab of a section ("API tokens"
+   * of Users) is refused under its section's name, the one the sidebar shows.
+   */
+  section?: string
   /** The permission the list needs, e.g. 'templates:r'; without it the screen says so (NoAccess). */
   needed: string
   /** The section's own classes beside the shared ones (its stylesheet's hooks). */
@@ -29,11 +35,11 @@ export interface ListScreenProps {
   children: ReactNode
 }
 
-export function ListScreen({ title, crumbs, needed, className, children }: ListScreenProps) {
+export function ListScreen({ title, crumbs, section, needed, className, children }: ListScreenProps) {
   usePageTitle(title)
   useBreadcrumbs(crumbs ?? [title])
   const allowed = useCan()
-  if (!allowed(needed)) return <NoAccess section={title} needed={needed} />
+  if (!allowed(needed)) return <NoAccess section={section ?? title} needed={needed} />
   return (
     <section
       className={`screen screen-table auth-screen${className ? ` ${className}` : ''}`}
@@ -61,6 +67,8 @@ export interface NameColumn {
   label?: string
   /** The shown name; the `name` field unless given (the id stands in when it is empty). */
   nameOf?: (doc: SyncDoc) => string
+  /** What stands before the name and id, e.g. a user's picture. */
+  leading?: (doc: SyncDoc) => ReactNode
 }
 
 /** A row's name for sorting: its name field, else its id, case-folded. */
@@ -79,7 +87,13 @@ export function useListScreen<V extends string = never>(options: {
     () => (all && test && value ? { ...all, docs: all.docs.filter((d) => test(d, value)) } : all),
     [all, test, value],
   )
-  const nameColumn = ({ width, key = 'name', label = 'Name', nameOf }: NameColumn): Column<SyncDoc> => ({
+  const nameColumn = ({
+    width,
+    key = 'name',
+    label = 'Name',
+    nameOf,
+    leading,
+  }: NameColumn): Column<SyncDoc> => ({
     key,
     label,
     width,
@@ -90,6 +104,7 @@ export function useListScreen<V extends string = never>(options: {
         name={nameOf ? nameOf(d) : text(d.name)}
         id={d._id}
         pending={!!all?.pending.has(d._id)}
+        leading={leading?.(d)}
       />
     ),
   })

@@ -1,22 +1,19 @@
 /**
  * Users (SPEC §2 /users): every account of the local mirror in a virtualized, searchable, sortable
  * table (picture, name, e-mail, groups, TOTP, last login), bulk selection and delete with the SPEC §8
- * confirmation and toasts, and a "New user" form. The second tab, /users?tab=tokens, holds the API
- * tokens (a tab rather than /users/tokens, which would shadow a user named "tokens").
+ * confirmation and toasts, and a "New user" form; built on the shared RecordList and list-screen. The
+ * second tab, /users?tab=tokens, holds the API tokens (a tab rather than /users/tokens, which would
+ * shadow a user named "tokens"); both tabs need users:r and are refused as "Users".
  */
-import { CloudOff } from 'lucide-react'
 import { useCallback, useMemo } from 'react'
-import { Link, useLocation, useSearch } from 'wouter'
+import { Link, useSearch } from 'wouter'
 import type { SyncDoc } from '../../../db/types'
-import { SCREENS_TEXT } from '../../../shared/texts'
+import { byName, ListScreen, useListScreen } from '../../components/list-screen'
 import { RecordList } from '../../components/RecordList'
 import type { Column } from '../../components/VirtualTable'
 import { useRows } from '../../data/collection-rows'
 import { formatDate, strings, text } from '../../format/values'
-import { NoAccess } from '../../session/NoAccess'
-import { useCan } from '../../session/use-can'
 import { Avatar } from '../../shell/Avatar'
-import { useBreadcrumbs, usePageTitle } from '../../shell/page-chrome'
 import { CreateUser } from './CreateUser'
 import { TokensPanel } from './TokensPanel'
 import '../../components/ui.css'
@@ -27,30 +24,30 @@ const userHref = (id: string) => `/users/${encodeURIComponent(id)}`
 
 export function UsersScreen() {
   const search = new URLSearchParams(useSearch())
-  const tab = search.get('tab') === 'tokens' ? 'tokens' : 'users'
-  const allowed = useCan()
-  usePageTitle(tab === 'tokens' ? 'API tokens' : 'Users')
-  useBreadcrumbs(tab === 'tokens' ? [{ label: 'Users', href: '/users' }, 'API tokens'] : ['Users'])
-  if (!allowed('users:r')) return <NoAccess section="Users" needed="users:r" />
+  const tokens = search.get('tab') === 'tokens'
   return (
-    <section className="screen screen-table auth-screen" aria-labelledby="page-heading">
+    <ListScreen
+      title={tokens ? 'API tokens' : 'Users'}
+      crumbs={tokens ? [{ label: 'Users', href: '/users' }, 'API tokens'] : undefined}
+      section="Users"
+      needed="users:r"
+    >
       <nav className="tabs" aria-label="Users sections">
-        <Link href="/users" className="tab" aria-current={tab === 'users' ? 'page' : undefined}>
+        <Link href="/users" className="tab" aria-current={tokens ? undefined : 'page'}>
           Users
         </Link>
-        <Link href="/users?tab=tokens" className="tab" aria-current={tab === 'tokens' ? 'page' : undefined}>
+        <Link href="/users?tab=tokens" className="tab" aria-current={tokens ? 'page' : undefined}>
           API tokens
         </Link>
       </nav>
-      {tab === 'tokens' ? <TokensPanel /> : <UsersList />}
-    </section>
+      {tokens ? <TokensPanel /> : <UsersList />}
+    </ListScreen>
   )
 }
 
 function UsersList() {
-  const rows = useRows('users')
+  const list = useListScreen({ rows: useRows('users'), href: userHref })
   const groupRows = useRows('groups')
-  const [, navigate] = useLocation()
 
   const groupName = useMemo(() => {
     const m = new Map<string, string>()
@@ -68,34 +65,14 @@ function UsersList() {
     [groupName],
   )
   const sortValue = useCallback((d: SyncDoc, by: SortKey): string => {
-    if (by === 'name') return (text(d.name) || d._id).toLowerCase()
+    if (by === 'name') return byName(d)
     if (by === 'groups') return strings(d.groups).join(',')
     if (by === 'totp') return d.totp ? '1' : '0'
     return text(d[by])
   }, [])
 
   const columns: Column<SyncDoc>[] = [
-    {
-      key: 'name',
-      label: 'Name',
-      width: 260,
-      sortable: true,
-      render: (d) => (
-        <span className="user-cell">
-          <Avatar user={d} size={28} />
-          <span className="user-cell-text">
-            <Link href={userHref(d._id)}>{text(d.name) || d._id}</Link>
-            <span className="muted">{d._id}</span>
-          </span>
-          {rows?.pending.has(d._id) && (
-            <span className="sync-marker" title={SCREENS_TEXT.notSyncedHint}>
-              <CloudOff size={13} aria-hidden="true" />
-              {SCREENS_TEXT.notSynced}
-            </span>
-          )}
-        </span>
-      ),
-    },
+    list.nameColumn({ width: 260, leading: (d) => <Avatar user={d} size={28} /> }),
     { key: 'email', label: 'E-mail', width: 230, sortable: true, render: (d) => text(d.email) || '—' },
     {
       key: 'groups',
@@ -127,7 +104,7 @@ function UsersList() {
   return (
     <RecordList<SortKey>
       collection="users"
-      rows={rows}
+      rows={list.rows}
       title="Users"
       noun={['user', 'users']}
       href={userHref}
@@ -141,7 +118,7 @@ function UsersList() {
           groups={groupOptions}
           onDone={(id) => {
             close()
-            navigate(userHref(id))
+            list.open(id)
           }}
         />
       )}
