@@ -15,10 +15,10 @@ import { type BootstrapResult, bootstrap } from './bootstrap'
 import type { ServerConfig } from './config'
 import { applyTransportLimits, DEFAULT_TRANSPORT_LIMITS } from './http/timeouts'
 import { createMailService } from './mail/outbox'
-import { checkBucket } from './modules/storage/s3-client'
 import { createHub } from './realtime/hub'
 import { enforceSchemas } from './schemas/enforce'
 import type { Services } from './services'
+import { checkBucket } from './storage/s3-client'
 import { openStore } from './store/open'
 
 export interface RunningServer {

@@ -8,7 +8,7 @@ import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { expect, it } from 'vitest'
-import type { BlobStore } from '../../src/server/modules/storage/blob-store'
+import type { BlobStore } from '../../src/server/storage/blob-store'
 import { STORAGE_TEXT } from '../../src/shared/texts'
 
 export interface BlobHarness {
