@@ -22,11 +22,25 @@ import { ACTION_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { delegationRefused, principalOf, requireActAs, requireHeld } from '../auth/delegation'
 import { idParam, registerCollection } from '../collections/routes'
 import { ApiError, badRequest, forbidden } from '../errors'
+import { collectionTable, type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
 import type { Body } from '../store/types'
 import { historyRoutes } from './history'
 import { ACTIONS, closeActionPool, runAction } from './run'
 import { nextCronRun, startActionScheduler, stopActionScheduler } from './schedule'
+
+/** Actions (issue 15): the saved scripts, their HTTP triggers, a debug run and the run history (history.ts). */
+export const ACTIONS_ROUTES: RouteTable = [
+  ...collectionTable('actions'),
+  route('GET', '/api/actions/run/:id', 'computed', 'actions/run/{id}:r'),
+  route('POST', '/api/actions/run/:id', 'computed', 'actions/run/{id}:c', 'Idempotency-Key'),
+  route('PUT', '/api/actions/run/:id', 'computed', 'actions/run/{id}:u', 'Idempotency-Key'),
+  route('PATCH', '/api/actions/run/:id', 'computed', 'actions/run/{id}:u', 'Idempotency-Key'),
+  route('DELETE', '/api/actions/run/:id', 'computed', 'actions/run/{id}:d', 'Idempotency-Key'),
+  route('POST', '/api/actions/debug/:id', 'computed', 'actions/{id}:u'),
+  route('GET', '/api/actions/:id/runs', 'computed', 'actions/{id}:r'),
+  route('GET', '/api/action-runs', 'session', 'the runs of actions the caller may read'),
+]
 
 const LETTERS: Record<string, string> = { GET: 'r', POST: 'c', PUT: 'u', PATCH: 'u', DELETE: 'd' }
 /** Response headers a script may not set: the server's own framing and security headers. */

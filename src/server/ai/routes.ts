@@ -12,9 +12,18 @@
 import type { FastifyInstance } from 'fastify'
 import { AI_TEXT, VALIDATION } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
+import { type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
 import { AI_CONTEXT_MESSAGES, appendHistory, clearHistory, loadHistory } from './history'
 import { type ChatMessage, chatCompletion, endpointHost, type UpstreamOptions } from './upstream'
+
+/** The AI assistant: its upstream's description, and the caller's own chat history. */
+export const AI_ROUTES: RouteTable = [
+  route('GET', '/api/ai/info', 'default', 'ai/info:r'),
+  route('GET', '/api/ai', 'default', 'ai:r'),
+  route('DELETE', '/api/ai', 'default', 'ai:d'),
+  route('POST', '/api/ai', 'default', 'ai:c'),
+]
 
 /** Long enough for a local model on a CPU to answer; MOMENTUM_AI_TIMEOUT_MS overrides it. */
 export const AI_DEFAULT_TIMEOUT_MS = 120_000

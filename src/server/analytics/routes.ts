@@ -26,6 +26,7 @@ import {
 } from '../../shared/analytics'
 import { ANALYTICS_TEXT } from '../../shared/texts'
 import { ApiError, badRequest, notFound } from '../errors'
+import { type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
 import { insertVisits } from './bulk'
 import { anonymizeIp, isIp, lookupAs, lookupIp, normalizeIp } from './geo'
@@ -34,6 +35,19 @@ import { sampleVisits } from './sample'
 import { openPostgresAnalytics, openSqliteAnalytics } from './sql'
 import { type AnalyticsStore, createAnalyticsStore } from './store'
 import { parseLimit, parsePatch, parseRange, parseRecord, parseSettings } from './validate'
+
+/** Analytics (docs/operating/analytics.md): the public collector (CORS open, rate-limited) and its reports. */
+export const ANALYTICS_ROUTES: RouteTable = [
+  route('OPTIONS', '/api/analytics', 'public', '-'),
+  route('OPTIONS', '/api/analytics/:id([0-9a-f]{32})', 'public', '-'),
+  route('POST', '/api/analytics', 'public', '- (rate-limited per address)'),
+  route('PATCH', '/api/analytics/:id', 'public', '- (the visit id is the secret)'),
+  route('GET', '/api/analytics/summary', 'default', 'analytics/summary:r'),
+  route('GET', '/api/analytics/visits', 'default', 'analytics/visits:r'),
+  route('GET', '/api/analytics/trace/:ip', 'computed', 'analytics/trace:r'),
+  route('GET', '/api/analytics/settings', 'default', 'analytics/settings:r'),
+  route('PUT', '/api/analytics/settings', 'default', 'analytics/settings:u'),
+]
 
 /** How often raw visits past the retention period are deleted (also at start and on a settings change). */
 const PURGE_EVERY_MS = 3_600_000

@@ -4,6 +4,7 @@
  * password through either route counts against the same limit.
  */
 import type { FastifyInstance } from 'fastify'
+import { type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
 import { knownHostRoutes } from './known-host'
 import { loginRoutes } from './login'
@@ -12,6 +13,19 @@ import { loginLimiterOf } from './rate-limit'
 import { registerRoutes } from './register'
 import { publicOrigin } from './route-helpers'
 import { totpRoutes } from './totp-routes'
+
+/** The auth API (docs/operating/auth.md): sessions, self-registration, password reset and change, TOTP. */
+export const AUTH_ROUTES: RouteTable = [
+  route('POST', '/api/auth/login', 'public', '- (login limiter)'),
+  route('GET', '/api/auth/session', 'session', '-'),
+  route('DELETE', '/api/auth/logout', 'public', '-'),
+  route('POST', '/api/auth/register', 'public', '- (the registration setting)', 'groups as for groups:u'),
+  route('PATCH', '/api/auth/reset', 'public', '- (a reset token)'),
+  route('PATCH', '/api/auth/password', 'account', 'own, or the account rule (accounts.ts)'),
+  route('GET', '/api/auth/known-host', 'public', '-'),
+  route('PATCH', '/api/auth/totp/:user', 'account', 'own, or the account rule (accounts.ts)'),
+  route('DELETE', '/api/auth/totp/:user', 'account', 'own, or the account rule (accounts.ts)'),
+]
 
 export async function authModule(api: FastifyInstance, services: Services): Promise<void> {
   const limiter = loginLimiterOf(services)

@@ -18,12 +18,28 @@ import { idParam, validId } from '../collections/routes'
 import { ApiError, badRequest, forbidden } from '../errors'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
+import { DOC_WRITE, type RouteTable, route } from '../http/route-table'
 import { bodyObject, parseIfMatch, sendWrite, writeContext } from '../http/writes'
 import type { Services } from '../services'
 import type { Body, Doc } from '../store/types'
 import { API_TOKEN_PREFIX, beyond, hashSecret, newApiToken, TOKEN_SECRET, TOKENS } from './api-tokens'
 import { isOwn, requirePermission } from './guard'
 import { serverHmac } from './server-key'
+
+/** API tokens (auth/api-tokens.ts): created once with a subset of the creator's permissions, never changed. */
+export const TOKEN_ROUTES: RouteTable = [
+  route('GET', '/api/tokens', 'default', 'tokens:r (own tokens without it)'),
+  route('GET', '/api/tokens/:id', 'default', 'tokens/{id}:r'),
+  route(
+    'POST',
+    '/api/tokens',
+    'default',
+    'tokens:c, and every permission it carries',
+    'Idempotency-Key (the secret derived, never stored)',
+  ),
+  route('PATCH', '/api/tokens/:id', 'default', 'tokens/{id}:u (name only)', DOC_WRITE),
+  route('DELETE', '/api/tokens/:id', 'session', 'own, or tokens/{id}:d', DOC_WRITE),
+]
 
 const NAME_MAX = 100
 const TOKEN_DEFAULT_NAME = 'API token'

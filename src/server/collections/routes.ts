@@ -16,9 +16,17 @@ import { type Access, isLoggedIn, requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible, type Visible } from '../http/list-visible'
+import { collectionTable, type RouteTable } from '../http/route-table'
 import { bodyObject, parseIfMatch, sendWrite } from '../http/writes'
 import type { Services } from '../services'
 import type { Body, Doc, WriteResult } from '../store/types'
+
+/** The collections with no module of their own; every other collection module reuses registerCollection. */
+export const COLLECTIONS_ROUTES: RouteTable = [
+  ...collectionTable('schemas'),
+  // A group's editor may add only permissions they hold (requireGrantable, below).
+  ...collectionTable('groups'),
+]
 
 export type WriteOp = 'create' | 'patch' | 'delete'
 

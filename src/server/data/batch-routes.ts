@@ -15,6 +15,7 @@ import { BATCH_MAX_MUTATIONS } from '../../shared/constants'
 import { BATCH_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { requirePermission } from '../auth/guard'
 import { ApiError, badRequest, errorBody } from '../errors'
+import { type RouteTable, route } from '../http/route-table'
 import { IDEMPOTENCY_KEY_MAX, JSON_TYPE, keyedContext } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
@@ -30,6 +31,17 @@ import {
   type WriteMethod,
   writePermission,
 } from './write-rules'
+
+/** POST /api/batch: data-document writes, each judged exactly as its single route (data/write-rules.ts). */
+export const BATCH_ROUTES: RouteTable = [
+  route(
+    'POST',
+    '/api/batch',
+    'session',
+    'per entry, as its single /api/data route',
+    'data/write-rules.ts planWrite, requireCreateIfMissing; Idempotency-Key',
+  ),
+]
 
 export interface BatchResult {
   status: number

@@ -16,6 +16,7 @@ import { forbidden, notFound } from '../errors'
 import { compressedRoutes } from '../http/compressed'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
+import { type RouteEntry, type RouteTable, route } from '../http/route-table'
 import { JSON_TYPE, sendDrop, sendWrite } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
@@ -32,6 +33,36 @@ import {
   type WriteMethod,
   writePermission,
 } from './write-rules'
+
+/** /api/data: the schemaless document collections `data/{collection}` (permissions data/write-rules.ts). */
+export const DATA_ROUTES: RouteTable = [
+  route('GET', '/api/data', 'session', 'the collections the caller may read'),
+  route('GET', '/api/data/:collection', 'computed', 'data/{collection}:r'),
+  route(
+    'POST',
+    '/api/data/:collection',
+    'computed',
+    'data/{collection}:c (a raw query: :r)',
+    'write-rules.ts writePermission, planWrite; Idempotency-Key',
+  ),
+  route(
+    'DELETE',
+    '/api/data/:collection',
+    'computed',
+    'data/{collection}:d',
+    'http/writes.ts sendDrop (all or nothing)',
+  ),
+  route('GET', '/api/data/:collection/:id', 'computed', 'data/{collection}/{id}:r'),
+  ...(['POST', 'PUT', 'PATCH', 'DELETE'] as const).map(
+    (method): RouteEntry => ({
+      method,
+      path: '/api/data/:collection/:id',
+      access: 'computed',
+      permission: `write-rules.ts writePermission (${method === 'PUT' ? 'u, and c when missing' : method})`,
+      writes: 'write-rules.ts planWrite, requireCreateIfMissing; If-Match, Idempotency-Key',
+    }),
+  ),
+]
 
 interface Params {
   collection?: unknown

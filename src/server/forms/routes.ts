@@ -34,6 +34,7 @@ import { allowed, isLoggedIn } from '../auth/guard'
 import { idParam, registerCollection, validId } from '../collections/routes'
 import { ApiError, badRequest } from '../errors'
 import { createRateWindow, type RateWindow } from '../http/rate-window'
+import { collectionTable, type RouteTable, route } from '../http/route-table'
 import { bodyObject, writeContext } from '../http/writes'
 import { kickMessageQueue } from '../messages/kick'
 import type { Services } from '../services'
@@ -41,6 +42,19 @@ import type { Doc, Write } from '../store/types'
 import { checkFileAnswers, ensureFormFolder } from './files'
 import { ownedSave, requireOwnerHolds } from './owner'
 import { notificationWrites, validateAnswers } from './submission'
+
+/** Forms (issue 17): the form documents, and the public fill page and submission. */
+export const FORMS_ROUTES: RouteTable = [
+  ...collectionTable('forms'),
+  route('GET', '/api/forms/:id/fill', 'public', '- (an enabled form)'),
+  route(
+    'POST',
+    '/api/forms/:id/submissions',
+    'public',
+    "the form owner's {target}/{id}:c, read again (forms/owner.ts)",
+    'Idempotency-Key',
+  ),
+]
 
 export async function formsModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store } = services

@@ -15,11 +15,27 @@ import { type Access, requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
 import { compressedRoutes } from '../http/compressed'
 import { parseListQuery } from '../http/list-query'
+import { DOC_WRITE, type RouteTable, route } from '../http/route-table'
 import { parseIfMatch, sendDrop, sendWrite, writeContext } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import type { Body, Filter, Write } from '../store/types'
 import { createLogBudget } from './budget'
+
+/** Log channels `logs/{channel}` (SPEC §7); the `server` channel is refused for writing. */
+export const LOGS_ROUTES: RouteTable = [
+  route('GET', '/api/logs/channels', 'session', 'the channels the caller may read'),
+  route(
+    'POST',
+    '/api/logs/:channel',
+    'session',
+    'logs/{channel}:c (client: any login session)',
+    'Idempotency-Key; the write budget (budget.ts)',
+  ),
+  route('GET', '/api/logs/:channel', 'computed', 'logs/{channel}:r'),
+  route('DELETE', '/api/logs/:channel', 'computed', 'logs/{channel}:d', 'http/writes.ts sendDrop'),
+  route('DELETE', '/api/logs/:channel/:id', 'computed', 'logs/{channel}/{id}:d', DOC_WRITE),
+]
 
 export const LOGS_PREFIX = 'logs/'
 /** A stack trace fits with room to spare; a file pasted into a log line does not. */

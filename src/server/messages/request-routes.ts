@@ -22,11 +22,23 @@ import { requirePermission } from '../auth/guard'
 import { validId } from '../collections/routes'
 import { ApiError, badRequest } from '../errors'
 import { oneAtATime } from '../http/one-at-a-time'
+import { type RouteTable, route } from '../http/route-table'
 import { bodyObject, writeContext } from '../http/writes'
 import type { Services } from '../services'
 import type { Doc } from '../store/types'
 import { composeBatch } from './batch'
 import { retryAfterOf } from './rate'
+
+/** The synced `message-requests` collection: a create sends, like POST /api/{channel}. */
+export const MESSAGE_REQUEST_ROUTES: RouteTable = [
+  route(
+    'POST',
+    '/api/message-requests',
+    'session',
+    'messages/{channel}:c, the channel named in the body',
+    'Idempotency-Key; one create per id',
+  ),
+]
 
 const COLLECTION = MESSAGE_REQUESTS_COLLECTION
 /** What a request keeps of its body: the fields POST /api/{channel} reads. */

@@ -39,6 +39,7 @@ import { ApiError, badRequest } from '../errors'
 import { parseListQuery } from '../http/list-query'
 import { canRead, grantsNarrowIds, listVisible } from '../http/list-visible'
 import { oneAtATime } from '../http/one-at-a-time'
+import { type RouteTable, route } from '../http/route-table'
 import { bodyObject, writeContext } from '../http/writes'
 import { pushSenderOf } from '../push/routes'
 import type { Services } from '../services'
@@ -52,6 +53,17 @@ import { retryAfterOf } from './rate'
 import { shownTo } from './recipients'
 import { messageRequestRoutes } from './request-routes'
 import { twilioProvider } from './twilio'
+
+/** Sending (one route per channel), the per-recipient `messages` records and their resend. */
+export const MESSAGES_ROUTES: RouteTable = [
+  ...(['email', 'sms', 'push', 'call'] as const).map((channel) =>
+    route('POST', `/api/${channel}`, 'computed', `messages/${channel}:c`, 'Idempotency-Key'),
+  ),
+  route('GET', '/api/messages', 'default', 'messages:r'),
+  route('GET', '/api/messages/channels', 'session', '-'),
+  route('GET', '/api/messages/:id', 'default', 'messages/{id}:r'),
+  route('POST', '/api/messages/:id/resend', 'computed', 'messages/{id}:u', 'Idempotency-Key'),
+]
 
 const COLLECTION = MESSAGES_COLLECTION
 

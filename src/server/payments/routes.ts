@@ -27,6 +27,7 @@ import { idParam, registerCollection } from '../collections/routes'
 import { ApiError, badRequest } from '../errors'
 import { scopedKey } from '../http/idempotency'
 import { createRateWindow } from '../http/rate-window'
+import { collectionTable, type RouteTable, route } from '../http/route-table'
 import { READ_ALSO } from '../realtime/visibility'
 import type { Services } from '../services'
 import { idempotent } from '../storage/idempotent'
@@ -53,6 +54,28 @@ import {
 import { createTestProvider, PaymentError, type PaymentProvider, type PaymentReport } from './providers'
 import { createStripeProvider } from './stripe'
 import { createCheckoutSweeper, registerCheckoutSweeper } from './sweeper'
+
+/** Payments (issue 14): products, discounts, transactions, and the public checkout. */
+export const PAYMENTS_ROUTES: RouteTable = [
+  ...collectionTable('products'),
+  ...collectionTable('discounts'),
+  // Reading a transaction: transactions/{id}:r or payments/{id}:r (READ_ALSO); deleting refunds.
+  ...collectionTable(
+    'transactions',
+    { list: 'computed', read: 'computed', delete: 'computed' },
+    {
+      list: 'transactions:r or payments:r',
+      read: 'transactions/{id}:r or payments/{id}:r',
+      delete: 'transactions/{id}:d or payments/{id}:u',
+    },
+  ),
+  route('POST', '/api/transactions/init/:id', 'public', '- (the checkout id)'),
+  route('GET', '/api/transactions/checkout/:id', 'public', '-'),
+  route('POST', '/api/transactions/checkout/:id/discount', 'public', '-'),
+  route('POST', '/api/transactions/checkout/:id/pay', 'public', '-'),
+  route('POST', '/api/transactions/checkout/:id/confirm', 'public', '-'),
+  route('POST', '/api/transactions/notify/:id', 'public', "- (the provider's signature)"),
+]
 
 export async function paymentsModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store, config } = services

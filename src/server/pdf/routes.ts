@@ -10,11 +10,17 @@
  * storage writes do, so the console's outbox can replay it.
  */
 import type { FastifyInstance } from 'fastify'
+import { type RouteTable, route } from '../http/route-table'
 import { bodyObject } from '../http/writes'
 import type { Services } from '../services'
 import { idempotent } from '../storage/idempotent'
 import { saveFile } from '../storage/save-file'
 import { closePdfRenderer, given, pdfSaveTarget, pdfSource, renderPdf } from './request'
+
+/** POST /api/pdf: a page or HTML printed to PDF, or saved into storage (storage/save-file.ts). */
+export const PDF_ROUTES: RouteTable = [
+  route('POST', '/api/pdf', 'default', 'pdf:c (and {root}/{path}:c to save)'),
+]
 
 export async function pdfModule(api: FastifyInstance, services: Services): Promise<void> {
   api.addHook('onClose', async () => closePdfRenderer(services))

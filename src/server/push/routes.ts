@@ -11,12 +11,20 @@ import type { FastifyInstance } from 'fastify'
 import { PWA_TEXT, SERVER_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
 import { oneAtATime } from '../http/one-at-a-time'
+import { type RouteTable, route } from '../http/route-table'
 import { writeContext } from '../http/writes'
 import type { Services } from '../services'
 import { isPlainObject } from '../store/doc'
 import { createPushSender, type PushPayload, type PushSender } from './send'
 import { parseSubscription, removeSubscription, saveSubscription } from './subscriptions'
 import { loadVapidKeys, publishPushKey } from './vapid'
+
+/** Web Push (docs/using/pwa.md): the caller's own subscriptions, and sending to users. */
+export const PUSH_ROUTES: RouteTable = [
+  route('PATCH', '/api/notifications', 'session', '- (own subscription)'),
+  route('DELETE', '/api/notifications', 'session', '- (own subscription)'),
+  route('POST', '/api/notifications', 'default', 'notifications:c', 'Idempotency-Key'),
+]
 
 /** Push services accept about 4 KB of encrypted payload; this leaves room for the encryption overhead. */
 export const MAX_PUSH_PAYLOAD_BYTES = 3000

@@ -15,10 +15,17 @@ import { SERVER_TEXT, SYNC_TEXT } from '../../shared/texts'
 import { ApiError, badRequest } from '../errors'
 import { compressedRoutes } from '../http/compressed'
 import { changesForReader, requestScope } from '../http/idempotency'
+import { type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
 import { pullBody, runsUnder } from './page-bytes'
 import { registerSocket } from './socket'
 import { readFilter, userEpoch } from './visibility'
+
+/** The sync pull and its streaming form, the websocket (its token checked in realtime/socket.ts). */
+export const REALTIME_ROUTES: RouteTable = [
+  route('GET', '/api/sync', 'session', 'rows filtered by read (visibility.ts)'),
+  route('GET', '/api/socket', 'public', '- (the socket authenticates itself)'),
+]
 
 const WHOLE = /^\d{1,15}$/
 

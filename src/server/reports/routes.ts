@@ -20,10 +20,20 @@ import { requirePermission } from '../auth/guard'
 import { idParam, registerCollection } from '../collections/routes'
 import { badRequest, notFound } from '../errors'
 import { canRead, grantsNarrowIds } from '../http/list-visible'
+import { collectionTable, type RouteTable, route } from '../http/route-table'
 import { reportHtml } from '../pdf/report-html'
 import { renderPdf } from '../pdf/request'
 import type { Services } from '../services'
 import type { DocumentStore } from '../store/types'
+
+/** Reports (issue 17): the saved definitions, running one and printing it. */
+export const REPORTS_ROUTES: RouteTable = [
+  ...collectionTable('reports'),
+  route('POST', '/api/reports/run', 'session', "read access to the report's collection"),
+  route('POST', '/api/reports/pdf', 'session', "read access to the report's collection"),
+  route('GET', '/api/reports/:id/run', 'computed', 'reports/{id}:r and its collection'),
+  route('GET', '/api/reports/:id/pdf', 'computed', 'reports/{id}:r and its collection'),
+]
 
 export const REPORTS = 'reports'
 const PAGE = 2000

@@ -17,8 +17,14 @@ import { requirePermission } from '../auth/guard'
 import { idParam } from '../collections/routes'
 import { badRequest, notFound } from '../errors'
 import { canRead, grantsNarrowIds } from '../http/list-visible'
+import { type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
 import { validateOnServer } from './ajv-engine'
+
+/** JSON Schemas of collections: the schema documents are collections/routes.ts's; here, the conformance check. */
+export const SCHEMAS_ROUTES: RouteTable = [
+  route('GET', '/api/schemas/:id/conformance', 'computed', 'schemas/{id}:r'),
+]
 
 const PAGE = 1000
 

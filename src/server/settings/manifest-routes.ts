@@ -10,7 +10,13 @@
 import type { FastifyInstance } from 'fastify'
 import { DARK_SURFACE } from '../../shared/constants'
 import { isSafeImageSrc } from '../../shared/safe-urls'
+import { type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
+
+/** The web app manifest, outside /api: the browser fetches it without credentials. */
+export const MANIFEST_ROUTES: RouteTable = [
+  route('GET', '/ui/manifest.webmanifest', 'default', '- (the guard judges /api only)'),
+]
 
 export const MANIFEST_PATH = '/ui/manifest.webmanifest'
 const UI_BASE = '/ui/'

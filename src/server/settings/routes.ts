@@ -16,7 +16,15 @@ import { isHttpUrl, isSafeImageSrc } from '../../shared/safe-urls'
 import { ACTION_TEXT, BROWSER_SECURITY_TEXT, COLLECTION_TEXT } from '../../shared/texts'
 import { registerCollection } from '../collections/routes'
 import { ApiError, badRequest } from '../errors'
+import { collectionTable, type RouteTable } from '../http/route-table'
 import type { Services } from '../services'
+
+/** Settings (SPEC §3): the PUBLIC_SETTING_IDS are read without login, push_public_key is never written. */
+export const SETTINGS_ROUTES: RouteTable = collectionTable(
+  'settings',
+  { list: 'public', read: 'public' },
+  { list: 'settings:r (public ids without)', read: 'settings/{id}:r (public ids without)' },
+)
 
 export const SERVER_MANAGED_SETTINGS: readonly string[] = ['push_public_key']
 const LINK_SETTINGS: readonly string[] = LINK_SETTING_IDS

@@ -13,10 +13,18 @@ import { templateError } from '../../shared/templates'
 import { SERVER_TEXT, TEMPLATE_TEXT } from '../../shared/texts'
 import { idParam, registerCollection } from '../collections/routes'
 import { ApiError, badRequest } from '../errors'
+import { collectionTable, type RouteTable, route } from '../http/route-table'
 import { bodyObject } from '../http/writes'
 import type { Services } from '../services'
 import type { Body } from '../store/types'
 import { checkTemplate, closeRenderPool, renderTemplate, TEMPLATES } from './render'
+
+/** Templates (issue 13): the documents and rendering them (a saved one, or one in the body). */
+export const TEMPLATES_ROUTES: RouteTable = [
+  ...collectionTable('templates'),
+  route('POST', '/api/templates/:id/render', 'computed', 'templates/{id}:r'),
+  route('POST', '/api/templates/render', 'computed', 'templates:r'),
+]
 
 export async function templatesModule(api: FastifyInstance, services: Services): Promise<void> {
   const { store } = services

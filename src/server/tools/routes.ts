@@ -11,7 +11,14 @@ import type { FastifyInstance } from 'fastify'
 import { DUMMY_FILE_MAX_BYTES, SPEED_TEST_FIRST_BYTES } from '../../shared/constants'
 import { COLLECTION_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
+import { type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
+
+/** Tools (SPEC §7): the healthcheck and the speed test's file. */
+export const TOOLS_ROUTES: RouteTable = [
+  route('GET', '/api/tools/healthcheck', 'public', '-'),
+  route('GET', '/api/tools/dummy-file', 'session', '-'),
+]
 
 /** One random block reused for every response: random enough for the purpose, no per-request cost. */
 const BLOCK = crypto.randomBytes(64 * 1024)

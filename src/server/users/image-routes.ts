@@ -17,10 +17,17 @@ import { isOwn, requirePermission } from '../auth/guard'
 import { publicUser, USERS } from '../auth/route-helpers'
 import { idParam } from '../collections/routes'
 import { ApiError, badRequest } from '../errors'
+import { type RouteTable, route } from '../http/route-table'
 import { parseIfMatch, sendWrite } from '../http/writes'
 import type { Services } from '../services'
 import { userImageStore } from '../storage'
 import type { BlobStore } from '../storage/blob-store'
+
+/** A user's picture; registered inside the multipart scope (src/server/routes.ts). */
+export const USER_IMAGE_ROUTES: RouteTable = [
+  route('GET', '/api/users/:id/image', 'session', 'own, or users/{id}:r'),
+  route('POST', '/api/users/:id/image', 'session', 'own, or users/{id}:u', 'If-Match, Idempotency-Key'),
+]
 
 const REV = /^[0-9a-f]{16}$/
 /** Bytes read to recognise a format; every signature below sits in the first few, SVG's in the text. */

@@ -32,9 +32,17 @@ import { removeTotp } from '../auth/totp'
 import { ADMIN_GROUP } from '../bootstrap'
 import { type Prepared, registerCollection } from '../collections/routes'
 import { badRequest, forbidden } from '../errors'
+import { collectionTable, type RouteTable } from '../http/route-table'
 import type { Services } from '../services'
 import type { Body, Doc } from '../store/types'
 import { removeUserImages } from './image-routes'
+
+/** Users: PATCH decides in the handler (own name and e-mail, users/{id}:u, the account rule, groups:u). */
+export const USERS_ROUTES: RouteTable = collectionTable(
+  'users',
+  { patch: 'session' },
+  { patch: 'own name/e-mail, else users/{id}:u (+ groups:u, accounts.ts)' },
+)
 
 /** Set only by their own routes: the image upload and /api/auth/totp. */
 const MANAGED_FIELDS = ['image', 'imageRev', 'totp', 'lastLogin']

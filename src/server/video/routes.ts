@@ -14,6 +14,7 @@ import { VIDEO_TEXT } from '../../shared/texts'
 import { CALLS_COLLECTION, isValidRoom } from '../../shared/video'
 import { idParam } from '../collections/routes'
 import { badRequest } from '../errors'
+import { type RouteTable, route } from '../http/route-table'
 import type { Services } from '../services'
 import { requestMayJoin, roomAccessOf } from './access'
 import { createCallBook } from './calls'
@@ -21,6 +22,13 @@ import { startPostgresRelay } from './relay'
 import { Rooms } from './rooms'
 import { startPostgresSeats } from './seats'
 import { registerSignalling, VIDEO_RELAY_ALIVE_MS } from './signalling'
+
+/** Video calls: a room's access, the caller's calls and declining one; the invitation is POST /api/call. */
+export const VIDEO_ROUTES: RouteTable = [
+  route('GET', '/api/video/rooms/:room/access', 'session', 'a member of the room'),
+  route('GET', '/api/video/calls', 'session', '- (own calls)'),
+  route('POST', '/api/video/calls/:id/decline', 'session', '- (own call)'),
+]
 
 /** The calls list is a recent history, not an archive. */
 const CALLS_LIST_MAX = 100
