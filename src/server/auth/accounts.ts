@@ -5,7 +5,7 @@
  *   (src/shared/password-policy.ts), with the account's own words as context.
  * - setPassword: the one way a password is set (users module, password change and reset, register).
  *   Any new password ends every session of that user, whoever set it, and since the reset token is
- *   bound to the hash it replaces (password.ts), every outstanding reset link too.
+ *   bound to the hash it replaces (password-routes.ts), every outstanding reset link too.
  * - requireAccountControl: acting on SOMEONE ELSE's credentials (password, e-mail — the reset channel —
  *   or TOTP) needs `users/{target}:u` by the shared matcher (so `users/admin:n` protects admin) AND
  *   every permission the target holds: a lesser administrator can never take over a greater account

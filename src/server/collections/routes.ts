@@ -250,9 +250,9 @@ function groupPreparer(services: Services) {
 
 /** The modules with no behaviour of their own beyond the shared routes; users and settings have files. */
 export async function collectionsModule(api: FastifyInstance, services: Services): Promise<void> {
-  // tokens: its own module (tokens.ts) — the secret is shown once and never stored in a document.
-  // products, discounts, transactions: the payments module (payments.ts, issue 14).
-  // actions: its own module (actions.ts, issue 15). forms: its own module (forms.ts, issue 17).
+  // tokens: its own module (auth/token-routes.ts) — the secret is shown once and never stored in a document.
+  // products, discounts, transactions: the payments module (payments/routes.ts, issue 14).
+  // actions: its own module (actions/routes.ts, issue 15). forms: its own module (forms/routes.ts, issue 17).
   for (const name of ['schemas'] as const) {
     registerCollection(api, services, { name })
   }

@@ -1,7 +1,7 @@
 /**
  * POST /api/batch: many document writes in one request and one store transaction (issue 11), so an
  * outbox of thousands of writes (an import) reaches the server in a few requests. Each entry behaves
- * exactly like its single route (modules/data.ts), by the same rules (data/write-rules.ts): its own
+ * exactly like its single route (data/routes.ts), by the same rules (data/write-rules.ts): its own
  * Idempotency-Key (hashed over the same method, path and body as the single request, so a retry may go
  * either way and still be recognised), its own If-Match, its own permission through the shared matcher,
  * and its own answer. A refused entry (403, 404, 409, 400) is rolled back alone and the others commit:

@@ -8,7 +8,7 @@
  *   GET  /api/messages[?filter…], GET /api/messages/{id}                   messages/{id}:r
  *   GET  /api/messages/channels   which channels have a provider             any session
  *   POST /api/messages/{id}/resend                                         messages/{id}:u
- *   POST /api/message-requests  the console's send, a synced document (message-requests.ts)
+ *   POST /api/message-requests  the console's send, a synced document (request-routes.ts)
  * A send resolves the recipients, renders the content per recipient, and writes one `queued` record
  * per recipient in ONE store transaction together with its Idempotency-Key (writeMany), then answers
  * 202: the queue (messages/queue.ts) sends them. A replayed key answers the first request's records

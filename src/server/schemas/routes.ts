@@ -3,7 +3,7 @@
  * of the schema's collection that do not match it — those written before the schema existed or
  * changed. They are reported, never altered: the store keeps serving them, and the next write to each
  * must make it conform (schemas/enforce.ts). The schema documents themselves are the `schemas`
- * collection module (collections.ts); saving one is checked in schemas/enforce.ts.
+ * collection module (collections/routes.ts); saving one is checked in schemas/enforce.ts.
  *
  * Needs `schemas/{id}:r` and read access to the collection; documents the caller may not read (a
  * narrowed grant such as `data/c/x:n`) are left out of the answer.

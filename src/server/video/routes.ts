@@ -1,7 +1,7 @@
 /**
  * Video calls (issue 18, docs/using/video.md): the signalling on the websocket (video/signalling.ts), TURN
  * credentials from the `webrtc_key` setting (video/turn.ts) and the call records (video/calls.ts).
- * The invitation itself is POST /api/call (modules/messages.ts): its `call` message rings the
+ * The invitation itself is POST /api/call (messages/routes.ts): its `call` message rings the
  * recipient; this module follows it to accepted, declined or missed. On PostgreSQL the rooms span
  * every instance (video/relay.ts) and so does the cap (video/seats.ts).
  *   GET  /api/video/calls               the caller's calls, made and received, newest first (session)
