@@ -32,7 +32,11 @@ import {
   writePermission,
 } from './write-rules'
 
-/** POST /api/batch: data-document writes, each judged exactly as its single route (data/write-rules.ts). */
+/**
+ * POST /api/batch: data-document writes, each judged exactly as its single route (data/write-rules.ts).
+ * It lives in data/, not a batch/ of its own, because it is the data domain's writes many at a time:
+ * the rules it must match are this folder's.
+ */
 export const BATCH_ROUTES: RouteTable = [
   route(
     'POST',
