@@ -18,11 +18,11 @@ import { registerCors } from './http/cors'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSecurityLog } from './http/security-log'
 import { registerUnreadBodyDrain } from './http/unread-body'
-import { registerModules } from './modules'
-import { manifestRoute } from './modules/manifest'
-import { webRootRoutes } from './modules/storage/web-root'
 import { stripeCspSources } from './payments/csp'
+import { registerModules } from './routes'
 import type { Services } from './services'
+import { manifestRoute } from './settings/manifest-routes'
+import { webRootRoutes } from './storage/web-root'
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services

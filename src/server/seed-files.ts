@@ -7,9 +7,9 @@
  */
 import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
-import type { BlobStat } from './modules/storage/blob-store'
-import { recordEntries } from './modules/storage/meta'
 import type { Services } from './services'
+import type { BlobStat } from './storage/blob-store'
+import { recordEntries } from './storage/meta'
 
 export const SAMPLE_FOLDER = 'samples'
 

@@ -168,7 +168,7 @@ export function setsDelegation(current: FormLike | null, next: FormLike): boolea
  * What the saver of `next` must hold (issue 35, docs/operating/forms.md "Who a form acts for"): the right to
  * create documents in the target, and for a notification the right POST /api/email needs. Nothing
  * when the save does not set the delegation (`current` is the stored form, null for a new one).
- * The server refuses with these (modules/forms.ts); the editor checks them before saving.
+ * The server refuses with these (forms/routes.ts); the editor checks them before saving.
  */
 export function formNeeds(current: FormLike | null, next: FormLike): FormNeed[] {
   if (!setsDelegation(current, next)) return []

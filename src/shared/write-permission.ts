@@ -26,7 +26,7 @@ export function writeRequirement(
 ): string | null {
   if (collection === 'users' && op === 'update' && id !== undefined && id === self) return null
   if (collection === 'tokens' && op === 'delete') return null
-  // A message request needs messages/{channel}:c, which the body names (modules/message-requests.ts).
+  // A message request needs messages/{channel}:c, which the body names (messages/request-routes.ts).
   if (collection === MESSAGE_REQUESTS_COLLECTION && op === 'create') return null
   const path = op === 'create' || id === undefined ? collection : `${collection}/${id}`
   return `${path}:${LETTER[op]}`

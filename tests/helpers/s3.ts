@@ -17,7 +17,7 @@ import path from 'node:path'
 import type { S3Client } from '@aws-sdk/client-s3'
 import S3rver from 's3rver'
 import type { S3Config } from '../../src/server/config'
-import { s3Bucket, s3ClientFor } from '../../src/server/modules/storage/s3-client'
+import { s3Bucket, s3ClientFor } from '../../src/server/storage/s3-client'
 
 export interface TestS3 {
   endpoint: string

@@ -3,7 +3,7 @@
  * on two instances): the quota and file size, the calls they race, and what they check afterwards.
  */
 import { expect } from 'vitest'
-import { QUOTA_HOLDS } from '../../src/server/modules/storage/quota-holds'
+import { QUOTA_HOLDS } from '../../src/server/storage/quota-holds'
 import { TUS_PATH } from '../../src/shared/constants'
 import type { StorageEntry } from '../../src/shared/storage'
 import { STORAGE_TEXT } from '../../src/shared/texts'

@@ -8,7 +8,7 @@
  * The last test pins the two answers that differ on purpose, so that changing one is a decision.
  */
 import { describe, expect, it } from 'vitest'
-import type { BatchResult } from '../../src/server/modules/batch'
+import type { BatchResult } from '../../src/server/data/batch-routes'
 import { requiresOneOf, SERVER_TEXT } from '../../src/shared/texts'
 import type { SuiteServer } from '../helpers/suite-server'
 import { suiteServer } from '../helpers/suite-server'

@@ -6,8 +6,8 @@
  * documents is refused per entry.
  */
 import { describe, expect, it } from 'vitest'
+import type { BatchResult } from '../../src/server/data/batch-routes'
 import { keyForReader } from '../../src/server/http/idempotency'
-import type { BatchResult } from '../../src/server/modules/batch'
 import type { Doc } from '../../src/server/store/types'
 import { BATCH_MAX_MUTATIONS } from '../../src/shared/constants'
 import { BATCH_TEXT, requiresOneOf } from '../../src/shared/texts'

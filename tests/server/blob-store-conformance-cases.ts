@@ -1,5 +1,5 @@
 /**
- * The BlobStore contract (src/server/modules/storage/blob-store.ts) as one set of cases, run by
+ * The BlobStore contract (src/server/storage/blob-store.ts) as one set of cases, run by
  * blob-store-conformance.test.ts against every store: the disk one in a temp dir and the S3 one against
  * s3rver. Each case gets a fresh, empty store, so cases never see each other's files; `leftovers` lists
  * what the store keeps aside (staged uploads), which must be nothing once an upload is named or dropped.
@@ -8,7 +8,7 @@ import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { expect, it } from 'vitest'
-import type { BlobStore } from '../../src/server/modules/storage/blob-store'
+import type { BlobStore } from '../../src/server/storage/blob-store'
 import { STORAGE_TEXT } from '../../src/shared/texts'
 
 export interface BlobHarness {

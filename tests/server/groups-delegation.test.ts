@@ -1,5 +1,5 @@
 /**
- * A group's editor grants only what they hold (issue 35, finding 7f; modules/collections.ts
+ * A group's editor grants only what they hold (issue 35, finding 7f; collections/routes.ts
  * groupPreparer): what the new permission list allows that the stored group did not — an added entry,
  * a widened one, a removed `n` block — must be the editor's, on create and on every patch. What the
  * group already held needs nothing, so renaming a group that holds more than its editor still works.

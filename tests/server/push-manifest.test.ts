@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_ICONS } from '../../src/server/modules/manifest'
+import { DEFAULT_ICONS } from '../../src/server/settings/manifest-routes'
 import { DARK_SURFACE } from '../../src/shared/constants'
 import { suiteServer } from '../helpers/suite-server'
 

@@ -6,8 +6,8 @@
  * written before the schema stay readable and are listed by the conformance report.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { BatchResult } from '../../src/server/modules/batch'
-import type { ConformanceReport } from '../../src/server/modules/schemas'
+import type { BatchResult } from '../../src/server/data/batch-routes'
+import type { ConformanceReport } from '../../src/server/schemas/routes'
 import { SCHEMA_TEXT, SERVER_TEXT } from '../../src/shared/texts'
 import type { ApiInit } from '../helpers/server'
 import { suiteServer } from '../helpers/suite-server'

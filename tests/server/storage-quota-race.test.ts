@@ -8,7 +8,7 @@
  */
 import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { QUOTA_HOLDS } from '../../src/server/modules/storage/quota-holds'
+import { QUOTA_HOLDS } from '../../src/server/storage/quota-holds'
 import { TUS_OPEN_UPLOADS_MAX } from '../../src/shared/constants'
 import { STORAGE_TEXT } from '../../src/shared/texts'
 import {

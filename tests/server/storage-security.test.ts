@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { StorageEntry } from '../../src/server/modules/storage/meta'
+import type { StorageEntry } from '../../src/server/storage/meta'
 import type { PullResponse } from '../../src/shared/sync-protocol'
 import { requiresOneOf, STORAGE_TEXT } from '../../src/shared/texts'
 import { rawRequest } from '../helpers/raw-request'

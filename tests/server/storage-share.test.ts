@@ -1,5 +1,5 @@
 /**
- * Share links (src/server/modules/storage/share.ts, docs/operating/storage.md "Share links"): creating one needs
+ * Share links (src/server/storage/share.ts, docs/operating/storage.md "Share links"): creating one needs
  * `r` on a file; anyone holding the link gets the metadata and the bytes (Range, attachment, nosniff,
  * the /api sandbox) until it expires (410); a forged signature, a tampered path, a revoked right, a
  * deleted user and a deleted or replaced file all answer 404.

@@ -1,5 +1,5 @@
 /**
- * Share links (contract C2, server: src/server/modules/storage/share.ts). createShareLink is what the
+ * Share links (contract C2, server: src/server/storage/share.ts). createShareLink is what the
  * file browser's "Copy link" calls; the download page (routes/download) reads a link's metadata and
  * bytes without a session.
  */

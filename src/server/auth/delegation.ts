@@ -127,7 +127,7 @@ export async function beyondCaller(
 
 /**
  * On save: making something act as `target` (another user) needs what changing that account needs:
- * `users/{target}:u` and every permission `target` holds (modules/auth/accounts.ts), so nobody lends
+ * `users/{target}:u` and every permission `target` holds (auth/accounts.ts), so nobody lends
  * themselves a greater user's rights through a script. Acting as oneself needs nothing more.
  */
 export async function requireActAs(

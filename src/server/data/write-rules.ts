@@ -1,6 +1,6 @@
 /**
  * The rules of a data-document write (`/api/data/{collection}[/{id}]`), once, for both ways in: the
- * single routes (modules/data.ts) and the entries of POST /api/batch (modules/batch.ts). A batch entry
+ * single routes (data/routes.ts) and the entries of POST /api/batch (data/batch-routes.ts). A batch entry
  * must be answered exactly as its single request (the sync engine retries either way), and a future
  * audit of data writes hooks here instead of in two copies that could drift.
  *

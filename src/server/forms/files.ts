@@ -16,9 +16,9 @@ import {
 } from '../../shared/forms-files'
 import { FORM_FILES_TEXT, FORMS_TEXT } from '../../shared/texts'
 import { badRequest } from '../errors'
-import { contentTypeOf } from '../modules/storage/content-type'
-import { recordEntries } from '../modules/storage/meta'
 import type { Services } from '../services'
+import { contentTypeOf } from '../storage/content-type'
+import { recordEntries } from '../storage/meta'
 
 /**
  * 400 with one message per file field unless each answer is this submission's own file, present in

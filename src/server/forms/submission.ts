@@ -1,5 +1,5 @@
 /**
- * Checking and side work of one form submission (modules/forms.ts): the answers against the form's
+ * Checking and side work of one form submission (forms/routes.ts): the answers against the form's
  * own schema (the fields visible for these answers, src/shared/forms.ts), and the optional e-mail
  * notification through Messages. The target collection's schema is enforced by the store itself
  * (schemas/enforce.ts) when the submission is written, with the same 400 shape (`fields`).

@@ -1,6 +1,6 @@
 /**
  * One send request → the `queued` records of its recipients, shared by POST /api/email|sms|push|call and
- * the synced `message-requests` collection (modules/message-requests.ts), so a message composed in the
+ * the synced `message-requests` collection (messages/request-routes.ts), so a message composed in the
  * console (online or replayed from the outbox) is checked, expanded and rendered exactly as a direct
  * API send. Nothing is written here: the caller commits the writes in one transaction. The content is
  * rendered with the sender's own read rights and counted against the sender's send limit (rate.ts).

@@ -1,6 +1,6 @@
 /**
  * The message queue: the `messages` collection is the queue. A record is written `queued` before
- * anything is sent (modules/messages.ts); a worker loop here claims due records and hands each to its
+ * anything is sent (messages/routes.ts); a worker loop here claims due records and hands each to its
  * channel's provider. It generalises the reset-mail outbox (mail/outbox.ts) to every channel:
  *
  * - Claim: a conditional patch at the revision the pass read (`expectedRev`), bumping `attempts` and

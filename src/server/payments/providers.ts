@@ -1,5 +1,5 @@
 /**
- * One interface for every card payment provider (issue 14). The routes (modules/payments.ts) never
+ * One interface for every card payment provider (issue 14). The routes (payments/routes.ts) never
  * know which provider runs: they ask it to start a payment for an amount, to report a payment's state,
  * to refund, and to turn a webhook request into provider-neutral events. Two implementations:
  *

@@ -13,8 +13,8 @@ import { type PdfPage, pdfPageError } from '../../shared/templates'
 import { PDF_TEXT, SERVER_TEXT, TEMPLATE_TEXT, VALIDATION } from '../../shared/texts'
 import { requirePermission } from '../auth/guard'
 import { ApiError, badRequest } from '../errors'
-import { checkSaveTarget, type SaveTarget } from '../modules/storage/save-file'
 import type { Services } from '../services'
+import { checkSaveTarget, type SaveTarget } from '../storage/save-file'
 import { renderTemplate, TEMPLATES } from '../templates/render'
 import {
   PDF_TIMEOUT_MS,

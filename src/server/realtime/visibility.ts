@@ -20,7 +20,7 @@ import type { DocumentStore } from '../store/types'
 const PUBLIC_SETTINGS: ReadonlySet<string> = new Set(PUBLIC_SETTING_IDS)
 
 /**
- * Collections a second permission path also reads, over REST (modules/collections.ts `readAlso`) and
+ * Collections a second permission path also reads, over REST (collections/routes.ts `readAlso`) and
  * in the mirror alike: transactions by the menu key `payments` (SPEC §6, `payments:ru`).
  */
 export const READ_ALSO = { transactions: 'payments' } as const

@@ -8,7 +8,7 @@
  * a concurrent change by someone else is kept or reported, never reverted.
  *
  * Delegated authority (issue 35): an editor may grant only what they hold. What the edit hands out
- * compared with that base (shared notGrantable, the server's rule in modules/collections.ts) is
+ * compared with that base (shared notGrantable, the server's rule in collections/routes.ts) is
  * checked against the session's permissions before saving, listed next to the permissions and blocks
  * Save; a refusal the server sent later for a queued save shows there too (useSaveRefusal).
  */
