@@ -12,7 +12,7 @@
  * while that user is logged in (never under someone else's name).
  */
 import { useLiveQuery } from 'dexie-react-hooks'
-import { coalescedPasses } from '../../sync/queue/passes'
+import { coalescedPasses } from '../../shared/pass-loop'
 import { systemClock, unlocked, webLocks } from '../../sync/queue/ports'
 import { exponentialBackoff, steppedBackoff, verdictOfStatus } from '../../sync/queue/retry'
 import { createRetryTimer } from '../../sync/queue/retry-timer'
