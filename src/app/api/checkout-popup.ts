@@ -8,7 +8,7 @@
 
 import type { TransactionStatus } from '../../shared/payments'
 import { UI_TEXT } from '../../shared/texts'
-import { openCenteredPopup } from './popup'
+import { openCenteredPopup, watchPopupClosed } from './popup'
 
 /** The `type` of the one message the checkout page posts to its opener. */
 export const CHECKOUT_MESSAGE = 'momentum:checkout'
@@ -87,17 +87,9 @@ export function openCheckout(product: string, opts: CheckoutPopupOptions = {}): 
         isCheckoutResult(data) ? resolve(data) : reject(new Error(UI_TEXT.unknownPaymentResponse)),
       )
     }
-    // A popup closed without answering never will. Closed must be seen twice, so a message posted just
-    // before window.close() still arrives first.
-    let closedOnce = false
-    const watch = win.setInterval(() => {
-      if (!popup.closed) return
-      if (!closedOnce) {
-        closedOnce = true
-        return
-      }
-      finish(() => reject(new Error(UI_TEXT.unknownPaymentResponse)))
-    }, 500)
+    const watch = watchPopupClosed(win, popup, () =>
+      finish(() => reject(new Error(UI_TEXT.unknownPaymentResponse))),
+    )
     win.addEventListener('message', onMessage)
 
     const body = { quantity: opts.quantity, code: opts.code, customer: opts.customer }
