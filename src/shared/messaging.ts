@@ -112,16 +112,9 @@ export interface MessageRecord {
 /** The websocket event a call invitation rings with, sent to each of the recipient's open consoles. */
 export const CALL_EVENT = 'call'
 
-/** Its payload. */
-export interface CallInvitation {
+/** Its payload: the call's content (whether the room was made for it is the server's business) and its record. */
+export interface CallInvitation extends Omit<CallContent, 'roomCreated'> {
   message: string
-  room: string
-  title: string
-  body: string | null
-  url: string
-  from: string | null
-  /** The caller's display name (CallContent.fromName). */
-  fromName?: string | null
 }
 
 /**

@@ -20,13 +20,13 @@
  * re-sent with the same keys. A server without the endpoint (404) gets single requests from then on.
  */
 import type { OutboxEntry, SyncDoc } from '../db/types'
+import { coalescedPasses } from '../shared/pass-loop'
 import { BATCH_PATH, batchBody, collectBatch, isBatchable, splitResults } from './batch-replay'
 import type { EngineContext } from './context'
 import { call, type HttpOutcome, messageOf } from './http'
 import { confirmEntries, confirmEntry, moveToInbox, updateEntry } from './local'
 import { changedFields } from './overlay'
 import type { TimerHandle } from './ports'
-import { coalescedPasses } from './queue/passes'
 
 /** First retry after a second, doubling up to five minutes: a reboot of the server is rarely faster. */
 export const BACKOFF_BASE_MS = 1000
@@ -64,7 +64,7 @@ const isDoc = (v: unknown): v is SyncDoc =>
   typeof (v as SyncDoc)._rev === 'number'
 
 export class Replayer {
-  /** The client queues' pass loop (queue/passes.ts): one drain at a time, one more if kicked meanwhile. */
+  /** The client queues' pass loop (shared/pass-loop.ts): one drain at a time, one more if kicked meanwhile. */
   private readonly passes = coalescedPasses(() => this.drainUnlessStopped(), {
     onError: (error) => this.storageTrouble(error),
   })

@@ -22,16 +22,22 @@ export interface SyncStatus {
 
 export type StatusListener = (status: SyncStatus) => void
 
+/**
+ * The status before anything is known: an engine's first, and what the console shows before the first
+ * status arrives and while nobody is logged in. Never mutated: updates replace the value.
+ */
+export const IDLE_STATUS: Readonly<SyncStatus> = {
+  network: 'offline',
+  leader: false,
+  auth: 'ok',
+  storage: 'ok',
+  pending: 0,
+  conflicts: 0,
+  lastError: null,
+}
+
 export class StatusStore {
-  private value: SyncStatus = {
-    network: 'offline',
-    leader: false,
-    auth: 'ok',
-    storage: 'ok',
-    pending: 0,
-    conflicts: 0,
-    lastError: null,
-  }
+  private value: SyncStatus = IDLE_STATUS
   private listeners = new Set<StatusListener>()
 
   get(): SyncStatus {

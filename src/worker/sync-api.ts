@@ -4,26 +4,16 @@
  * Status listeners cross the boundary as comlink proxies.
  */
 import { databaseName } from '../db/schema'
-import type { InboxItem, OutboxEntry, SyncDoc } from '../db/types'
-import type { Body, EngineOptions, SyncEngine, WriteOptions } from '../sync/engine'
-import type { Resolution } from '../sync/inbox'
-import type { PullResult } from '../sync/pull'
-import type { StatusListener, SyncStatus } from '../sync/status'
+import type { EngineOptions, MutationApi, SyncEngine } from '../sync/engine'
 
-export interface SyncWorkerApi {
+/** The engine's writes and reads as they are, plus start and stop in place of building and closing it. */
+export interface SyncWorkerApi
+  extends MutationApi,
+    Pick<
+      SyncEngine,
+      'status' | 'subscribe' | 'pending' | 'conflicts' | 'resolve' | 'setToken' | 'kick' | 'pull'
+    > {
   start(options: EngineOptions): Promise<{ database: string }>
-  create(collection: string, body: Body, id?: string): Promise<SyncDoc>
-  put(collection: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
-  patch(collection: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
-  delete(collection: string, id: string): Promise<void>
-  status(): SyncStatus
-  subscribe(listener: StatusListener): () => void
-  pending(): Promise<OutboxEntry[]>
-  conflicts(): Promise<InboxItem[]>
-  resolve(mutationId: string, resolution: Resolution): Promise<void>
-  setToken(token: string): void
-  kick(): Promise<void>
-  pull(): Promise<PullResult>
   stop(): Promise<void>
 }
 

@@ -6,7 +6,7 @@
  * next try; any other 4xx will never succeed and is dropped.
  */
 import { RECORD } from '../../shared/analytics'
-import { coalescedPasses } from '../../sync/queue/passes'
+import { coalescedPasses } from '../../shared/pass-loop'
 import { type QueueLockPort, unlocked } from '../../sync/queue/ports'
 import { verdictOfStatus } from '../../sync/queue/retry'
 import type { OpQueue, QueueEntry } from './queue'

@@ -8,6 +8,7 @@
 
 import type { TransactionStatus } from '../../shared/payments'
 import { UI_TEXT } from '../../shared/texts'
+import { openCenteredPopup, watchPopupClosed } from './popup'
 
 /** The `type` of the one message the checkout page posts to its opener. */
 export const CHECKOUT_MESSAGE = 'momentum:checkout'
@@ -60,14 +61,12 @@ export function openCheckout(product: string, opts: CheckoutPopupOptions = {}): 
   const win = opts.win ?? window
   const base = (opts.base ?? win.location.origin).replace(/\/+$/, '')
   const platformOrigin = new URL(base).origin
-  const width = opts.width ?? 420
-  const height = opts.height ?? 720
-  const left = Math.max(0, (win.screenX ?? 0) + (win.outerWidth - width) / 2)
-  const top = Math.max(0, (win.screenY ?? 0) + (win.outerHeight - height) / 2)
-  const popup = win.open(
+  const popup = openCenteredPopup(
+    win,
     'about:blank',
     'momentum-checkout',
-    `popup=yes,width=${width},height=${height},left=${left},top=${top}`,
+    opts.width ?? 420,
+    opts.height ?? 720,
   )
   if (!popup) return Promise.reject(new Error(UI_TEXT.unableToOpenCheckout))
 
@@ -88,17 +87,9 @@ export function openCheckout(product: string, opts: CheckoutPopupOptions = {}): 
         isCheckoutResult(data) ? resolve(data) : reject(new Error(UI_TEXT.unknownPaymentResponse)),
       )
     }
-    // A popup closed without answering never will. Closed must be seen twice, so a message posted just
-    // before window.close() still arrives first.
-    let closedOnce = false
-    const watch = win.setInterval(() => {
-      if (!popup.closed) return
-      if (!closedOnce) {
-        closedOnce = true
-        return
-      }
-      finish(() => reject(new Error(UI_TEXT.unknownPaymentResponse)))
-    }, 500)
+    const watch = watchPopupClosed(win, popup, () =>
+      finish(() => reject(new Error(UI_TEXT.unknownPaymentResponse))),
+    )
     win.addEventListener('message', onMessage)
 
     const body = { quantity: opts.quantity, code: opts.code, customer: opts.customer }

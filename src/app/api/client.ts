@@ -5,6 +5,7 @@
  * decoding) are exported separately and tested in node; `createApiClient` takes its ports (fetch, base,
  * XHR) as parameters so tests can run it against a real local server.
  */
+import { bodyMessage } from '../../shared/body-message'
 import { UI_TEXT } from '../../shared/texts'
 import { apiBase } from './base'
 import { announceReachable } from './reachable'
@@ -64,16 +65,6 @@ export class ApiError extends Error {
     const b = this.body as { error?: unknown } | null
     return typeof b?.error === 'string' ? b.error : undefined
   }
-}
-
-export function errorMessage(status: number, body: unknown, statusText = ''): string {
-  if (body && typeof body === 'object') {
-    const b = body as { message?: unknown; error?: unknown }
-    if (typeof b.message === 'string' && b.message) return b.message
-    if (typeof b.error === 'string' && b.error) return b.error
-  }
-  if (typeof body === 'string' && body.trim()) return body.trim().slice(0, 300)
-  return statusText || `HTTP ${status}`
 }
 
 /** Decodes a body by its content type: JSON, text, or a Blob for files. */
@@ -174,7 +165,7 @@ export function createApiClient(ports: ClientPorts) {
     const res = await fetched(url, { method, headers, body, credentials: 'include', signal: opts.signal })
     const decoded = await decodeBody(res)
     if (!res.ok)
-      return fail(url, new ApiError(res.status, decoded, errorMessage(res.status, decoded, res.statusText)))
+      return fail(url, new ApiError(res.status, decoded, bodyMessage(res.status, decoded, res.statusText)))
     return decoded as T
   }
 
@@ -235,7 +226,7 @@ export function createApiClient(ports: ClientPorts) {
           return
         }
         try {
-          fail(url, new ApiError(xhr.status, body, errorMessage(xhr.status, body, xhr.statusText)))
+          fail(url, new ApiError(xhr.status, body, bodyMessage(xhr.status, body, xhr.statusText)))
         } catch (e) {
           reject(e)
         }

@@ -4,6 +4,7 @@
  * to us, targeted at our origin only, and closes. Only messages from the platform's origin are believed. The ports (window, base) are parameters so a page on any origin can use it.
  */
 import { UI_TEXT } from '../../shared/texts'
+import { openCenteredPopup, watchPopupClosed } from './popup'
 
 export interface HostedLoginOptions {
   /** The platform origin, e.g. https://platform.example.com. Defaults to this page's origin. */
@@ -25,14 +26,12 @@ export function hostedLogin(opts: HostedLoginOptions = {}): Promise<string> {
   const win = opts.win ?? window
   const base = opts.base ?? win.location.origin
   const platformOrigin = new URL(base).origin
-  const width = opts.width ?? 420
-  const height = opts.height ?? 640
-  const left = Math.max(0, (win.screenX ?? 0) + (win.outerWidth - width) / 2)
-  const top = Math.max(0, (win.screenY ?? 0) + (win.outerHeight - height) / 2)
-  const popup = win.open(
+  const popup = openCenteredPopup(
+    win,
     hostedLoginUrl(base, win.location.origin),
     'momentum-login',
-    `popup=yes,width=${width},height=${height},left=${left},top=${top}`,
+    opts.width ?? 420,
+    opts.height ?? 640,
   )
   if (!popup) return Promise.reject(new Error(UI_TEXT.unableToOpenLogin))
 
@@ -49,18 +48,10 @@ export function hostedLogin(opts: HostedLoginOptions = {}): Promise<string> {
       if (typeof token === 'string' && token) resolve(token)
       else reject(new Error(UI_TEXT.unknownLoginResponse))
     }
-    // A popup closed without answering never will: settle instead of waiting forever. Closed must be
-    // seen twice, so a message posted just before window.close() still arrives first.
-    let closedOnce = false
-    const watch = win.setInterval(() => {
-      if (!popup.closed) return
-      if (!closedOnce) {
-        closedOnce = true
-        return
-      }
+    const watch = watchPopupClosed(win, popup, () => {
       done()
       reject(new Error(UI_TEXT.unknownLoginResponse))
-    }, 500)
+    })
     win.addEventListener('message', onMessage)
   })
 }

@@ -7,8 +7,8 @@
  */
 import * as Comlink from 'comlink'
 import { databaseName, MomentumDb } from '../../db/schema'
-import type { InboxItem, OutboxEntry, SyncDoc } from '../../db/types'
-import type { Body, MutationApi, SyncEngine, WriteOptions } from '../../sync/engine'
+import type { InboxItem, OutboxEntry } from '../../db/types'
+import type { MutationApi, SyncEngine } from '../../sync/engine'
 import { createSyncEngine } from '../../sync/engine'
 import type { Resolution } from '../../sync/inbox'
 import { createMemoryLocks } from '../../sync/memory-lock'
@@ -50,19 +50,11 @@ export interface EngineClient {
 }
 
 /** The part shared by both modes: what the engine is asked, whatever carries the call. */
-interface Backend {
-  mode: 'worker' | 'page'
-  create(c: string, body: Body, id?: string): Promise<SyncDoc>
-  put(c: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
-  patch(c: string, id: string, body: Body, options?: WriteOptions): Promise<SyncDoc>
-  delete(c: string, id: string): Promise<void>
+interface Backend
+  extends MutationApi,
+    Pick<EngineClient, 'mode' | 'pending' | 'conflicts' | 'resolve' | 'setToken' | 'kick' | 'close'> {
+  /** Resolves once the listener is registered (across the worker boundary in worker mode). */
   subscribe(listener: StatusListener): Promise<() => void>
-  pending(): Promise<OutboxEntry[]>
-  conflicts(): Promise<InboxItem[]>
-  resolve(mutationId: string, resolution: Resolution): Promise<void>
-  setToken(token: string): Promise<void>
-  kick(): Promise<void>
-  close(): Promise<void>
 }
 
 async function workerBackend(target: EngineTarget, db: MomentumDb): Promise<Backend> {

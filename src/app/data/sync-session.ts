@@ -13,7 +13,7 @@
 import { databaseName, MomentumDb } from '../../db/schema'
 import { SYNC_UI_TEXT } from '../../shared/texts'
 import { onServerBack } from '../../sync/server-back'
-import type { SyncStatus } from '../../sync/status'
+import { IDLE_STATUS, type SyncStatus } from '../../sync/status'
 import { api } from '../api/client'
 import { announceReachable, onServerReachable } from '../api/reachable'
 import { outboxSyncOnGrowth, wireFocusReplay } from '../pwa/outbox-sync' // pwa: Background Sync
@@ -22,17 +22,6 @@ import { expireSession, logoutLocally, onSessionEvent, sessionStore } from '../s
 import { type EngineClient, openEngineClient } from './engine-client'
 import { deleteLocalDatabase, onDatabaseClosing } from './local-database'
 import { requestPersistence } from './storage-info'
-
-/** Shown before the first status arrives and while nobody is logged in. */
-export const IDLE_STATUS: SyncStatus = {
-  network: 'offline',
-  leader: false,
-  auth: 'ok',
-  storage: 'ok',
-  pending: 0,
-  conflicts: 0,
-  lastError: null,
-}
 
 export interface SyncState {
   /** null while logged out or while the engine starts. */

@@ -12,11 +12,12 @@
  * while that user is logged in (never under someone else's name).
  */
 import { useLiveQuery } from 'dexie-react-hooks'
-import { coalescedPasses } from '../../sync/queue/passes'
+import { bodyMessage } from '../../shared/body-message'
+import { coalescedPasses } from '../../shared/pass-loop'
 import { systemClock, unlocked, webLocks } from '../../sync/queue/ports'
 import { exponentialBackoff, steppedBackoff, verdictOfStatus } from '../../sync/queue/retry'
 import { createRetryTimer } from '../../sync/queue/retry-timer'
-import { api, errorMessage } from '../api/client'
+import { api } from '../api/client'
 import { onServerReachable } from '../api/reachable'
 import { sessionStore } from '../session/session'
 import { formsDb, type QueuedSubmission } from './forms-db'
@@ -143,7 +144,7 @@ async function sendOne(entry: QueuedSubmission): Promise<SendOutcome> {
     await retryLater(entry, verdict.retryAfterMs ?? null, body?.message ?? res.statusText)
     return { kind: 'queued' }
   }
-  const message = errorMessage(res.status, body, res.statusText)
+  const message = bodyMessage(res.status, body, res.statusText)
   await d.submissions.update(entry.id, { status: 'rejected', lastError: message })
   return { kind: 'refused', message, fields: body?.fields }
 }

@@ -10,16 +10,9 @@ import { stampFileName } from '../../shared/storage'
 export type PendingStatus = 'waiting' | 'running' | 'failed'
 
 /** One row of a listing: a mirrored entry, or a ghost of queued work (`pending` set). */
-export interface Entry {
+export interface Entry extends StorageEntryDoc {
   /** Unique key: the path, or `queue:{id}` for a ghost (an upload may replace an existing file). */
   key: string
-  path: string
-  name: string
-  parent: string
-  type: EntryType
-  size: number
-  modified: string
-  description?: string
   contentType?: string
   pending?: { id: string; status: PendingStatus; sent: number; total: number; error?: string; kind: string }
 }

@@ -5,10 +5,11 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks'
 import { useMemo } from 'react'
+import { bodyMessage } from '../../shared/body-message'
 import type { StorageRoot } from '../../shared/storage'
 import { STORAGE_QUEUE_TEXT } from '../../shared/texts'
 import { isQuotaError } from '../../sync/files/disk-full'
-import { bodyMessage, storageUrl } from '../../sync/files/queue-core'
+import { storageUrl } from '../../sync/files/queue-core'
 import { requireFilesDb, senderNow, useFilesDb } from './files-session'
 
 async function download(

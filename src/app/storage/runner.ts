@@ -9,11 +9,11 @@
  * with a session, on the service worker's poke, and after a failed attempt with a growing delay.
  */
 import { liveQuery } from 'dexie'
+import { coalescedPasses } from '../../shared/pass-loop'
 import type { FilesDb } from '../../sync/files/files-db'
 import { LANE_LOCKS, runLane } from '../../sync/files/lane'
 import { cleanupCancelled, type Lane, type Outcome, sendOp, updateRow } from '../../sync/files/queue-core'
 import type { QueueRow } from '../../sync/files/types'
-import { coalescedPasses } from '../../sync/queue/passes'
 import { systemClock, webLocks } from '../../sync/queue/ports'
 import { exponentialBackoff } from '../../sync/queue/retry'
 import { createRetryTimer } from '../../sync/queue/retry-timer'

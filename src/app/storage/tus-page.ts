@@ -6,9 +6,10 @@
  * decides when to try again (docs/contributing/storage.md).
  */
 import { DetailedError, Upload } from 'tus-js-client'
+import { bodyMessage } from '../../shared/body-message'
 import { TUS_CHUNK_BYTES, TUS_PATH, UPLOAD_STALL_MS } from '../../shared/constants'
 import { UI_TEXT } from '../../shared/texts'
-import { bodyMessage, type Outcome, outcomeOfStatus, type Sender } from '../../sync/files/queue-core'
+import { type Outcome, outcomeOfStatus, type Sender } from '../../sync/files/queue-core'
 import { uploadMetadata } from '../../sync/files/tus-fetch'
 import type { QueueRow } from '../../sync/files/types'
 

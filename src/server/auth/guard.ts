@@ -23,6 +23,7 @@ import type { Services } from '../services'
 import { type ApiTokenAuth, allowsBoth, intersectPermissions, isApiToken, verifyApiToken } from './api-tokens' // api tokens
 import { imageCookieToken } from './image-cookie'
 import { grantsOf } from './permission-cache'
+import type { SessionInfo } from './tokens'
 
 export interface AuthInfo {
   user: string | null
@@ -99,6 +100,17 @@ export function defaultPermission(req: FastifyRequest): string {
   return `${routePath(req)}:${methodLetter(req.method)}`
 }
 
+/** A login session's AuthInfo with the permissions its user holds, on the store read or kept path alike. */
+function sessionAuth(session: SessionInfo, permissions: string[]): AuthInfo {
+  return {
+    user: session.user,
+    sessionId: session.sessionId,
+    purpose: session.purpose,
+    permissions,
+    grants: grantsOf(permissions),
+  }
+}
+
 export async function resolveAuth(services: Services, token: string | null): Promise<AuthInfo> {
   if (!token) return ANONYMOUS
   if (isApiToken(token)) return resolveApiToken(services, token)
@@ -107,13 +119,7 @@ export async function resolveAuth(services: Services, token: string | null): Pro
   if (session.purpose !== SESSION_PURPOSE)
     return { ...ANONYMOUS, user: session.user, purpose: session.purpose }
   const permissions = await services.permissionsOf(session.user)
-  return {
-    user: session.user,
-    sessionId: session.sessionId,
-    purpose: session.purpose,
-    permissions,
-    grants: grantsOf(permissions),
-  }
+  return sessionAuth(session, permissions)
 }
 
 /**
@@ -129,13 +135,7 @@ function resolveAuthKept(services: Services, token: string | null): AuthInfo | u
   if (session === null) return ANONYMOUS
   const permissions = services.permissionsKept(session.user)
   if (!permissions) return undefined
-  return {
-    user: session.user,
-    sessionId: session.sessionId,
-    purpose: session.purpose,
-    permissions,
-    grants: grantsOf(permissions),
-  }
+  return sessionAuth(session, permissions)
 }
 
 export function registerGuard(app: FastifyInstance, services: Services): void {

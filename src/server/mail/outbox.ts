@@ -13,6 +13,7 @@
  */
 import nodemailer from 'nodemailer'
 import type { LogLevel } from '../../shared/constants'
+import { coalescedPasses } from '../../shared/pass-loop'
 import { ApiError } from '../errors'
 import type { Doc, DocumentStore } from '../store/types'
 
@@ -79,8 +80,6 @@ export function createMailService(options: MailServiceOptions): MailService {
       })
     : null
 
-  let running: Promise<void> | null = null
-  let again = false
   let closed = false
   let timer: NodeJS.Timeout | null = null
 
@@ -143,26 +142,21 @@ export function createMailService(options: MailServiceOptions): MailService {
     }
   }
 
-  function flush(): Promise<void> {
-    if (!transport || closed) return Promise.resolve()
-    // One pass at a time; a request during a pass runs one more pass after it, so no mail waits a tick.
-    if (running) {
-      again = true
-      return running
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false
-          await pass()
-        } while (again && !closed)
-      } catch (err) {
-        log('ERROR', `Mail outbox pass failed: ${err instanceof Error ? err.message : String(err)}`)
-      } finally {
-        running = null
-      }
-    })()
-    return running
+  // One pass at a time; a request during a pass runs one more pass after it, so no mail waits a tick.
+  // A pass asked for after close() finds `closed` and does nothing, so no new claim is made.
+  const passes = coalescedPasses(
+    async () => {
+      if (!closed) await pass()
+    },
+    {
+      onError: (err) =>
+        log('ERROR', `Mail outbox pass failed: ${err instanceof Error ? err.message : String(err)}`),
+    },
+  )
+
+  async function flush(): Promise<void> {
+    if (!transport || closed) return
+    await passes.kick()
   }
 
   return {
@@ -205,7 +199,7 @@ export function createMailService(options: MailServiceOptions): MailService {
     async close() {
       closed = true
       if (timer) clearInterval(timer)
-      await running
+      await passes.current()
       transport?.close()
     },
   }

@@ -18,6 +18,7 @@
  */
 import type { LogLevel } from '../../shared/constants'
 import { MESSAGES_COLLECTION, type MessageChannel } from '../../shared/messaging'
+import { coalescedPasses } from '../../shared/pass-loop'
 import { ApiError } from '../errors'
 import { stripMeta } from '../store/doc'
 import type { Doc, DocumentStore } from '../store/types'
@@ -66,8 +67,6 @@ export function createMessageQueue(options: {
   const lease = options.timing?.leaseMs ?? MESSAGE_LEASE_MS
   const iso = (ms: number) => new Date(ms).toISOString()
 
-  let running: Promise<void> | null = null
-  let again = false
   let closed = false
   let timer: NodeJS.Timeout | null = null
 
@@ -141,30 +140,25 @@ export function createMessageQueue(options: {
       if (closed) return
       await sendOne(doc)
     }
-    // A full batch may have more behind it.
-    if (items.length === BATCH) again = true
+    // A full batch may have more behind it: kicking from inside the pass asks for one more after it.
+    if (items.length === BATCH) void passes.kick()
   }
 
-  function kick(): Promise<void> {
-    if (closed || providers.channels.length === 0) return Promise.resolve()
-    // One pass at a time; a kick during a pass runs one more after it, so no record waits a tick.
-    if (running) {
-      again = true
-      return running
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false
-          await pass()
-        } while (again && !closed)
-      } catch (err) {
-        log('ERROR', `Message queue pass failed: ${err instanceof Error ? err.message : String(err)}`)
-      } finally {
-        running = null
-      }
-    })()
-    return running
+  // One pass at a time; a kick during a pass runs one more after it, so no record waits a tick.
+  // A pass asked for after close() finds `closed` and does nothing, so no new claim is made.
+  const passes = coalescedPasses(
+    async () => {
+      if (!closed) await pass()
+    },
+    {
+      onError: (err) =>
+        log('ERROR', `Message queue pass failed: ${err instanceof Error ? err.message : String(err)}`),
+    },
+  )
+
+  async function kick(): Promise<void> {
+    if (closed || providers.channels.length === 0) return
+    await passes.kick()
   }
 
   return {
@@ -182,7 +176,7 @@ export function createMessageQueue(options: {
     async close() {
       closed = true
       if (timer) clearInterval(timer)
-      await running
+      await passes.current()
       providers.close()
     },
   }

@@ -46,13 +46,16 @@ async function resulting(
   return current ? (mergePatch(current, body) as Body) : {}
 }
 
-export function productPreparer(store: DocumentStore) {
-  return async (
-    body: Body,
-    op: 'create' | 'patch',
-    id: string | undefined,
-    _req: FastifyRequest,
-  ): Promise<Prepared> => {
+/** A collection's prepare hook (registerCollection), the shape both catalogue collections fill. */
+type Preparer = (
+  body: Body,
+  op: 'create' | 'patch',
+  id: string | undefined,
+  req: FastifyRequest,
+) => Promise<Prepared>
+
+export function productPreparer(store: DocumentStore): Preparer {
+  return async (body, op, id) => {
     const p = await resulting(store, 'products', body, op, id)
     if (!absent(p.name) && (typeof p.name !== 'string' || !p.name.trim() || p.name.length > 200)) {
       throw badRequest(PAYMENT_TEXT.productNameInvalid)
@@ -69,13 +72,8 @@ export function productPreparer(store: DocumentStore) {
   }
 }
 
-export function discountPreparer(store: DocumentStore) {
-  return async (
-    body: Body,
-    op: 'create' | 'patch',
-    id: string | undefined,
-    _req: FastifyRequest,
-  ): Promise<Prepared> => {
+export function discountPreparer(store: DocumentStore): Preparer {
+  return async (body, op, id) => {
     const { uses: _ignored, ...clean } = body
     const d = await resulting(store, 'discounts', clean, op, id)
     const hasPercent = !absent(d.percent)

@@ -9,7 +9,7 @@ import type pg from 'pg'
 import { ApiError } from '../errors'
 import { isInternal } from './doc'
 import type { Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
-import { changeOf, checkReplay, planWrite, replayedMany, writeTarget } from './write-plan'
+import { type ChangeEntry, changeOf, checkReplay, planWrite, replayedMany, writeTarget } from './write-plan'
 
 export interface Tx {
   /** A statement whose result is read; sends the deferred writes first. */
@@ -63,15 +63,8 @@ async function readDoc(tx: Tx, collection: string, id: string): Promise<Doc | nu
   return doc
 }
 
-async function logChange(
-  tx: Tx,
-  collection: string,
-  id: string,
-  rev: number,
-  doc: Doc | null,
-  idempotencyKey: string | null,
-  time: string,
-): Promise<Change> {
+async function logChange(tx: Tx, entry: ChangeEntry): Promise<Change> {
+  const { collection, id, rev, doc, idempotencyKey, time } = entry
   const seq = tx.nextSeq()
   const batch = tx.out[0]?.seq ?? seq
   const op = doc ? 'upsert' : 'delete'
@@ -79,7 +72,7 @@ async function logChange(
     'INSERT INTO changes (seq, batch, collection, id, op, rev, doc, idem_key, time) VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8, $9)',
     [seq, batch, collection, id, op, rev, doc ? JSON.stringify(doc) : null, idempotencyKey, time],
   )
-  const change = changeOf(seq, collection, id, rev, doc, idempotencyKey, time)
+  const change = changeOf(seq, entry)
   tx.out.push(change)
   return change
 }
@@ -108,7 +101,14 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
   tx.known.docs.set(row, doc)
   const change = isInternal(w.collection)
     ? undefined
-    : await logChange(tx, w.collection, id, rev, doc, ctx.idempotencyKey ?? null, now)
+    : await logChange(tx, {
+        collection: w.collection,
+        id,
+        rev,
+        doc,
+        idempotencyKey: ctx.idempotencyKey ?? null,
+        time: now,
+      })
   return { status: plan.status, body: plan.body, replayed: false, change }
 }
 
@@ -296,7 +296,14 @@ export async function clearCollection(
     // Tombstones in id order, as the SQLite store writes them (it walks its primary key).
     rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     for (const row of rows)
-      await logChange(tx, collection, row.id, row.rev + 1, null, ctx.idempotencyKey ?? null, now)
+      await logChange(tx, {
+        collection,
+        id: row.id,
+        rev: row.rev + 1,
+        doc: null,
+        idempotencyKey: ctx.idempotencyKey ?? null,
+        time: now,
+      })
   }
   const result: WriteResult = { status: 200, body: { ok: true, deleted: rows.length }, replayed: false }
   await rememberIdempotent(tx, ctx, result.status, result.body)

@@ -81,15 +81,14 @@ export function sqliteWriter(
         ctx.idempotencyKey ?? null,
         now,
       )
-      change = changeOf(
-        Number(info.lastInsertRowid),
-        w.collection,
+      change = changeOf(Number(info.lastInsertRowid), {
+        collection: w.collection,
         id,
         rev,
         doc,
-        ctx.idempotencyKey ?? null,
-        now,
-      )
+        idempotencyKey: ctx.idempotencyKey ?? null,
+        time: now,
+      })
       out.push(change)
       if (json !== undefined && doc) texts.set(change, json)
     }

@@ -77,17 +77,21 @@ export function planWrite(
   return planned(null, rev, 'delete')
 }
 
+/** What a committed write logs, before the store numbers it: its op follows from `doc`. */
+export type ChangeEntry = Omit<Change, 'seq' | 'op'>
+
 /** The change row a committed write appends (a tombstone when `doc` is null). */
-export function changeOf(
-  seq: number,
-  collection: string,
-  id: string,
-  rev: number,
-  doc: Doc | null,
-  idempotencyKey: string | null,
-  time: string,
-): Change {
-  return { seq, collection, id, op: doc ? 'upsert' : 'delete', rev, doc, idempotencyKey, time }
+export function changeOf(seq: number, e: ChangeEntry): Change {
+  return {
+    seq,
+    collection: e.collection,
+    id: e.id,
+    op: e.doc ? 'upsert' : 'delete',
+    rev: e.rev,
+    doc: e.doc,
+    idempotencyKey: e.idempotencyKey,
+    time: e.time,
+  }
 }
 
 /** Whether a stored answer may be replayed for its key: 400 when the key was used for another request. */

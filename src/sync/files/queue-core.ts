@@ -4,6 +4,8 @@
  * answer into the item's next state. A lane's pass is src/sync/files/lane.ts. Items run one at a time per lane, oldest first, under the lane's
  * Web Lock (STORAGE_OPS_LOCK / STORAGE_UPLOADS_LOCK), so a tab and the worker never send one twice.
  */
+
+import { bodyMessage } from '../../shared/body-message'
 import { STORAGE_OP_TIMEOUT_MS } from '../../shared/constants'
 import { nameLengthProblem } from '../../shared/storage'
 import { UI_TEXT } from '../../shared/texts'
@@ -155,17 +157,6 @@ export function outcomeOfStatus(status: number, message: string, result?: unknow
   return verdict.reason === 'auth'
     ? { kind: 'wait', error: message, auth: true }
     : { kind: 'wait', error: message }
-}
-
-/** The readable message of an answer body ({message} or {error}), as the API client shows it. */
-export function bodyMessage(status: number, body: unknown, statusText = ''): string {
-  if (body && typeof body === 'object') {
-    const b = body as { message?: unknown; error?: unknown }
-    if (typeof b.message === 'string' && b.message) return b.message
-    if (typeof b.error === 'string' && b.error) return b.error
-  }
-  if (typeof body === 'string' && body.trim()) return body.trim().slice(0, 300)
-  return statusText || `HTTP ${status}`
 }
 
 export interface Sender {

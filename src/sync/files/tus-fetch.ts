@@ -4,8 +4,10 @@
  * same upload), HEAD for the server's offset, PATCH the rest in TUS_CHUNK_BYTES pieces. `sent` moves
  * once per chunk (fetch has no upload progress events), which a console tab opened meanwhile shows.
  */
+
+import { bodyMessage } from '../../shared/body-message'
 import { TUS_CHUNK_BYTES, TUS_PATH } from '../../shared/constants'
-import { bodyMessage, type Outcome, outcomeOfStatus, type Sender } from './queue-core'
+import { type Outcome, outcomeOfStatus, type Sender } from './queue-core'
 import type { QueueRow, UploadOp } from './types'
 
 const TUS_VERSION = '1.0.0'

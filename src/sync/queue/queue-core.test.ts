@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { coalescedPasses } from '../../shared/pass-loop'
 import { createMemoryLocks } from '../memory-lock'
-import { coalescedPasses } from './passes'
 import { type LockManagerLike, type QueueClock, unlocked, webLocks, webLocksOrAlone } from './ports'
 import { exponentialBackoff, retryAfterToMs, steppedBackoff, verdictOfStatus } from './retry'
 import { createRetryTimer } from './retry-timer'

@@ -4,7 +4,8 @@
  * too, but a reader also lets the page cancel cleanly and never holds a second copy as text).
  * The chunks become one Blob, saved by saveBlob under the file's own name.
  */
-import { ApiError, decodeBody, errorMessage } from '../../api/client'
+import { bodyMessage } from '../../../shared/body-message'
+import { ApiError, decodeBody } from '../../api/client'
 
 export type Progress = (loaded: number, total: number) => void
 
@@ -17,7 +18,7 @@ export async function fetchWithProgress(
   const res = await fetch(url, { signal: options.signal, credentials: 'omit' })
   if (!res.ok) {
     const body = await decodeBody(res)
-    throw new ApiError(res.status, body, errorMessage(res.status, body, res.statusText))
+    throw new ApiError(res.status, body, bodyMessage(res.status, body, res.statusText))
   }
   const header = Number(res.headers.get('content-length'))
   const total = Number.isFinite(header) && header > 0 ? header : (options.expectedSize ?? 0)

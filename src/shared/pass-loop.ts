@@ -1,5 +1,6 @@
 /**
- * The pass loop every client offline queue runs (the outbox's shape, src/sync/drain.ts): one pass at a
+ * The pass loop every offline queue runs, the client's (the outbox's shape, src/sync/drain.ts) and the
+ * server's (mail/outbox.ts, messages/queue.ts): one pass at a
  * time; a kick while a pass runs asks for exactly one more pass after it, however many kicks came, so
  * a write queued mid-pass is not left for the next retry and a burst of kicks costs one extra pass.
  */
