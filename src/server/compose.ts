@@ -2,7 +2,7 @@
  * The composition root: every service of one server is built here, once, as a typed field of Services
  * (services.ts); the background work is started here, once the app listens (startServer calls
  * start()); and everything is closed here, the last built first and the store last. Routes
- * (modules/*) only use the services: registering a route starts nothing, so an app built over
+ * (`<domain>/routes.ts`) only use the services: registering a route starts nothing, so an app built over
  * composed services leaves no timer, worker or browser behind until start().
  *
  * Nothing here is kept in a module-level map keyed by the services: a service another module needs is
