@@ -1,6 +1,6 @@
 /**
  * What a message knows about a user it goes to, one definition for the server (messages/recipients.ts,
- * messages/compose.ts) and the console (the composer's check before sending and its preview), so the
+ * messages/content.ts) and the console (the composer's check before sending and its preview), so the
  * console warns about exactly the recipients the server would refuse or skip, and previews a template
  * with exactly the data the send renders it with (issue 36).
  */

@@ -12,7 +12,7 @@ import { MESSAGING_TEXT } from '../../shared/texts'
 import { ApiError } from '../errors'
 import type { Services } from '../services'
 import type { Write } from '../store/types'
-import { contentFor, parseDraft } from './compose'
+import { contentFor, parseDraft } from './content'
 import { requireSendLimit } from './rate'
 import { type Resolved, resolveRecipients } from './recipients'
 

@@ -3,7 +3,7 @@
  * right stops the next join:
  *
  * - a holder of the room's right (`video/{room}:r`, or `video:r` for every room);
- * - whoever a call opened the room for: a call that named no room got a fresh one (messages/compose.ts),
+ * - whoever a call opened the room for: a call that named no room got a fresh one (messages/content.ts),
  *   and its invitations say so (`content.roomCreated`), so its sender and invitees may enter;
  * - an invitee of a call for the room sent in the last VIDEO_INVITE_VALID_MS, when the invitation's
  *   sender may enter the room NOW (by the right, by having opened it, or by an invitation of their

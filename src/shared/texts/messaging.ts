@@ -79,7 +79,7 @@ export const MESSAGES_CONSOLE_TEXT = {
     `${users.length === 1 ? `${users[0]} (in ${group}) has` : `${users.length} members of ${group} have`} no ${addressNoun(channel)} and ${users.length === 1 ? 'is' : 'are'} skipped${users.length > 1 ? `: ${users.join(', ')}` : ''}`,
   previewNotSent: (reason: string): string => `Not sent: ${reason}`,
   fixRecipients: 'Not sent: a recipient cannot receive this message (see the recipients above).',
-  /** A template sent without data renders its sample data (messages/compose.ts templateDataFor). */
+  /** A template sent without data renders its sample data (messages/content.ts templateDataFor). */
   sampleData: (fields: string[]): string =>
     `This uses the template’s sample data for every recipient${fields.length ? `: ${fields.join(', ')} as in the sample` : ''}. Each recipient’s own name and e-mail replace the sample’s; give Data (JSON) for anything else.`,
 } as const
