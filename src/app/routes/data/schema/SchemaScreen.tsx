@@ -36,7 +36,7 @@ import { inferFields } from './infer'
 import { SaveOutcome } from './SaveOutcome'
 import { scanDocs } from './scan'
 import { useSchemaOutcome } from './use-schema-outcome'
-import { useViolations } from './use-violations'
+import { checkViolations, useViolations } from './use-violations'
 import { ViolationList } from './ViolationList'
 import './schema.css'
 
@@ -97,7 +97,9 @@ export function SchemaScreen({ name }: { name: string }) {
       toast.error(T.fixFirst(count))
       return
     }
-    const bad = violations?.count ?? 0
+    // Saved within the check's delay after an edit, the live count is not there yet: count now.
+    const current = violations ?? (db ? await checkViolations(db, collection, built.schema) : null)
+    const bad = current?.count ?? 0
     const go =
       bad === 0 ||
       (await confirm({

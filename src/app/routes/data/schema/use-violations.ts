@@ -10,6 +10,29 @@ import type { JsonSchema } from '../../../../shared/schema-validation'
 import { scanDocs } from './scan'
 import { addViolations, NO_VIOLATIONS, type Violations } from './violations'
 
+/**
+ * The mirrored documents of `collection` that `schema` would refuse; null when a newer check made this
+ * one stale. Also what a save runs when it comes before the delayed check has answered, so a schema
+ * that would refuse documents is never saved without asking.
+ */
+export async function checkViolations(
+  db: MomentumDb,
+  collection: string,
+  schema: JsonSchema,
+  stale: () => boolean = () => false,
+): Promise<Violations | null> {
+  let acc = NO_VIOLATIONS
+  const done = await scanDocs(
+    db,
+    collection,
+    (docs) => {
+      acc = addViolations(acc, schema, docs)
+    },
+    stale,
+  )
+  return done ? acc : null
+}
+
 /** Typing pauses shorter than this do not start a check of every document. */
 const CHECK_DELAY_MS = 250
 
@@ -33,17 +56,8 @@ export function useViolations(
     if (!db || version === undefined) return
     let stale = false
     const timer = setTimeout(() => {
-      let acc = NO_VIOLATIONS
-      const parsed = JSON.parse(key) as JsonSchema
-      void scanDocs(
-        db,
-        collection,
-        (docs) => {
-          acc = addViolations(acc, parsed, docs)
-        },
-        () => stale,
-      ).then((done) => {
-        if (done && !stale) setResult({ key: `${key}|${version}`, violations: acc })
+      void checkViolations(db, collection, JSON.parse(key) as JsonSchema, () => stale).then((found) => {
+        if (found && !stale) setResult({ key: `${key}|${version}`, violations: found })
       })
     }, CHECK_DELAY_MS)
     return () => {
