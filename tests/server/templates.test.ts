@@ -267,6 +267,31 @@ describe('runaway templates', () => {
     expect(health.status).toBe(200)
   })
 
+  it('names the loop also when the worker itself is stopped (hard time limit or heap) before LiquidJS is', async () => {
+    // Which limit ends a runaway include first depends on the machine's load; the answer must not.
+    const pool = new RenderPool(1)
+    const partials: Record<string, string> = { ping: 'p{% include "pong" %}', pong: 'q{% include "ping" %}' }
+    const lookup = async (dir: string, name: string) => (dir === 'partial' ? (partials[name] ?? null) : null)
+    try {
+      // A first job starts the worker, so the loop's budget is spent rendering, not starting up.
+      await pool.run(
+        { op: 'render', parts: [{ field: 'text', source: 'warm', html: false }], data: {} },
+        lookup,
+      )
+      const stopped = await pool.run(
+        { op: 'render', parts: [{ field: 'text', source: '{% include "ping" %}', html: false }], data: {} },
+        lookup,
+        500, // under LiquidJS's renderLimit (1500 ms): the pool's fence ends this render
+      )
+      expect(stopped).toEqual({
+        ok: false,
+        failure: { kind: 'cycle', detail: 'partial/ping → partial/pong → partial/ping', part: 'text' },
+      })
+    } finally {
+      await pool.close()
+    }
+  })
+
   it('terminates a worker that passes its hard time limit, and the next job gets a new one', async () => {
     // LiquidJS's own limits are cooperative; this is the fence behind them, here with a 1 ms budget.
     const pool = new RenderPool(1)

@@ -7,6 +7,7 @@
  * The worker asks for layouts and partials by name while it renders; `lookup` answers them.
  */
 import { type PoolFailure, WorkerPool, WorkerPoolBusyError } from '../worker-pool'
+import { referenceCycle } from './cycle'
 import type { FromWorker, Job, JobResult, LookupDir, ToWorker } from './protocol'
 
 /** Workers rendering at once; the machine's other work needs the remaining cores. */
@@ -67,8 +68,23 @@ export class RenderPool {
   }
 
   /** `timeoutMs` overrides the pool's hard limit for this job (tests of the fence itself). */
-  run(job: RenderJob, lookup: Lookup, timeoutMs = this.timeoutMs): Promise<JobResult> {
-    return this.pool.run(job, lookup, timeoutMs)
+  async run(job: RenderJob, lookup: Lookup, timeoutMs = this.timeoutMs): Promise<JobResult> {
+    // What the worker read, kept here too: a worker that died of its heap cap or the hard time limit
+    // (which of the worker's or LiquidJS's limits comes first depends on the machine's load) can no
+    // longer name the loop that killed it, so the pool names it from the same sources.
+    const read = new Map<string, string>()
+    const recording: Lookup = async (dir, name) => {
+      const source = await lookup(dir, name)
+      if (source !== null) read.set(`${dir}/${name}`, source)
+      return source
+    }
+    const result = await this.pool.run(job, recording, timeoutMs)
+    if (result.ok || (result.failure.kind !== 'memory' && result.failure.kind !== 'time')) return result
+    for (const part of job.parts) {
+      const cycle = referenceCycle(part.source, read)
+      if (cycle) return { ok: false, failure: { kind: 'cycle', detail: cycle, part: part.field } }
+    }
+    return result
   }
 
   close(): Promise<void> {

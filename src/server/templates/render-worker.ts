@@ -14,6 +14,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import juice from 'juice'
 import { type FS, Liquid, type LiquidOptions } from 'liquidjs'
+import { referenceCycle } from './cycle'
 import type { Failure, FromWorker, Job, JobPart, LookupDir, ToWorker } from './protocol'
 
 interface Limits {
@@ -102,37 +103,14 @@ interface LiquidLike extends Error {
   originalError?: Error
 }
 
-/** Turns what LiquidJS threw into a Failure the main thread maps to 400 or 422. */
-/** Names a source refers to by a literal: `{% include 'x' %}`, `{% render "x" %}`, `{% layout 'x' %}`. */
-const REFERENCE = /\{%-?\s*(include|render|layout)\s+(['"])([^'"]+)\2/g
-
-/**
- * A chain of references that comes back to where it started, among the files this job read (and
- * the part's own source as its start): "partial/row → partial/row". Only literal names are seen; a
- * loop is the usual reason a limit stops such a render, and saying so beats "too much output".
- */
-function referenceCycle(start: string): string | null {
-  const refs = (source: string) =>
-    [...source.matchAll(REFERENCE)].map((m) => `${m[1] === 'layout' ? 'layout' : 'partial'}/${m[3]}`)
+/** The sources this job read, for the reference-cycle check after a limit stopped a render. */
+function readSources(): Map<string, string> {
   const sources = new Map<string, string>()
   for (const [file, found] of settled) if (found !== null) sources.set(file, found)
-  const visit = (file: string, path: string[]): string[] | null => {
-    if (path.includes(file)) return [...path.slice(path.indexOf(file)), file]
-    const source = sources.get(file)
-    if (source === undefined) return null
-    for (const next of refs(source)) {
-      const cycle = visit(next, [...path, file])
-      if (cycle) return cycle
-    }
-    return null
-  }
-  for (const first of refs(start)) {
-    const cycle = visit(first, [])
-    if (cycle) return cycle.join(' → ')
-  }
-  return null
+  return sources
 }
 
+/** Turns what LiquidJS threw into a Failure the main thread maps to 400 or 422. */
 function failure(error: unknown, part: string, source = ''): Failure {
   const e = error as LiquidLike
   const original = e.originalError ?? e
@@ -153,7 +131,7 @@ function failure(error: unknown, part: string, source = ''): Failure {
       ? 'memory'
       : null
   if (limit) {
-    const cycle = referenceCycle(source)
+    const cycle = referenceCycle(source, readSources())
     return cycle ? { kind: 'cycle', detail: cycle, part } : { kind: limit, detail, ...where }
   }
   if (e.name === 'TokenizationError' || e.name === 'ParseError') return { kind: 'syntax', detail, ...where }
