@@ -51,8 +51,20 @@ export function writeLocal(key: LocalKey, value: unknown): Promise<void> {
   const s = idb()
   if (value === undefined || value === null) {
     memory.delete(key)
-    return s ? del(key, s).catch(() => {}) : Promise.resolve()
+    return s ? quietly(() => del(key, s)) : Promise.resolve()
   }
   memory.set(key, value)
-  return s ? set(key, value, s).catch(() => {}) : Promise.resolve()
+  return s ? quietly(() => set(key, value, s)) : Promise.resolve()
+}
+
+/**
+ * idb-keyval opens its database on first use, so where there is no IndexedDB at all the write throws
+ * synchronously instead of rejecting: both count as a failed write, and the value stays in memory.
+ */
+function quietly(write: () => Promise<void>): Promise<void> {
+  try {
+    return write().catch(() => {})
+  } catch {
+    return Promise.resolve()
+  }
 }
