@@ -9,7 +9,15 @@ import type pg from 'pg'
 import { ApiError } from '../errors'
 import { isInternal } from './doc'
 import type { Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
-import { type ChangeEntry, changeOf, checkReplay, planWrite, replayedMany, writeTarget } from './write-plan'
+import {
+  type ChangeEntry,
+  changeEntry,
+  changeOf,
+  checkReplay,
+  planWrite,
+  replayedMany,
+  writeTarget,
+} from './write-plan'
 
 export interface Tx {
   /** A statement whose result is read; sends the deferred writes first. */
@@ -101,14 +109,7 @@ async function applyOne(tx: Tx, w: Write, ctx: WriteContext): Promise<WriteResul
   tx.known.docs.set(row, doc)
   const change = isInternal(w.collection)
     ? undefined
-    : await logChange(tx, {
-        collection: w.collection,
-        id,
-        rev,
-        doc,
-        idempotencyKey: ctx.idempotencyKey ?? null,
-        time: now,
-      })
+    : await logChange(tx, changeEntry(w.collection, id, rev, doc, ctx, now))
   return { status: plan.status, body: plan.body, replayed: false, change }
 }
 
@@ -295,15 +296,7 @@ export async function clearCollection(
     const now = new Date().toISOString()
     // Tombstones in id order, as the SQLite store writes them (it walks its primary key).
     rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    for (const row of rows)
-      await logChange(tx, {
-        collection,
-        id: row.id,
-        rev: row.rev + 1,
-        doc: null,
-        idempotencyKey: ctx.idempotencyKey ?? null,
-        time: now,
-      })
+    for (const row of rows) await logChange(tx, changeEntry(collection, row.id, row.rev + 1, null, ctx, now))
   }
   const result: WriteResult = { status: 200, body: { ok: true, deleted: rows.length }, replayed: false }
   await rememberIdempotent(tx, ctx, result.status, result.body)

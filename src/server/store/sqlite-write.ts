@@ -11,7 +11,7 @@ import { isInternal } from './doc'
 import { type GroupCommit, groupCommit, type Outcome } from './group-commit'
 import { idemAnswer, type Statements } from './sqlite-schema'
 import type { Change, Doc, EachOutcome, EachWrite, Write, WriteContext, WriteResult } from './types'
-import { changeOf, checkReplay, planWrite, replayedMany, writeTarget } from './write-plan'
+import { changeEntry, changeOf, checkReplay, planWrite, replayedMany, writeTarget } from './write-plan'
 
 export interface SqliteWriter {
   /** Single writes, committed together per turn of the event loop. */
@@ -81,14 +81,7 @@ export function sqliteWriter(
         ctx.idempotencyKey ?? null,
         now,
       )
-      change = changeOf(Number(info.lastInsertRowid), {
-        collection: w.collection,
-        id,
-        rev,
-        doc,
-        idempotencyKey: ctx.idempotencyKey ?? null,
-        time: now,
-      })
+      change = changeOf(Number(info.lastInsertRowid), changeEntry(w.collection, id, rev, doc, ctx, now))
       out.push(change)
       if (json !== undefined && doc) texts.set(change, json)
     }

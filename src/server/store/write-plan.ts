@@ -80,6 +80,18 @@ export function planWrite(
 /** What a committed write logs, before the store numbers it: its op follows from `doc`. */
 export type ChangeEntry = Omit<Change, 'seq' | 'op'>
 
+/** What a write by `ctx` to (collection, id) records in the change log, the same in every store. */
+export function changeEntry(
+  collection: string,
+  id: string,
+  rev: number,
+  doc: Doc | null,
+  ctx: WriteContext,
+  time: string,
+): ChangeEntry {
+  return { collection, id, rev, doc, idempotencyKey: ctx.idempotencyKey ?? null, time }
+}
+
 /** The change row a committed write appends (a tombstone when `doc` is null). */
 export function changeOf(seq: number, e: ChangeEntry): Change {
   return {
